@@ -1,0 +1,47 @@
+/** Products, courses and subscriptions (api-spec §4.2–§4.4). */
+import { z } from 'zod';
+import type { Api } from './client.js';
+import { apiPath } from './path.js';
+import { fetchPage } from './pages.js';
+import { walkPages, type PageWalk } from './paginate.js';
+import { Course, CourseAccess, Product, Subscription, one } from './schemas.js';
+
+/** The paginated collections, each with the schema of its items. */
+const collections = {
+  products: { path: '/api/v1/products', item: Product },
+  courses: { path: '/api/v1/courses', item: Course },
+  subscriptions: { path: '/api/v1/subscriptions', item: Subscription },
+} as const;
+
+type Collections = typeof collections;
+
+export function listCollection<K extends keyof Collections>(
+  api: Api, name: K, options: { perPage?: number } & PageWalk,
+): AsyncGenerator<z.infer<Collections[K]['item']>> {
+  const { path, item } = collections[name];
+  return walkPages(
+    (page) => fetchPage(api, item, { path, query: { page, per_page: options.perPage } }),
+    (link) => fetchPage(api, item, { path: link }),
+    options,
+  ) as AsyncGenerator<z.infer<Collections[K]['item']>>;
+}
+
+export async function getProduct(api: Api, id: string): Promise<Product> {
+  return (await api.call(one(Product), { method: 'GET', path: apiPath`/api/v1/products/${id}`, notFound: `product ${id}` })).data.data;
+}
+
+export async function getCourse(api: Api, id: string): Promise<Course> {
+  return (await api.call(one(Course), { method: 'GET', path: apiPath`/api/v1/courses/${id}`, notFound: `course ${id}` })).data.data;
+}
+
+export async function courseAccesses(api: Api, id: string): Promise<CourseAccess[]> {
+  return (await api.call(one(z.array(CourseAccess)), {
+    method: 'GET', path: apiPath`/api/v1/courses/${id}/accesses`, notFound: `course ${id}`,
+  })).data.data;
+}
+
+export async function getSubscription(api: Api, id: string): Promise<Subscription> {
+  return (await api.call(one(Subscription), {
+    method: 'GET', path: apiPath`/api/v1/subscriptions/${id}`, notFound: `subscription ${id}`,
+  })).data.data;
+}

@@ -1,0 +1,238 @@
+/**
+ * The transport: one keep-alive undici dispatcher per run, Bearer auth pinned
+ * to the base URL's origin, per-request timeout, retries by undici's
+ * RetryHandler driven by our policy, and every failure turned into a typed
+ * error whose exit code the error boundary reads.
+ */
+import { Agent, interceptors, request, type Dispatcher, type RetryHandler } from 'undici';
+import {
+  ApiError, AuthError, NotFoundError, RejectedError, TransientError, ExitCode,
+  type RequestLabel,
+} from '../errors.js';
+import { retryDelay, defaultBackoff, isRetryableCode, type Backoff } from './retry-policy.js';
+import { redactor } from './redact.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface HttpOptions {
+  /** Already validated (https, or http on loopback); see config/settings.ts. */
+  baseUrl: URL;
+  token?: string;
+  timeoutMs: number;
+  retries: number;
+  userAgent: string;
+  /** Every secret of the run, so that logs and messages can redact them. */
+  secrets: Array<string | undefined>;
+  /** `--verbose`: receives one line per exchange. */
+  log?: (line: string) => void;
+  /** Tests inject a MockAgent; a run otherwise gets one keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  backoff?: Backoff;
+}
+
+export interface HttpRequest {
+  method: Method;
+  /** A path below the base URL (`/api/v1/students`), already segment-encoded, or an absolute URL from a pagination link. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** The report authenticates by path tokens: no Authorization header. */
+  auth?: boolean;
+  /** What a 404 means, for the message: `student maria@example.com`. */
+  notFound?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  requestId?: string;
+}
+
+/** A pagination or redirect target outside the base URL's origin. */
+export class ForeignOriginError extends ApiError {}
+
+/** The server answered 2xx with a body we cannot use. */
+export class BadResponseError extends ApiError {}
+
+export class HttpClient {
+  readonly baseUrl: URL;
+  readonly retries: number;
+  readonly redact: (text: string) => string;
+  private readonly dispatcher: Dispatcher;
+  private readonly owned?: Agent;
+
+  constructor(private readonly options: HttpOptions) {
+    this.baseUrl = options.baseUrl;
+    this.retries = options.retries;
+    this.redact = redactor(options.secrets);
+    const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
+    this.dispatcher = base.compose(interceptors.retry({ maxRetries: options.retries }));
+  }
+
+  /** Resolves a path or link against the base URL; refuses other origins. */
+  url(path: string, query?: Query): URL {
+    const absolute = /^[a-z][a-z0-9+.-]*:/i.test(path);
+    const url = absolute ? new URL(path) : new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl.origin);
+    if (url.origin !== this.baseUrl.origin) {
+      throw new ForeignOriginError(
+        `refusing to follow a link to another origin (${url.origin}); only ${this.baseUrl.origin} receives requests`,
+        ExitCode.rejected, { method: 'GET', path: this.redact(url.href) },
+      );
+    }
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const url = this.url(req.path, req.query);
+    const label: RequestLabel = { method: req.method, path: this.redact(url.pathname + url.search) };
+    const started = performance.now();
+    let retries = 0;
+    let attempt = 0;
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+    };
+    if (req.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+
+    const log = (status: string) => this.options.log?.(
+      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${retries}`,
+    );
+
+    const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
+      const failure = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
+      const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
+      const delay = retryDelay(
+        { method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] },
+        ++attempt, this.options.retries, this.options.backoff ?? defaultBackoff,
+      );
+      if (delay === null) return callback(err);
+      retries++;
+      setTimeout(() => callback(null), delay);
+    };
+
+    let response: Dispatcher.ResponseData<unknown>;
+    try {
+      response = await request(url, {
+        method: req.method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        dispatcher: this.dispatcher,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        // Per-request options of the retry interceptor, merged over the dispatcher's.
+        retryOptions: { retry },
+      } as Parameters<typeof request>[1]);
+    } catch (error) {
+      // A retryable status that used up the budget (or a POST's 5xx) arrives as undici's RequestRetryError.
+      const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
+      if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
+        log(String(failed.statusCode));
+        throw this.statusError(failed.statusCode, undefined, label, retries, req, failed.headers ?? {});
+      }
+      log('ERR');
+      throw this.networkError(error, label, retries);
+    }
+
+    const text = await response.body.text();
+    log(String(response.statusCode));
+    const body = parseBody(text);
+    const requestId = headerValue(response.headers['x-request-id']);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      if (body === INVALID) {
+        throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
+      }
+      return { status: response.statusCode, headers: response.headers, body, requestId };
+    }
+    throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, retries, req, response.headers);
+  }
+
+  async close(): Promise<void> {
+    await this.owned?.close();
+  }
+
+  private statusError(
+    status: number, body: unknown, label: RequestLabel, retries: number, req: HttpRequest,
+    headers: Record<string, string | string[] | undefined>,
+  ): ApiError {
+    const server = serverMessage(body);
+    const said = server ? `: ${this.redact(server)}` : '';
+    if (status === 401 || status === 403) {
+      const what = req.auth === false
+        ? 'check MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN, or run `members auth login`'
+        : 'run `members auth login` or set MEMBERS_TOKEN';
+      return new AuthError(`${status === 401 ? 'unauthorized' : 'forbidden'} (${status})${said}; ${what}`, ExitCode.auth, label, status);
+    }
+    if (status === 404) {
+      const what = req.notFound ? `${req.notFound} not found` : `not found (404)${said}`;
+      return new NotFoundError(this.redact(what), ExitCode.notFound, label, status);
+    }
+    if (status >= 300 && status < 400) {
+      const location = headerValue(headers.location) ?? 'nowhere';
+      return new ForeignOriginError(
+        `the server redirected (${status}) to ${this.redact(location)}; redirects are not followed. Check --base-url`,
+        ExitCode.rejected, label, status,
+      );
+    }
+    if (status === 429 || status >= 500) {
+      const tries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+      const next = req.method === 'POST' && status !== 429
+        ? 'the change may or may not have been applied; check before trying again'
+        : 'try again later or raise --retries';
+      return new TransientError(`server unavailable (${status})${tries}${said}; ${next}`, ExitCode.transient, label, status);
+    }
+    const fieldErrors = serverFieldErrors(body);
+    const details = fieldErrors
+      ? Object.entries(fieldErrors).map(([field, messages]) => `\n  ${field}: ${messages.join('; ')}`).join('')
+      : '';
+    return new RejectedError(
+      this.redact(`the server rejected the request (${status})${said}${details}`), ExitCode.rejected, label, status, fieldErrors,
+    );
+  }
+
+  private networkError(error: unknown, label: RequestLabel, retries: number): ApiError {
+    if (error instanceof ApiError) return error;
+    const code = (error as { code?: string }).code;
+    const tries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+    const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    const what = timedOut
+      ? `timed out after ${this.options.timeoutMs} ms${tries}; raise --timeout or try again later`
+      : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
+    const unknownOutcome = label.method === 'POST' && (timedOut || isRetryableCode(code))
+      ? '; the change may or may not have been applied'
+      : '';
+    return new TransientError(this.redact(what + unknownOutcome), ExitCode.transient, label, undefined, undefined, { cause: error });
+  }
+}
+
+const INVALID = Symbol('invalid json');
+
+function parseBody(text: string): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID;
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function serverMessage(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.length > 0 ? message.slice(0, 300) : undefined;
+}
+
+function serverFieldErrors(body: unknown): Record<string, string[]> | undefined {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return undefined;
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) =>
+    [field, (Array.isArray(messages) ? messages : [messages]).map(String)]));
+}

@@ -1,0 +1,27 @@
+/** The deprecated engaged-courses report (api-spec §4.5): path tokens, cursor pages. */
+import type { Api } from './client.js';
+import { apiPath } from './path.js';
+import { walkCursor } from './paginate.js';
+import { ReportItem, cursorPage } from './schemas.js';
+
+export interface ReportQuery {
+  developerToken: string;
+  platformToken: string;
+  topCourses: number;
+  limit: number;
+  cursor?: string;
+  maxPages?: number;
+}
+
+export function engagedCourses(api: Api, q: ReportQuery): AsyncGenerator<ReportItem> {
+  const path = apiPath`/api/partners/reports/engaged-courses/${q.developerToken}/${q.platformToken}`;
+  const schema = cursorPage(ReportItem);
+  return walkCursor(async (cursor) => {
+    const { data } = await api.call(schema, {
+      method: 'GET', path, auth: false,
+      // Every page repeats top_courses and limit (api-spec §4.5, rule 2).
+      query: { top_courses: q.topCourses, limit: q.limit, cursor },
+    });
+    return { records: data.data, nextCursor: data.next_cursor };
+  }, { cursor: q.cursor, maxPages: q.maxPages });
+}

@@ -1,0 +1,127 @@
+/** The student endpoints of api-spec §4.1, one typed function each. */
+import { z } from 'zod';
+import { TransientError } from '../errors.js';
+import type { Api } from './client.js';
+import { apiPath } from './path.js';
+import { walkPages, type PageWalk } from './paginate.js';
+import { fetchPage } from './pages.js';
+import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
+import { describeKey, type StudentKey } from './student-key.js';
+import { NotFoundError } from '../errors.js';
+
+const lookupPath: Record<StudentKey['kind'], (value: string) => string> = {
+  id: (v) => apiPath`/api/v1/students/${v}`,
+  email: (v) => apiPath`/api/v1/students/email/${v}`,
+  document: (v) => apiPath`/api/v1/students/document/${v}`,
+  reference: (v) => apiPath`/api/v1/students/reference/${v}`,
+};
+
+export function listStudents(api: Api, options: { withSubscriptions?: boolean; perPage?: number } & PageWalk) {
+  const query = { with: options.withSubscriptions ? 'subscriptions' : undefined, per_page: options.perPage };
+  return walkPages(
+    (page) => fetchPage(api, Student, { path: '/api/v1/students', query: { ...query, page } }),
+    (link) => fetchPage(api, Student, { path: link }),
+    options,
+  );
+}
+
+export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
+  const { data } = await api.call(one(Student), { method: 'GET', path: lookupPath[key.kind](key.value), notFound: describeKey(key) });
+  return data.data;
+}
+
+/** `undefined` when absent: for the checks that make a retried POST safe. */
+async function findOrUndefined<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+export type NewStudent = {
+  first_name: string; last_name: string; email: string;
+  phone?: string; birth?: string; document?: string; reference_id?: string;
+};
+
+export function createStudent(api: Api, body: NewStudent) {
+  return postOnce(
+    api,
+    () => api.call(one(Student), { method: 'POST', path: '/api/v1/students', body }),
+    () => findOrUndefined(getStudent(api, { kind: 'email', value: body.email })),
+  );
+}
+
+export function deleteStudent(api: Api, id: string) {
+  return api.send({ method: 'DELETE', path: apiPath`/api/v1/students/${id}`, notFound: `student ${id}` });
+}
+
+export async function studentProducts(api: Api, id: string): Promise<Subscription[]> {
+  const { data } = await api.call(one(z.array(Subscription)), {
+    method: 'GET', path: apiPath`/api/v1/students/${id}/products`, notFound: `student ${id}`,
+  });
+  return data.data;
+}
+
+export async function studentProduct(api: Api, id: string, productId: string): Promise<Subscription | undefined> {
+  return findOrUndefined(api.call(one(Subscription), {
+    method: 'GET', path: apiPath`/api/v1/students/${id}/products/${productId}`,
+  }).then((r) => r.data.data));
+}
+
+export type Grant = { product_id: string; accession_date: string; expiration_date?: string };
+
+export function grantProduct(api: Api, id: string, body: Grant) {
+  return postOnce(
+    api,
+    () => api.call(one(Subscription), { method: 'POST', path: apiPath`/api/v1/students/${id}/products`, body, notFound: `student ${id}` }),
+    () => studentProduct(api, id, body.product_id),
+  );
+}
+
+export function revokeProduct(api: Api, id: string, productId: string) {
+  return api.send({
+    method: 'DELETE', path: apiPath`/api/v1/students/${id}/products/${productId}`,
+    notFound: `product ${productId} of student ${id}`,
+  });
+}
+
+export async function getScores(api: Api, id: string): Promise<Score> {
+  const { data } = await api.call(one(Score), { method: 'GET', path: apiPath`/api/v1/students/${id}/scores`, notFound: `student ${id}` });
+  return data.data;
+}
+
+export function setScore(api: Api, id: string, score: number) {
+  return api.call(one(Score), { method: 'PUT', path: apiPath`/api/v1/students/${id}/scores`, body: { score }, notFound: `student ${id}` });
+}
+
+/** By e-mail the API has its own endpoint; every other key needs the id. */
+export function magicLink(api: Api, key: { kind: 'email' | 'id'; value: string }, expireIn: number) {
+  const path = key.kind === 'email'
+    ? apiPath`/api/v1/students/email/${key.value}/magic-link`
+    : apiPath`/api/v1/students/${key.value}/magic-link`;
+  return api.call(one(MagicLink), { method: 'POST', path, body: { expire_in: expireIn }, notFound: describeKey(key) });
+}
+
+/**
+ * A POST is never resent blindly (contract §6): after a failure whose outcome
+ * is unknown, look for its effect first, and resend only if it is absent.
+ */
+async function postOnce<T>(
+  api: Api,
+  post: () => Promise<{ data: { data: T }; requestId?: string }>,
+  lookForEffect: () => Promise<T | undefined>,
+): Promise<{ data: T; requestId?: string; recovered?: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { data, requestId } = await post();
+      return { data: data.data, requestId };
+    } catch (error) {
+      const unknownOutcome = error instanceof TransientError && error.status !== 429;
+      if (!unknownOutcome || attempt >= api.retries) throw error;
+      const effect = await lookForEffect();
+      if (effect !== undefined) return { data: effect, recovered: true };
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { Command } from 'commander';
+import { examples, type Runner } from '../../program.js';
+
+export function registerAuth(program: Command, runner: Runner): void {
+  const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens');
+
+  auth.command('login')
+    .description('Store a profile: base URL and tokens (tokens never come from flags)')
+    .option('--token-stdin', 'read the API token from stdin')
+    .option('--no-verify', 'store without checking the token against the API')
+    .option('--activate', 'make this profile the active one')
+    .addHelpText('after', examples(
+      'echo "$TOKEN" | members auth login --profile production --base-url https://members.example.com --token-stdin',
+      'MEMBERS_TOKEN=… members auth login --profile staging --base-url https://staging.example.com --activate',
+    ))
+    .action(async (opts: { tokenStdin?: boolean; verify: boolean; activate?: boolean }, cmd: Command) => {
+      const { login } = await import('./actions.js');
+      await login(runner.session(cmd), opts);
+    });
+
+  auth.command('status')
+    .description('Show every profile, its masked tokens, and whether the token in force works')
+    .option('--offline', 'do not check the token against the API')
+    .addHelpText('after', examples('members auth status', 'members auth status --offline -o json'))
+    .action(async (opts: { offline?: boolean }, cmd: Command) => {
+      const { status } = await import('./actions.js');
+      await status(runner.session(cmd), opts);
+    });
+
+  auth.command('switch')
+    .description('Make another stored profile the active one')
+    .argument('<name>', 'profile name')
+    .addHelpText('after', examples('members auth switch production'))
+    .action(async (name: string, _opts: unknown, cmd: Command) => {
+      const { switchProfile } = await import('./actions.js');
+      await switchProfile(runner.session(cmd), name);
+    });
+
+  auth.command('logout')
+    .description("Forget a profile's tokens (the profile in force unless --profile)")
+    .addHelpText('after', examples('members auth logout', 'members auth logout --profile staging'))
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { logout } = await import('./actions.js');
+      await logout(runner.session(cmd));
+    });
+
+  auth.command('token')
+    .description('Print the API token of the profile in force (for scripts)')
+    .addHelpText('after', examples('curl -H "Authorization: Bearer $(members auth token)" …'))
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { printToken } = await import('./actions.js');
+      await printToken(runner.session(cmd));
+    });
+}

@@ -1,0 +1,41 @@
+/**
+ * Everything a command may touch of the outside world. `bin/members.js` builds
+ * one from the process; tests build one with captured streams.
+ */
+export interface OutStream {
+  write(chunk: string): boolean;
+  /** Present on real streams; used to wait for a slow consumer (a pipe). */
+  once?(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Registers a Ctrl-C handler; returns a function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+/** Global options of contract §2, after parsing and defaults. */
+export interface GlobalOptions {
+  profile?: string;
+  output: OutputFormat;
+  fields?: string[];
+  header: boolean;
+  color: boolean;
+  csvRaw: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  baseUrl?: string;
+  timeoutMs: number;
+  retries: number;
+  yes: boolean;
+  out?: string;
+}
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

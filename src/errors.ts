@@ -1,0 +1,88 @@
+/**
+ * Typed errors. The exit code of every failure is decided here and only here
+ * (contract §4); the error boundary in main.ts just reads `exitCode`.
+ */
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rejected: 5,
+  transient: 6,
+  bulkFailed: 7,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flags, arguments or input, found before anything was sent. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+  }
+}
+
+/** Identifies one HTTP exchange in messages, with secrets already redacted. */
+export interface RequestLabel {
+  method: string;
+  /** Path (and query) relative to the origin, redacted. */
+  path: string;
+}
+
+const label = (req: RequestLabel) => `(${req.method} ${req.path})`;
+
+/** Any failure of an HTTP exchange; subclasses fix the exit code. */
+export class ApiError extends CliError {
+  constructor(
+    message: string,
+    exitCode: ExitCodeValue,
+    readonly request: RequestLabel,
+    status?: number,
+    /** Field errors sent by the server (400/422), field → messages. */
+    readonly fieldErrors?: Record<string, string[]>,
+    options?: { cause?: unknown },
+  ) {
+    super(`${message} ${label(request)}`, exitCode, status, options);
+  }
+}
+
+export class AuthError extends ApiError {}
+export class NotFoundError extends ApiError {}
+export class RejectedError extends ApiError {}
+export class TransientError extends ApiError {}
+
+/** Credentials missing before any request could be made. */
+export class MissingCredentialsError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.auth);
+  }
+}
+
+/** A bulk run finished and at least one row failed. */
+export class BulkFailedError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.bulkFailed);
+  }
+}
+
+export class InterruptedError extends CliError {
+  constructor(message = 'interrupted') {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+export function exitCodeOf(error: unknown): ExitCodeValue {
+  return error instanceof CliError ? error.exitCode : ExitCode.internal;
+}

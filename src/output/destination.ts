@@ -1,0 +1,82 @@
+/**
+ * Where the rendered result goes: stdout, or (`--out FILE`) a temporary file
+ * in the same directory that is renamed into place only when complete, so a
+ * failure or Ctrl-C never leaves a half-written file behind.
+ */
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import { basename, dirname, join } from 'node:path';
+import type { OutStream } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface Destination {
+  /** Resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */
+  write(text: string): Promise<void>;
+  /** A person is reading: pretty JSON, colour and fitting to `columns` depend on it. */
+  readonly isTTY: boolean;
+  readonly columns: number | undefined;
+  /** Completes the result (for a file: flush, then rename into place). */
+  close(): Promise<void>;
+  /** Gives up the result (for a file: remove the temporary file). */
+  abort(): Promise<void>;
+}
+
+function writer(stream: OutStream): (text: string) => Promise<void> {
+  return async (text) => {
+    if (stream.write(text) || !stream.once) return;
+    await new Promise<void>((resolve) => stream.once?.('drain', resolve));
+  };
+}
+
+const nothingToDo = async (): Promise<void> => {};
+
+export function stdoutDestination(stdout: OutStream): Destination {
+  return {
+    write: writer(stdout),
+    isTTY: stdout.isTTY === true,
+    columns: stdout.columns,
+    close: nothingToDo,
+    abort: nothingToDo,
+  };
+}
+
+/** `path` is absolute. Opened at once so that a bad path fails before any request is sent. */
+export async function openOutFile(path: string): Promise<Destination> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx': never write through a file or symlink that is already there; 0600: it holds personal data.
+  const handle = await open(temp, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot write --out ${path}: ${error.code ?? error.message}`);
+  });
+  const file = handle.createWriteStream({ autoClose: false });
+  // The failure is reported by the next write() or by close(), through `file.errored`.
+  file.on('error', () => {});
+  return {
+    write: writer({
+      write: (text) => {
+        if (file.errored) throw file.errored;
+        return file.write(text);
+      },
+      // Wakes the writer on a failure too; its next write() then throws it.
+      once: (_event, listener) => once(file, 'drain').then(listener, listener),
+    }),
+    isTTY: false,
+    columns: undefined,
+    async close() {
+      file.end();
+      await finished(file);
+      await handle.sync(); // the renamed file must hold its data even after a power cut
+      await handle.close();
+      await rename(temp, path);
+    },
+    async abort() {
+      file.destroy();
+      try {
+        await handle.close();
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
+  };
+}

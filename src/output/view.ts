@@ -1,0 +1,26 @@
+/** One record as the API sends it (the `data` envelope already removed). */
+export type JsonRecord = Record<string, unknown>;
+
+/** How a value looks in a table; csv and json always carry the raw value. */
+export type CellFormat = 'date' | 'datetime' | 'bool01' | ((value: unknown, record: JsonRecord) => string);
+
+export interface Column {
+  header: string;
+  /** Dot path into the record, e.g. `product.title`. */
+  path: string;
+  format?: CellFormat;
+}
+
+/** How a resource looks in `table` mode; each command defines its own. */
+export interface View {
+  /** Plural, for the stderr notice `No students found`. */
+  noun: string;
+  /** The default table columns, chosen for a support desk. */
+  columns: Column[];
+  /**
+   * Table mode only, one record only, and not with --fields: replaces the
+   * key/value list entirely (magic-link prints the URL alone, course get a tree).
+   * Returns the text without its final newline.
+   */
+  renderTable?: (record: JsonRecord) => string;
+}

@@ -1,0 +1,97 @@
+/**
+ * Builds a fresh commander program per run (no module-level singleton, so
+ * in-process tests never share state). Command modules only declare flags
+ * and help; their actions import the code they need when they run.
+ */
+import { Command, Option } from 'commander';
+import { OUTPUT_FORMATS, type GlobalOptions, type OutputFormat } from './context.js';
+import { Session, type SessionDeps } from './session.js';
+import { parseDuration, parseInteger } from './values.js';
+import { UsageError } from './errors.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerApi } from './commands/api/index.js';
+
+export interface Runner {
+  /** The session of the command being run, built from its global options. */
+  session(command: Command): Session;
+}
+
+export type Register = (program: Command, runner: Runner) => void;
+
+const registrations: Register[] = [registerAuth, registerApi];
+
+export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
+  const sessions: Session[] = [];
+  const program = new Command('members')
+    .description('Administer the students, products and subscriptions of a membership platform.')
+    .version(__MEMBERS_VERSION__, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .addHelpCommand('help [command]', 'show help for a command')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => void deps.io.stdout.write(text),
+      writeErr: (text) => void deps.io.stderr.write(text),
+      // The error boundary prints errors, in text or JSON.
+      outputError: () => undefined,
+      getOutHelpWidth: () => deps.io.stdout.columns ?? 80,
+      getErrHelpWidth: () => deps.io.stderr.columns ?? 80,
+    })
+    .exitOverride();
+  addGlobalOptions(program);
+
+  const runner: Runner = {
+    session(command) {
+      const session = new Session(globalOptions(command.optsWithGlobals()), deps);
+      sessions.push(session);
+      return session;
+    },
+  };
+  for (const register of registrations) register(program, runner);
+  return { program, sessions };
+}
+
+function addGlobalOptions(program: Command): void {
+  program
+    .option('-p, --profile <name>', 'profile to use (env MEMBERS_PROFILE)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .option('--json', 'same as -o json')
+    .option('--fields <list>', 'comma-separated fields to keep, dot paths allowed (id,email,product.title)')
+    .option('--no-header', 'no header row in table and csv')
+    .option('--csv-raw', 'write csv cells untouched (no spreadsheet formula guard)')
+    .option('--no-color', 'no colour')
+    .option('-q, --quiet', 'no spinner, progress, notices or warnings')
+    .option('-v, --verbose', 'log every HTTP exchange on stderr, secrets redacted')
+    .option('--base-url <url>', 'API base URL (env MEMBERS_BASE_URL)')
+    .option('--timeout <duration>', 'per-request timeout', '30s')
+    .option('--retries <n>', 'retry budget per request', '3')
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option('--out <file>', 'write the result to FILE (atomically, mode 0600)');
+}
+
+/** Validates and normalises the global options; a bad value is a usage error. */
+export function globalOptions(raw: Record<string, unknown>): GlobalOptions {
+  const fields = typeof raw.fields === 'string'
+    ? raw.fields.split(',').map((f) => f.trim()).filter(Boolean)
+    : undefined;
+  if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
+  return {
+    profile: raw.profile as string | undefined,
+    output: raw.json ? 'json' : (raw.output as OutputFormat),
+    fields,
+    header: raw.header !== false,
+    color: raw.color !== false,
+    csvRaw: Boolean(raw.csvRaw),
+    quiet: Boolean(raw.quiet),
+    verbose: Boolean(raw.verbose),
+    baseUrl: raw.baseUrl as string | undefined,
+    timeoutMs: parseDuration(String(raw.timeout), '--timeout') * 1000,
+    retries: parseInteger(String(raw.retries), '--retries', { min: 0, max: 20 }),
+    yes: Boolean(raw.yes),
+    out: raw.out as string | undefined,
+  };
+}
+
+/** `Examples:` block for --help, as gh prints it. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}

@@ -1,0 +1,74 @@
+/**
+ * mulberry32: tiny and fast, and its whole state is one uint32, so a stream
+ * can be persisted and resumed (the store does that for ids it mints later).
+ */
+export class Random {
+  constructor(private seedState: number) {}
+
+  get state(): number {
+    return this.seedState >>> 0;
+  }
+
+  uint32(): number {
+    let t = (this.seedState = (this.seedState + 0x6d2b79f5) | 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.uint32() / 4294967296;
+  }
+
+  /** Uniform integer in [min, max], both included. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    const item = items[Math.floor(this.next() * items.length)];
+    if (item === undefined) throw new RangeError('cannot pick from an empty list');
+    return item;
+  }
+
+  /** Index drawn with the given relative weights. */
+  weighted(weights: readonly number[]): number {
+    let total = 0;
+    for (const weight of weights) total += weight;
+    let target = this.next() * total;
+    for (let index = 0; index < weights.length; index++) {
+      target -= weights[index] ?? 0;
+      if (target < 0) return index;
+    }
+    return weights.length - 1;
+  }
+
+  hex(bytes: number): string {
+    let out = '';
+    for (let i = 0; i < bytes; i += 4) out += this.uint32().toString(16).padStart(8, '0');
+    return out.slice(0, bytes * 2);
+  }
+
+  /** A version-4-shaped UUID. */
+  uuid(): string {
+    const h = this.hex(16);
+    const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+/** Derives independent streams from one seed (FNV-1a of "seed:label"). */
+export function streamSeed(seed: number, label: string): number {
+  let hash = 0x811c9dc5;
+  const text = `${seed}:${label}`;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

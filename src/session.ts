@@ -1,0 +1,142 @@
+/**
+ * What a command's action receives: the streams, the parsed global options,
+ * and lazy access to settings, the API, output and prompts. Nothing heavy is
+ * loaded until an action asks for it, so `--help` never pays for undici.
+ */
+import type { Dispatcher } from 'undici';
+import type { Io, GlobalOptions } from './context.js';
+import type { Api } from './api/client.js';
+import type { Output } from './output/index.js';
+import type { Messages } from './output/messages.js';
+import type { ProfileStore } from './config/store.js';
+import type { Settings } from './config/settings.js';
+import { MissingCredentialsError, UsageError } from './errors.js';
+
+export interface SessionDeps {
+  io: Io;
+  /** Tests inject an undici MockAgent. */
+  dispatcher?: Dispatcher;
+}
+
+export class Session {
+  readonly io: Io;
+  private apiInstance?: Api;
+  private readonly clients: Api[] = [];
+  private storeInstance?: ProfileStore;
+  private messagesInstance?: Messages;
+
+  constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
+    this.io = deps.io;
+  }
+
+  get version(): string {
+    return __MEMBERS_VERSION__;
+  }
+
+  async store(): Promise<ProfileStore> {
+    if (!this.storeInstance) {
+      const [{ openProfileStore }, { configDir }] = await Promise.all([import('./config/store.js'), import('./config/paths.js')]);
+      this.storeInstance = openProfileStore(configDir(this.io.env));
+    }
+    return this.storeInstance;
+  }
+
+  async configDir(): Promise<string> {
+    const { configDir } = await import('./config/paths.js');
+    return configDir(this.io.env);
+  }
+
+  async settings(): Promise<Settings> {
+    const { resolveSettings } = await import('./config/settings.js');
+    return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
+  }
+
+  /** The API client of the profile in force; exit 3 before any request when there is no token. */
+  async api(): Promise<Api> {
+    if (this.apiInstance) return this.apiInstance;
+    const settings = await this.settings();
+    if (!settings.baseUrl) {
+      throw new UsageError(
+        `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
+      );
+    }
+    if (!settings.token) {
+      throw new MissingCredentialsError(
+        `no API token for profile "${settings.profile}": run \`members auth login\` or set MEMBERS_TOKEN`,
+      );
+    }
+    this.apiInstance = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
+    return this.apiInstance;
+  }
+
+  /** A client for an explicit base URL and token (auth login checks a token before storing it). */
+  async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
+    const [{ validateBaseUrl }, { HttpClient }, { Api }] = await Promise.all([
+      import('./config/settings.js'), import('./api/http.js'), import('./api/client.js'),
+    ]);
+    const http = new HttpClient({
+      baseUrl: validateBaseUrl(baseUrl),
+      token,
+      timeoutMs: this.globals.timeoutMs,
+      retries: this.globals.retries,
+      userAgent: `members-cli/${this.version}`,
+      secrets: [token, ...otherSecrets],
+      log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+      dispatcher: this.deps.dispatcher,
+    });
+    const api = new Api(http);
+    this.clients.push(api);
+    return api;
+  }
+
+  /** The renderer for this command's result; `overrides` let a command pick another default format. */
+  async output(overrides: Partial<GlobalOptions> = {}): Promise<Output> {
+    const { createOutput } = await import('./output/index.js');
+    return createOutput(this.io, { ...this.globals, ...overrides });
+  }
+
+  async messages(): Promise<Messages> {
+    if (!this.messagesInstance) {
+      const { createMessages } = await import('./output/messages.js');
+      this.messagesInstance = createMessages(this.io, this.globals);
+    }
+    return this.messagesInstance;
+  }
+
+  /** Contract §1: before a change, name the profile and host it goes to. */
+  async announceChange(): Promise<void> {
+    const settings = await this.settings();
+    const host = settings.baseUrl ? new URL(settings.baseUrl).host : 'no host';
+    (await this.messages()).notice(`→ ${settings.profile} (${host})`);
+  }
+
+  /**
+   * Asks before a change. Never waits when stdin is not a terminal: that is a
+   * usage error telling the caller to pass --yes (contract §1). With
+   * `typeToConfirm`, the user must type that text (bulk changes of many rows).
+   */
+  async confirm(question: string, typeToConfirm?: string): Promise<void> {
+    if (this.globals.yes) return;
+    if (!this.io.stdin.isTTY) {
+      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
+    }
+    const { confirm, input } = await import('@inquirer/prompts');
+    const context = { input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+    const accepted = typeToConfirm === undefined
+      ? await confirm({ message: question, default: false }, context)
+      : (await input({ message: `${question} Type ${typeToConfirm} to confirm:` }, context)).trim() === typeToConfirm;
+    if (!accepted) throw new UsageError('cancelled: nothing was changed');
+  }
+
+  /** A secret from a hidden prompt on a terminal; undefined without one. */
+  async promptSecret(message: string): Promise<string | undefined> {
+    if (!this.io.stdin.isTTY) return undefined;
+    const { password } = await import('@inquirer/prompts');
+    const value = await password({ message, mask: false }, { input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream });
+    return value.trim() || undefined;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close()));
+  }
+}

@@ -1,0 +1,42 @@
+/** Parsers for the value types of contract §2 (DURATION, DATE) and small integers. */
+import { UsageError } from './errors.js';
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `90`, `90s`, `15m`, `2h`, `7d` → seconds. */
+export function parseDuration(input: string, what = 'duration'): number {
+  const match = /^(\d+)([smhd]?)$/.exec(input.trim());
+  const seconds = match ? Number(match[1]) * (UNIT_SECONDS[match[2] || 's'] as number) : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: use seconds or a number with a unit, e.g. 90, 90s, 15m, 2h, 7d`);
+  }
+  return seconds;
+}
+
+/** A real calendar date `YYYY-MM-DD`; returns it unchanged. */
+export function parseDate(input: string, what = 'date'): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input);
+  if (match) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return input;
+  }
+  throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: expected a real calendar date as YYYY-MM-DD`);
+}
+
+export function parseInteger(input: string, what: string, range: { min?: number; max?: number } = {}): number {
+  const value = /^-?\d+$/.test(input.trim()) ? Number(input) : NaN;
+  const { min = -Infinity, max = Infinity } = range;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const bounds = Number.isFinite(min) && Number.isFinite(max) ? ` between ${min} and ${max}`
+      : Number.isFinite(min) ? ` of at least ${min}` : '';
+    throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: expected an integer${bounds}`);
+  }
+  return value;
+}
+
+/** Today in the local calendar, as the API's YYYY-MM-DD. */
+export function today(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MockAgent } from 'undici';
+import { HttpClient, type HttpOptions } from '../../../src/api/http.js';
+import { ExitCode } from '../../../src/errors.js';
+
+const BASE = 'https://members.example.com';
+const TOKEN = 'tok_SENTINEL_abcdef123456';
+
+let agent: MockAgent;
+let lines: string[];
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  lines = [];
+});
+
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+function client(overrides: Partial<HttpOptions> = {}): HttpClient {
+  return new HttpClient({
+    baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 3, userAgent: 'members-cli/test',
+    secrets: [TOKEN], log: (line) => lines.push(line), dispatcher: agent,
+    backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, random: () => 0.5 }, ...overrides,
+  });
+}
+
+const pool = () => agent.get(BASE);
+
+describe('HttpClient', () => {
+  it('sends Bearer auth and the User-Agent, and parses JSON', async () => {
+    pool().intercept({
+      path: '/api/v1/products', method: 'GET',
+      headers: { authorization: `Bearer ${TOKEN}`, 'user-agent': 'members-cli/test' },
+    }).reply(200, { data: [] });
+    const response = await client().send({ method: 'GET', path: '/api/v1/products' });
+    expect(response).toMatchObject({ status: 200, body: { data: [] } });
+  });
+
+  it('retries a 429 after Retry-After and then succeeds', async () => {
+    pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '0' } });
+    pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(200, { data: [1] });
+    const response = await client().send({ method: 'GET', path: '/api/v1/subscriptions' });
+    expect(response.body).toEqual({ data: [1] });
+    expect(lines).toEqual([expect.stringMatching(/^GET https:\/\/members\.example\.com\/api\/v1\/subscriptions 200 \d+ms retries=1$/)]);
+  });
+
+  it('retries a 503 and then succeeds', async () => {
+    pool().intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(503, { message: 'down' });
+    pool().intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(200, { data: { id: 'p1' } });
+    await expect(client().send({ method: 'GET', path: '/api/v1/products/p1' })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('does not retry a POST answered 500: its outcome is unknown', async () => {
+    pool().intercept({ path: '/api/v1/students', method: 'POST' }).reply(500, { message: 'boom' });
+    const failure = client().send({ method: 'POST', path: '/api/v1/students', body: { email: 'a@b.c' } });
+    await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 500 });
+    await expect(failure).rejects.toThrow(/may or may not have been applied/);
+  });
+
+  it('retries a POST answered 429', async () => {
+    pool().intercept({ path: '/api/v1/students', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '0' } });
+    pool().intercept({ path: '/api/v1/students', method: 'POST', body: '{"email":"a@b.c"}' }).reply(201, { data: { id: 's1' } });
+    await expect(client().send({ method: 'POST', path: '/api/v1/students', body: { email: 'a@b.c' } })).resolves.toMatchObject({ status: 201 });
+  });
+
+  it('gives up after the retry budget with exit 6', async () => {
+    pool().intercept({ path: '/api/v1/courses', method: 'GET' }).reply(503, { message: 'down' }).times(3);
+    const failure = client({ retries: 2 }).send({ method: 'GET', path: '/api/v1/courses' });
+    await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 503 });
+    await expect(failure).rejects.toThrow('server unavailable (503) after 2 retries; try again later or raise --retries (GET /api/v1/courses)');
+  });
+
+  it('maps 401 to exit 3, 404 to exit 4 with what was missing, 422 to exit 5 with field errors', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(401, { message: 'Unauthenticated.' });
+    await expect(client().send({ method: 'GET', path: '/api/v1/products' })).rejects.toMatchObject({
+      exitCode: ExitCode.auth,
+      message: 'unauthorized (401): Unauthenticated.; run `members auth login` or set MEMBERS_TOKEN (GET /api/v1/products)',
+    });
+    pool().intercept({ path: '/api/v1/students/email/maria%40example.com', method: 'GET' }).reply(404, { message: 'nope' });
+    await expect(client().send({ method: 'GET', path: '/api/v1/students/email/maria%40example.com', notFound: 'student maria@example.com' }))
+      .rejects.toMatchObject({ exitCode: ExitCode.notFound, message: 'student maria@example.com not found (GET /api/v1/students/email/maria%40example.com)' });
+    pool().intercept({ path: '/api/v1/students', method: 'POST' }).reply(422, {
+      message: 'The given data was invalid.', errors: { email: ['The email has already been taken.'] },
+    });
+    const rejected = client().send({ method: 'POST', path: '/api/v1/students', body: {} });
+    await expect(rejected).rejects.toMatchObject({ exitCode: ExitCode.rejected, fieldErrors: { email: ['The email has already been taken.'] } });
+    await expect(rejected).rejects.toThrow('email: The email has already been taken.');
+  });
+
+  it('refuses a link to another origin without sending anything', () => {
+    expect(() => client().url('https://evil.example.net/api/v1/students?page=2')).toThrow(/another origin/);
+  });
+
+  it('does not follow redirects, so Authorization never reaches another origin', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(302, '', { headers: { location: 'https://evil.example.net/steal' } });
+    await expect(client().send({ method: 'GET', path: '/api/v1/products' })).rejects.toMatchObject({ exitCode: ExitCode.rejected, status: 302 });
+  });
+
+  it('omits Authorization for the report and redacts its path tokens in logs and errors', async () => {
+    const dev = 'dev_SENTINEL_0123456789';
+    const plat = 'plat_SENTINEL_0123456789';
+    const path = `/api/partners/reports/engaged-courses/${dev}/${plat}`;
+    pool().intercept({ path: `${path}?limit=2`, method: 'GET', headers: (h) => !('authorization' in h) }).reply(422, { message: `bad ${dev}` });
+    const failure = client({ secrets: [TOKEN, dev, plat] }).send({ method: 'GET', path, query: { limit: 2 }, auth: false });
+    await expect(failure).rejects.toThrow('the server rejected the request (422): bad *** (GET /api/partners/reports/engaged-courses/***/***?limit=2)');
+    expect(lines.join('\n')).not.toMatch(/SENTINEL/);
+    expect(lines[0]).toContain('/engaged-courses/***/***?limit=2 422');
+  });
+
+  it('reports a body that is not JSON as a clear error', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, '<html>maintenance</html>');
+    await expect(client().send({ method: 'GET', path: '/api/v1/products' })).rejects.toThrow('the server sent a response that is not JSON (status 200)');
+  });
+});
+
+describe('HttpClient against a server that never answers', () => {
+  let server: Server;
+  let url: string;
+  beforeEach(async () => {
+    server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('times out with exit 6 after its retries', async () => {
+    const http = new HttpClient({
+      baseUrl: new URL(url), token: TOKEN, timeoutMs: 100, retries: 1, userAgent: 't', secrets: [TOKEN],
+      backoff: { baseMs: 1, maxMs: 1, maxRetryAfterMs: 1, random: () => 0 },
+    });
+    try {
+      await expect(http.send({ method: 'GET', path: '/api/v1/products' })).rejects.toMatchObject({
+        exitCode: ExitCode.transient, message: expect.stringContaining('timed out after 100 ms after 1 retry'),
+      });
+    } finally {
+      await http.close();
+    }
+  });
+});

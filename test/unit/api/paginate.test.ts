@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { walkCursor, walkPages, type Page } from '../../../src/api/paginate.js';
+
+const PER_PAGE = 3;
+const LAST = 5;
+
+/** Pages of 3 records; later pages answer faster, to prove order is kept anyway. */
+function pager(withMeta: boolean) {
+  const requested: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fetchPage = async (page: number): Promise<Page<number>> => {
+    requested.push(page);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, (LAST - page) * 3));
+    inFlight--;
+    const records = page <= LAST ? [0, 1, 2].map((i) => (page - 1) * PER_PAGE + i) : [];
+    return {
+      records,
+      next: page < LAST ? `https://h/x?page=${page + 1}` : null,
+      info: withMeta ? { currentPage: page, lastPage: LAST, perPage: PER_PAGE, total: LAST * PER_PAGE } : {},
+    };
+  };
+  const fetchLink = (url: string) => fetchPage(Number(new URL(url).searchParams.get('page')));
+  return { fetchPage, fetchLink, requested, maxInFlight: () => maxInFlight };
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('walkPages', () => {
+  it('prints one page by default', async () => {
+    const p = pager(true);
+    expect(await collect(walkPages(p.fetchPage, p.fetchLink, { all: false, concurrency: 4 }))).toEqual([0, 1, 2]);
+    expect(p.requested).toEqual([1]);
+  });
+
+  it('fetches the remaining pages concurrently when last_page is known, yielding in order', async () => {
+    const p = pager(true);
+    const records = await collect(walkPages(p.fetchPage, p.fetchLink, { all: true, concurrency: 3 }));
+    expect(records).toEqual([...Array(15).keys()]);
+    expect(p.maxInFlight()).toBe(3);
+  });
+
+  it('follows links.next one by one without meta', async () => {
+    const p = pager(false);
+    expect(await collect(walkPages(p.fetchPage, p.fetchLink, { all: true, concurrency: 4 }))).toEqual([...Array(15).keys()]);
+    expect(p.maxInFlight()).toBe(1);
+  });
+
+  it('fetches only the pages --limit needs', async () => {
+    const p = pager(true);
+    expect(await collect(walkPages(p.fetchPage, p.fetchLink, { all: false, limit: 7, concurrency: 4 }))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(p.requested.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('starts at --page', async () => {
+    const p = pager(true);
+    expect(await collect(walkPages(p.fetchPage, p.fetchLink, { startPage: 4, all: true, concurrency: 2 }))).toEqual([9, 10, 11, 12, 13, 14]);
+  });
+});
+
+describe('walkCursor', () => {
+  const pages: Record<string, { records: string[]; nextCursor: string | null }> = {
+    start: { records: ['a', 'b'], nextCursor: 'c1' },
+    c1: { records: ['c', 'd'], nextCursor: 'c2' },
+    c2: { records: ['e'], nextCursor: null },
+  };
+  const fetch = async (cursor?: string) => pages[cursor ?? 'start'] as { records: string[]; nextCursor: string | null };
+
+  it('follows next_cursor to the end', async () => {
+    expect(await collect(walkCursor(fetch, {}))).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+  it('starts from --cursor and stops at --max-pages', async () => {
+    expect(await collect(walkCursor(fetch, { cursor: 'c1', maxPages: 1 }))).toEqual(['c', 'd']);
+  });
+});

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CliError } from '../../../src/errors.js';
+import { withFileLock } from '../../../src/config/lock.js';
+
+let dir: string;
+let lock: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-'));
+  lock = path.join(dir, 'config.json.lock');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('withFileLock', () => {
+  it('holds the lock file only while the function runs, even when it throws', () => {
+    expect(withFileLock(lock, () => fs.existsSync(lock))).toBe(true);
+    expect(fs.existsSync(lock)).toBe(false);
+    expect(() =>
+      withFileLock(lock, () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('gives up after the timeout while another holder keeps a fresh lock, leaving that lock alone', () => {
+    fs.writeFileSync(lock, '');
+    const started = Date.now();
+    let error: unknown;
+    try {
+      withFileLock(lock, () => 'never', { timeoutMs: 200, staleMs: 30_000 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect(error).toMatchObject({ exitCode: 6 });
+    expect((error as Error).message).toContain(lock);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(fs.existsSync(lock)).toBe(true);
+  });
+
+  it('removes a stale lock left by a crashed process', () => {
+    fs.writeFileSync(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    expect(withFileLock(lock, () => 'ran', { timeoutMs: 200, staleMs: 30_000 })).toBe('ran');
+  });
+});

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { auditLogPath, configDir } from '../../../src/config/paths.js';
+
+describe('configDir', () => {
+  it('uses MEMBERS_CONFIG_DIR on every platform', () => {
+    expect(configDir({ MEMBERS_CONFIG_DIR: '/srv/members', XDG_CONFIG_HOME: '/x' }, 'linux', '/home/ana')).toBe('/srv/members');
+    expect(configDir({ MEMBERS_CONFIG_DIR: 'D:\\cfg' }, 'win32', 'C:\\Users\\ana')).toBe('D:\\cfg');
+  });
+
+  it('follows XDG_CONFIG_HOME on Linux, else ~/.config', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '/home/ana/xdg' }, 'linux', '/home/ana')).toBe('/home/ana/xdg/members');
+    expect(configDir({}, 'linux', '/home/ana')).toBe('/home/ana/.config/members');
+  });
+
+  it('treats empty variables as unset and ignores a relative XDG_CONFIG_HOME', () => {
+    expect(configDir({ MEMBERS_CONFIG_DIR: '', XDG_CONFIG_HOME: '' }, 'linux', '/home/ana')).toBe('/home/ana/.config/members');
+    expect(configDir({ XDG_CONFIG_HOME: 'rel/dir' }, 'linux', '/home/ana')).toBe('/home/ana/.config/members');
+  });
+
+  it('uses ~/Library/Preferences on macOS', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '/x' }, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Preferences/members');
+  });
+
+  it('uses %APPDATA%\\members\\Config on Windows, without a -nodejs suffix', () => {
+    expect(configDir({ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'win32', 'C:\\Users\\ana')).toBe(
+      'C:\\Users\\ana\\AppData\\Roaming\\members\\Config',
+    );
+    expect(configDir({}, 'win32', 'C:\\Users\\ana')).toBe('C:\\Users\\ana\\AppData\\Roaming\\members\\Config');
+  });
+});
+
+describe('auditLogPath', () => {
+  it('is audit.jsonl in the config directory', () => {
+    expect(auditLogPath('/home/ana/.config/members')).toBe(path.join('/home/ana/.config/members', 'audit.jsonl'));
+  });
+});
