@@ -18,6 +18,8 @@ export interface Io {
   cwd: string;
   /** Registers a Ctrl-C handler; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
+  /** SIGTERM, for long-running commands (the sandbox) that must stop cleanly. */
+  onTerminate?(handler: () => void): () => void;
 }
 
 /** Global options of contract §2, after parsing and defaults. */

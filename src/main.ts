@@ -64,5 +64,9 @@ export function processIo(): Io {
       process.on('SIGINT', handler);
       return () => void process.off('SIGINT', handler);
     },
+    onTerminate(handler) {
+      process.on('SIGTERM', handler);
+      return () => void process.off('SIGTERM', handler);
+    },
   };
 }

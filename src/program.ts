@@ -10,6 +10,14 @@ import { parseDuration, parseInteger } from './values.js';
 import { UsageError } from './errors.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerApi } from './commands/api/index.js';
+import { registerStudents } from './commands/students/index.js';
+import { registerScores } from './commands/scores/index.js';
+import { registerMagicLink } from './commands/magic-link/index.js';
+import { registerProducts } from './commands/products/index.js';
+import { registerSubscriptions } from './commands/subscriptions/index.js';
+import { registerCourses } from './commands/courses/index.js';
+import { registerReport } from './commands/report/index.js';
+import { registerSandbox } from './commands/sandbox/index.js';
 
 export interface Runner {
   /** The session of the command being run, built from its global options. */
@@ -18,7 +26,10 @@ export interface Runner {
 
 export type Register = (program: Command, runner: Runner) => void;
 
-const registrations: Register[] = [registerAuth, registerApi];
+const registrations: Register[] = [
+  registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
+  registerCourses, registerReport, registerAuth, registerApi, registerSandbox,
+];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
   const sessions: Session[] = [];

@@ -40,18 +40,18 @@ function scalarPaths(record: JsonRecord): string[] {
 
 export function csvFormat(write: Write, options: { fields?: string[]; header: boolean; raw: boolean }): Format {
   const format: Format = {
-    one: async (record, view) => void (await format.list([record], view)),
+    async one(record, view) {
+      await format.list([record], view);
+    },
     async list(records) {
       const { stringify } = await import('csv-stringify/sync');
       const line = (cells: string[]) => write(stringify([options.raw ? cells : cells.map(guardCell)]));
       let columns = options.fields;
       let count = 0;
       for await (const record of records) {
-        if (count++ === 0) {
-          columns ??= scalarPaths(record);
-          if (options.header) await line(columns);
-        }
-        await line((columns ?? []).map((path) => cellText(getPath(record, path))));
+        columns ??= scalarPaths(record);
+        if (count++ === 0 && options.header) await line(columns);
+        await line(columns.map((path) => cellText(getPath(record, path))));
       }
       if (count === 0 && options.header && columns) await line(columns);
       return count;

@@ -1,0 +1,130 @@
+/**
+ * `table`, the default: the view's columns for a support desk (or --fields),
+ * headers in upper case. On a terminal: box borders, bold headers when colour
+ * is on, fitted to the width by truncating the widest columns with `…`.
+ * Piped: plain columns two spaces apart, nothing truncated (like gh). A list
+ * is buffered: column widths depend on every row.
+ */
+import { tableCell } from './cell.js';
+import type { Format, Write } from './format.js';
+import type { Column, View } from './view.js';
+
+export interface Layout {
+  /** The destination is a terminal. */
+  tty: boolean;
+  /** Its width; the table is fitted to it when known and `tty`. */
+  width: number | undefined;
+  color: boolean;
+}
+
+export interface TableOptions {
+  fields?: readonly string[];
+  header: boolean;
+  layout: Layout;
+  /** Where `No <noun> found` goes (stderr). */
+  notice(text: string): void;
+}
+
+export function tableFormat(write: Write, { fields, header, layout, notice }: TableOptions): Format {
+  // --fields replaces the view's columns, keeping the table formatting of a column it names.
+  const columnsOf = (view: View): Column[] => fields
+    ? fields.map((path) => ({ ...view.columns.find((column) => column.path === path), header: path, path }))
+    : view.columns;
+  return {
+    async one(record, view) {
+      if (view.renderTable && !fields) return write(`${view.renderTable(record)}\n`);
+      const rows = columnsOf(view).map((column) => [column.header.toUpperCase(), tableCell(column, record)]);
+      await write(`${await renderGrid({ rows, labelled: true }, layout)}\n`);
+    },
+    async list(records, view) {
+      const columns = columnsOf(view);
+      const rows: string[][] = [];
+      for await (const record of records) rows.push(columns.map((column) => tableCell(column, record)));
+      if (rows.length === 0) {
+        notice(`No ${view.noun} found`);
+        return 0;
+      }
+      const head = header ? columns.map((column) => column.header.toUpperCase()) : undefined;
+      await write(`${await renderGrid({ head, rows }, layout)}\n`);
+      return rows.length;
+    },
+  };
+}
+
+interface Grid {
+  head?: string[];
+  rows: string[][];
+  /** The first column names the others (one record as a key/value list): styled like a header. */
+  labelled?: boolean;
+}
+
+const MIN_WIDTH = 4;
+/** cli-table3's box: one border before each column and after the last, one space of padding each side. */
+const boxOverhead = (columnCount: number) => 3 * columnCount + 1;
+
+const PLAIN_CHARS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: '  ',
+};
+
+async function renderGrid({ head = [], rows, labelled = false }: Grid, { tty, width, color }: Layout): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const emphasis = color ? await bold() : (text: string) => text;
+  const natural = naturalWidths([head, ...rows]);
+  const fitted = tty && width !== undefined ? fitWidths(natural, width - boxOverhead(natural.length)) : natural;
+  const table = new Table({
+    head: head.map(emphasis),
+    // Only shrunk columns get a width (content plus padding); cli-table3 sizes the others and truncates with '…'.
+    colWidths: natural.map((wide, index) => {
+      const fit = fitted[index] ?? wide;
+      return fit < wide ? fit + 2 : null;
+    }),
+    style: tty
+      ? { head: [], border: [], compact: true }
+      : { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
+    chars: tty ? undefined : PLAIN_CHARS,
+  });
+  table.push(...rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest])));
+  const text = table.toString();
+  // Piped, the last column is padded like the others; trailing blanks only get in the way of grep and diff.
+  return tty ? text : text.split('\n').map((line) => line.trimEnd()).join('\n');
+}
+
+async function bold(): Promise<(text: string) => string> {
+  const { Chalk } = await import('chalk');
+  // Our own decision (see color.ts), not chalk's detection from the process.
+  const chalk = new Chalk({ level: 1 });
+  return (text) => chalk.bold(text);
+}
+
+function naturalWidths(rows: string[][]): number[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, [...cell].length);
+    });
+  }
+  return widths;
+}
+
+/**
+ * Column widths that fit `budget` characters: the widest columns are cut down
+ * to a common width first, narrow ones are left whole. A column never goes
+ * below MIN_WIDTH; a terminal too narrow for that then wraps.
+ */
+export function fitWidths(natural: readonly number[], budget: number): number[] {
+  const total = (widths: readonly number[]) => widths.reduce((sum, width) => sum + width, 0);
+  if (total(natural) <= budget) return [...natural];
+  let cap = Math.max(...natural);
+  const capped = () => natural.map((width) => Math.min(width, cap));
+  while (cap > MIN_WIDTH && total(capped()) > budget) cap--;
+  // Hand the characters left over to the first capped columns, so the table fills the width exactly.
+  let spare = Math.max(0, budget - total(capped()));
+  return natural.map((width) => {
+    if (width <= cap || spare === 0) return Math.min(width, cap);
+    spare--;
+    return cap + 1;
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * End-to-end harness: spawns the built binary, and `members sandbox` on an
+ * ephemeral port, each with an isolated MEMBERS_CONFIG_DIR.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const BIN = fileURLToPath(new URL('../../bin/members.js', import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+}
+
+/** The environment of a clean machine: no MEMBERS_* and no colour from the parent. */
+function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+export function tempDir(prefix = 'members-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface SandboxProcess {
+  url: string;
+  apiToken: string;
+  developerToken: string;
+  platformToken: string;
+  process: ChildProcess;
+  /** Environment for `run` that points at this sandbox with its own config dir. */
+  env: Record<string, string>;
+  configDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startSandbox(args: string[] = []): Promise<SandboxProcess> {
+  const configDir = tempDir();
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '-o', 'json', '--quiet', ...args], {
+    env: baseEnv({ MEMBERS_CONFIG_DIR: configDir }), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const firstLine = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
+  });
+  const info = JSON.parse(firstLine) as { base_url: string; api_token: string; developer_token: string; platform_token: string };
+  return {
+    url: info.base_url,
+    apiToken: info.api_token,
+    developerToken: info.developer_token,
+    platformToken: info.platform_token,
+    process: child,
+    configDir,
+    env: {
+      MEMBERS_CONFIG_DIR: configDir,
+      MEMBERS_BASE_URL: info.base_url,
+      MEMBERS_TOKEN: info.api_token,
+      MEMBERS_DEVELOPER_TOKEN: info.developer_token,
+      MEMBERS_PLATFORM_TOKEN: info.platform_token,
+    },
+    stop: () => new Promise<void>((resolveStop) => {
+      if (child.exitCode !== null) return resolveStop();
+      child.once('exit', () => {
+        rmSync(configDir, { recursive: true, force: true });
+        resolveStop();
+      });
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** Reads the sandbox's state through its own API, bypassing the CLI. */
+export async function sandboxGet<T = unknown>(sandbox: SandboxProcess, path: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    headers: { authorization: `Bearer ${sandbox.apiToken}`, 'user-agent': 'members-e2e', accept: 'application/json' },
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
