@@ -1,6 +1,6 @@
 /** `json` and `ndjson`: records as the API sent them, or only the --fields, nested as their paths say. */
 import { pickFields } from './fields.js';
-import type { Format, Records, Write } from './format.js';
+import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
 
 const projection = (fields: readonly string[] | undefined) =>

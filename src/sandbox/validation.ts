@@ -6,7 +6,8 @@ type Source = 'body' | 'query';
 /**
  * Collects field errors the way Laravel's validator reports them, then
  * `check()` throws one 422 carrying all of them. Getters return null for an
- * absent or invalid value; callers use the values only after `check()`.
+ * absent or invalid optional value (a placeholder for a required one);
+ * callers use the values only after `check()`.
  */
 export class Validator {
   private readonly errors: Record<string, string[]> = {};
@@ -24,31 +25,38 @@ export class Validator {
     return field in this.errors;
   }
 
+  string(field: string, required: true): string;
+  string(field: string, required: boolean): string | null;
   string(field: string, required: boolean): string | null {
     const value = this.value(field, required);
-    if (value === null) return null;
-    if (typeof value !== 'string') return this.reject(field, `The ${label(field)} field must be a string.`);
-    if (value.length > 255) return this.reject(field, `The ${label(field)} field must not be greater than 255 characters.`);
+    if (value === null) return this.placeholder(required, '');
+    if (typeof value !== 'string') return this.reject(field, `The ${label(field)} field must be a string.`, required, '');
+    if (value.length > 255) return this.reject(field, `The ${label(field)} field must not be greater than 255 characters.`, required, '');
     return value;
   }
 
   /** A real calendar date written `YYYY-MM-DD`. */
+  date(field: string, required: true): string;
+  date(field: string, required: false): string | null;
   date(field: string, required: boolean): string | null {
     const value = this.string(field, required);
-    if (value === null) return null;
-    if (!isDateShaped(value)) return this.reject(field, `The ${label(field)} field must match the format Y-m-d.`);
-    if (parseDay(value) === undefined) return this.reject(field, `The ${label(field)} field must be a valid date.`);
+    if (value === null || this.failed(field)) return this.placeholder(required, '');
+    if (!isDateShaped(value)) return this.reject(field, `The ${label(field)} field must match the format Y-m-d.`, required, '');
+    if (parseDay(value) === undefined) return this.reject(field, `The ${label(field)} field must be a valid date.`, required, '');
     return value;
   }
 
   /** A JSON integer in a body; digits in a query string. */
+  integer(field: string, required: true, min: number, max: number): number;
+  integer(field: string, required: false, min: number, max: number): number | null;
   integer(field: string, required: boolean, min: number, max: number): number | null {
     const value = this.value(field, required);
-    if (value === null) return null;
+    if (value === null) return this.placeholder(required, min);
     const number = this.source === 'query' && typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-    if (typeof number !== 'number' || !Number.isSafeInteger(number)) return this.reject(field, `The ${label(field)} field must be an integer.`);
+    if (typeof number !== 'number' || !Number.isSafeInteger(number)) return this.reject(field, `The ${label(field)} field must be an integer.`, required, min);
     if (number < min || number > max) {
-      return this.reject(field, max === Number.MAX_SAFE_INTEGER ? `The ${label(field)} field must be at least ${min}.` : `The ${label(field)} field must be between ${min} and ${max}.`);
+      const rule = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+      return this.reject(field, `The ${label(field)} field must be ${rule}.`, required, min);
     }
     return number;
   }
@@ -72,9 +80,14 @@ export class Validator {
     return value;
   }
 
-  private reject(field: string, message: string): null {
+  private reject<T>(field: string, message: string, required: boolean, placeholder: T): T | null {
     this.fail(field, message);
-    return null;
+    return this.placeholder(required, placeholder);
+  }
+
+  /** A required getter returns a placeholder instead of null, so call sites need no checks after `check()`. */
+  private placeholder<T>(required: boolean, placeholder: T): T | null {
+    return required ? placeholder : null;
   }
 }
 

@@ -82,10 +82,6 @@ export function productView(store: SandboxStore, product: ProductRecord): Record
   return { ...fields, subscribers: store.derive(countSubscribers).get(product.id) ?? { active: 0, inactive: 0 } };
 }
 
-export function courseView(course: CourseRecord): CourseRecord {
-  return course;
-}
-
 export function accessView(store: SandboxStore, course: CourseRecord, progress: ProgressRecord): Record<string, unknown> | undefined {
   const student = store.student(progress.student_id);
   if (!student) return undefined;
