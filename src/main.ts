@@ -27,7 +27,7 @@ function reportError(error: unknown, io: Io, argv: string[]): number {
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return ExitCode.ok;
     code = ExitCode.usage;
-    message = error.message.replace(/^error: /, '');
+    message = `${error.message.replace(/^error: /, '')}; see \`members ${error.code === 'commander.unknownCommand' ? '' : commandPath(argv)}--help\``;
     if (error.code === 'commander.help') return code;
   } else if (error instanceof CliError) {
     code = error.exitCode;
@@ -43,6 +43,16 @@ function reportError(error: unknown, io: Io, argv: string[]): number {
   }
   if (io.env.MEMBERS_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return code;
+}
+
+/** `students grant ` for `members students grant x --bad`: where to point the user for help. */
+function commandPath(argv: string[]): string {
+  const words: string[] = [];
+  for (const arg of argv) {
+    if (arg.startsWith('-') || words.length === 2) break;
+    words.push(arg);
+  }
+  return words.map((w) => `${w} `).join('');
 }
 
 /** Read from argv, not the parsed options: a usage error may stop parsing before `-o` is seen. */

@@ -38,7 +38,6 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     .version(__MEMBERS_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .addHelpCommand('help [command]', 'show help for a command')
-    .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
       writeErr: (text) => void deps.io.stderr.write(text),

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Faults } from './faults.js';
+import { HttpError, type Reply, type RequestContext } from './http.js';
+import { readStateFile, StateWriter } from './persist.js';
+import { buildRoutes, Router, type RouteMatch } from './routes.js';
+import { generateState } from './seed.js';
+import { RequestStats } from './stats.js';
+import { SandboxStore } from './store.js';
+
+export { SandboxStore } from './store.js';
+export { computeEngagedReport, type ReportRow } from './report.js';
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 = an ephemeral port. */
+  port?: number;
+  /** Data and tokens are deterministic from it. Default 1. */
+  seed?: number;
+  /** Default 200. */
+  students?: number;
+  /** Added to every response. */
+  latencyMs?: number;
+  /** Fraction (0..1) of requests answered 500 or 503. */
+  failRate?: number;
+  /** Requests per second; beyond it 429 with Retry-After. */
+  rateLimit?: number;
+  /** Persist the state here as JSON: loaded if it exists (its seed and tokens win), else seeded and written. */
+  dataFile?: string;
+}
+
+export interface Sandbox {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234 */
+  url: string;
+  apiToken: string;
+  developerToken: string;
+  platformToken: string;
+  /** The live state, for tests to inspect. */
+  store: SandboxStore;
+  /** Stops listening, closes keep-alive sockets and flushes the data file. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = checkOptions(options);
+  const saved = settings.dataFile === undefined ? undefined : await readStateFile(settings.dataFile);
+  const store = new SandboxStore(saved ?? generateState(settings.seed, settings.students));
+  const writer = settings.dataFile === undefined ? undefined : new StateWriter(settings.dataFile, store);
+  if (writer) {
+    store.onChange(() => writer.schedule());
+    if (!saved) {
+      writer.schedule();
+      await writer.flush();
+    }
+  }
+  const stats = new RequestStats();
+  const app = new App(store, new Router(buildRoutes(stats)), stats, new Faults({ ...settings, seed: store.seed }));
+  const server = createServer((request, response) => void app.handle(request, response));
+  await listen(server, settings.host, settings.port);
+  const { port } = server.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${host}:${port}`,
+    apiToken: store.tokens.api,
+    developerToken: store.tokens.developer,
+    platformToken: store.tokens.platform,
+    store,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await writer?.flush();
+    },
+  };
+}
+
+function checkOptions(options: SandboxOptions) {
+  const settings = {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    seed: options.seed ?? 1,
+    students: options.students ?? 200,
+    latencyMs: options.latencyMs ?? 0,
+    failRate: options.failRate ?? 0,
+    rateLimit: options.rateLimit,
+    dataFile: options.dataFile,
+  };
+  const problems = [
+    !Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535 ? 'port must be an integer from 0 to 65535' : '',
+    !Number.isSafeInteger(settings.seed) ? 'seed must be an integer' : '',
+    !Number.isInteger(settings.students) || settings.students < 0 ? 'students must be a non-negative integer' : '',
+    !(settings.latencyMs >= 0) ? 'latencyMs must be ≥ 0' : '',
+    !(settings.failRate >= 0 && settings.failRate <= 1) ? 'failRate must be between 0 and 1' : '',
+    settings.rateLimit !== undefined && !(settings.rateLimit > 0) ? 'rateLimit must be > 0' : '',
+  ].filter(Boolean);
+  if (problems.length > 0) throw new RangeError(`invalid sandbox options: ${problems.join('; ')}`);
+  return settings;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** The request pipeline: route, count, faults, authentication, handler, latency. */
+class App {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly router: Router,
+    private readonly stats: RequestStats,
+    private readonly faults: Faults,
+  ) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    response.setHeader('X-Request-Id', randomUUID());
+    let reply: Reply;
+    let delayed = false;
+    try {
+      const body = await readBody(request);
+      const url = request.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const path = queryAt === -1 ? url : url.slice(0, queryAt);
+      const method = request.method ?? 'GET';
+      const match = this.router.match(method, decodeSegments(path));
+      const introspection = match.kind === 'found' && match.route.access === 'introspection';
+      if (!introspection) {
+        this.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
+        delayed = true;
+      }
+      const fault = introspection ? undefined : this.faults.decide(method);
+      if (fault && fault.kind !== 'pass' && !(fault.kind === 'fail' && fault.afterChange)) {
+        reply = Faults.reply(fault);
+      } else {
+        const origin = `http://${request.headers.host ?? hostOf(request)}`;
+        const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+        reply = this.dispatch(match, { method, origin, path, query, headers: request.headers, body, store: this.store });
+        if (fault?.kind === 'fail') reply = Faults.reply(fault);
+      }
+    } catch (error) {
+      reply = error instanceof HttpError ? error.reply : { status: 500, body: { message: 'Server Error', error: String(error) } };
+    }
+    if (delayed) await this.faults.delay();
+    send(response, reply);
+  }
+
+  private dispatch(match: RouteMatch, request: Omit<RequestContext, 'param'>): Reply {
+    if (match.kind === 'not-found') {
+      return { status: 404, body: { message: `The route ${request.path.slice(1)} could not be found.` } };
+    }
+    if (match.kind === 'method-not-allowed') {
+      const allowed = match.allowed.includes('GET') ? [...match.allowed, 'HEAD'] : match.allowed;
+      return {
+        status: 405,
+        body: { message: `The ${request.method} method is not supported for route ${request.path.slice(1)}. Supported methods: ${allowed.join(', ')}.` },
+        headers: { Allow: allowed.join(', ') },
+      };
+    }
+    const { route, params } = match;
+    if (route.access !== 'report' && request.headers.authorization !== `Bearer ${this.store.tokens.api}`) {
+      return { status: 401, body: { message: 'Unauthenticated.' } };
+    }
+    const ctx: RequestContext = {
+      ...request,
+      param(name) {
+        const value = params.get(name);
+        if (value === undefined) throw new Error(`route ${route.template} has no parameter ${name}`);
+        return value;
+      },
+    };
+    try {
+      return route.handle(ctx);
+    } catch (error) {
+      if (error instanceof HttpError) return error.reply;
+      throw error;
+    }
+  }
+}
+
+/** Splits the raw path first and then decodes each segment, so `RG%2F123` stays one segment. */
+function decodeSegments(path: string): string[] {
+  const segments = path.split('/').slice(1);
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  try {
+    return segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw new HttpError(400, { message: 'The URL path is not validly percent-encoded.' });
+  }
+}
+
+function hostOf(request: IncomingMessage): string {
+  const { address, port, family } = request.socket.address() as AddressInfo;
+  return family === 'IPv6' ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new HttpError(413, { message: 'The request body is too large.' }));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, reply: Reply): void {
+  if (reply.body === undefined) {
+    response.writeHead(reply.status, reply.headers);
+    response.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  response.writeHead(reply.status, {
+    ...reply.headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
