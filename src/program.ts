@@ -3,7 +3,7 @@
  * in-process tests never share state). Command modules only declare flags
  * and help; their actions import the code they need when they run.
  */
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { OUTPUT_FORMATS, type GlobalOptions, type OutputFormat } from './context.js';
 import { Session, type SessionDeps } from './session.js';
 import { parseDuration, parseInteger } from './values.js';
@@ -18,6 +18,7 @@ import { registerSubscriptions } from './commands/subscriptions/index.js';
 import { registerCourses } from './commands/courses/index.js';
 import { registerReport } from './commands/report/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 
 export interface Runner {
   /** The session of the command being run, built from its global options. */
@@ -28,7 +29,7 @@ export type Register = (program: Command, runner: Runner) => void;
 
 const registrations: Register[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
-  registerCourses, registerReport, registerAuth, registerApi, registerSandbox,
+  registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
@@ -57,7 +58,42 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     },
   };
   for (const register of registrations) register(program, runner);
+  groupCommandsForHelp(program);
   return { program, sessions };
+}
+
+/** The sections of `members --help`, by command name; the first command of a group places it. */
+const HELP_GROUPS: Record<string, string> = {
+  students: 'Everyday:', scores: 'Everyday:', 'magic-link': 'Everyday:', products: 'Everyday:',
+  subscriptions: 'Everyday:', courses: 'Everyday:',
+  report: 'Reports:', history: 'Reports:',
+  auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:',
+};
+
+/** The bulk forms are options of `students` commands, so they get a text section after Everyday. */
+const BULK_HELP: Array<[string, string]> = [
+  ['students grant --file <file>', 'Grant products to the students of a CSV file (- for stdin)'],
+  ['students revoke --file <file>', 'Revoke products from the students of a CSV file'],
+  ['students import <file>', 'Create the students of a CSV file'],
+];
+
+/** Groups the root's commands in its help with commander's help groups. */
+export function groupCommandsForHelp(program: Command): void {
+  for (const command of program.createHelp().visibleCommands(program)) {
+    const group = HELP_GROUPS[command.name()];
+    if (group) command.helpGroup(group);
+  }
+  if (!program.commands.some((command) => command.name() === 'students')) return;
+  // Root only: subcommands copied the help configuration when they were made.
+  program.configureHelp({
+    padWidth: (cmd, helper) => Math.max(Help.prototype.padWidth.call(helper, cmd, helper), ...BULK_HELP.map(([term]) => term.length)),
+    formatItemList: (heading, items, helper) => {
+      const list = Help.prototype.formatItemList.call(helper, heading, items, helper);
+      if (heading !== 'Everyday:') return list;
+      const width = helper.padWidth(program, helper);
+      return [...list, helper.styleTitle('Bulk:'), ...BULK_HELP.map(([term, text]) => helper.formatItem(term, width, text, helper)), ''];
+    },
+  });
 }
 
 function addGlobalOptions(program: Command): void {

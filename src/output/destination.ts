@@ -49,7 +49,8 @@ export async function openOutFile(path: string): Promise<Destination> {
   const handle = await open(temp, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot write --out ${path}: ${error.code ?? error.message}`);
   });
-  const file = handle.createWriteStream({ autoClose: false });
+  // flush: fsync before closing, so that the renamed file holds its data even after a power cut.
+  const file = handle.createWriteStream({ flush: true });
   // The failure is reported by the next write() or by close(), through `file.errored`.
   file.on('error', () => {});
   return {
@@ -66,17 +67,13 @@ export async function openOutFile(path: string): Promise<Destination> {
     async close() {
       file.end();
       await finished(file);
-      await handle.sync(); // the renamed file must hold its data even after a power cut
-      await handle.close();
       await rename(temp, path);
     },
     async abort() {
       file.destroy();
-      try {
-        await handle.close();
-      } finally {
-        await rm(temp, { force: true });
-      }
+      // The result is being thrown away: a write error no longer matters, only that the file is closed.
+      await finished(file).catch(() => undefined);
+      await rm(temp, { force: true });
     },
   };
 }

@@ -3,6 +3,7 @@
  * a spinner and a progress bar. stdout carries the result only.
  * ora and cli-progress are loaded only when a terminal will show them.
  */
+import type { WriteStream } from 'node:tty';
 import type { GlobalOptions, Io, OutStream } from '../context.js';
 import { printable } from './cell.js';
 import { colorEnabled } from './color.js';
@@ -32,9 +33,20 @@ export interface Messages {
 
 const IDLE: Spinner & Progress = { update() {}, tick() {}, stop() {} };
 
+/** The spinner or bar on screen: a message must clear its line, then draw it again below. */
+interface LiveLine {
+  clear(): void;
+  redraw(): void;
+}
+
 export function createMessages(io: Pick<Io, 'stderr' | 'env'>, opts: Pick<GlobalOptions, 'quiet' | 'color'>): Messages {
-  const say = (text: string) => void io.stderr.write(`${printable(text)}\n`);
   const animated = io.stderr.isTTY === true && !opts.quiet;
+  let live: LiveLine | undefined;
+  const say = (text: string) => {
+    live?.clear();
+    io.stderr.write(`${printable(text)}\n`);
+    live?.redraw();
+  };
   return {
     notice(text) {
       if (!opts.quiet) say(text);
@@ -55,32 +67,55 @@ export function createMessages(io: Pick<Io, 'stderr' | 'env'>, opts: Pick<Global
         discardStdin: false,
         hideCursor: false,
       }).start();
+      live = { clear: () => spinner.clear(), redraw: () => spinner.render() };
       return {
         update: (next) => void (spinner.text = printable(next)),
-        stop: () => void spinner.stop(),
+        stop() {
+          spinner.stop();
+          live = undefined;
+        },
       };
     },
     async progress(total) {
       if (!animated) return IDLE;
       const [{ default: { SingleBar, Presets } }, stream] = await Promise.all([import('cli-progress'), terminal(io.stderr)]);
-      const bar = new SingleBar({ stream, clearOnComplete: true }, Presets.shades_classic);
+      // forceRedraw: cli-progress otherwise redraws only when the count changes, leaving the bar erased after a message.
+      const bar = new SingleBar({ stream, clearOnComplete: true, forceRedraw: true }, Presets.shades_classic);
       bar.start(total, 0);
+      live = {
+        clear: () => {
+          stream.cursorTo(0);
+          stream.clearLine(0);
+        },
+        redraw: () => {
+          // On stop, cli-progress returns to the cursor position it saved at start: make that the bar's new line.
+          stream.write(SAVE_CURSOR);
+          bar.render();
+        },
+      };
       return {
         tick: () => bar.increment(),
-        stop: () => bar.stop(),
+        stop() {
+          bar.stop();
+          live = undefined;
+        },
       };
     },
   };
 }
+
+const SAVE_CURSOR = '\x1b7';
+
+type Terminal = NodeJS.WritableStream & Pick<WriteStream, 'cursorTo' | 'moveCursor' | 'clearLine'>;
 
 /**
  * ora and cli-progress drive a tty.WriteStream (cursorTo, clearLine…); this
  * gives those to any OutStream, a test double included. Writes never report
  * backpressure: a frame is a few bytes and never worth waiting for.
  */
-async function terminal(stream: OutStream): Promise<NodeJS.WritableStream> {
+async function terminal(stream: OutStream): Promise<Terminal> {
   const readline = await import('node:readline');
-  const tty = {
+  const self = {
     isTTY: true,
     get columns() {
       return stream.columns;
@@ -89,10 +124,10 @@ async function terminal(stream: OutStream): Promise<NodeJS.WritableStream> {
       stream.write(chunk);
       return true;
     },
-    cursorTo: (x: number, y?: number) => readline.cursorTo(self, x, y),
-    moveCursor: (dx: number, dy: number) => readline.moveCursor(self, dx, dy),
-    clearLine: (direction: -1 | 0 | 1) => readline.clearLine(self, direction),
+    cursorTo: (x: number, y?: number) => readline.cursorTo(tty, x, y),
+    moveCursor: (dx: number, dy: number) => readline.moveCursor(tty, dx, dy),
+    clearLine: (direction: -1 | 0 | 1) => readline.clearLine(tty, direction),
   };
-  const self = tty as unknown as NodeJS.WritableStream;
-  return self;
+  const tty = self as unknown as Terminal;
+  return tty;
 }

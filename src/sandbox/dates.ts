@@ -1,3 +1,5 @@
+import { ascii } from './strings.js';
+
 const DAY_MS = 86_400_000;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -22,13 +24,35 @@ export function isDateShaped(text: string): boolean {
   return DATE_PATTERN.test(text);
 }
 
+/** Seeded data has a few thousand distinct days across hundreds of thousands of fields: share one string per day. */
+const dayTexts: (string | undefined)[] = [];
+
 export function formatDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let text = dayTexts[day];
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (day >= 0) dayTexts[day] = text;
+  }
+  return text;
 }
 
 /** Laravel's serialisation of a timestamp: `2024-03-05T14:22:10.000000Z`. */
 export function formatTimestamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, -1)}000Z`;
+  const day = Math.floor(ms / DAY_MS);
+  const inDay = ms - day * DAY_MS;
+  const seconds = Math.floor(inDay / 1000);
+  return ascii
+    .text(formatDay(day))
+    .text('T')
+    .digits(Math.floor(seconds / 3600), 2)
+    .text(':')
+    .digits(Math.floor(seconds / 60) % 60, 2)
+    .text(':')
+    .digits(seconds % 60, 2)
+    .text('.')
+    .digits(inDay % 1000, 3)
+    .text('000Z')
+    .done();
 }
 
 export function dayStartMs(day: number): number {

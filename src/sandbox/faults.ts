@@ -16,7 +16,7 @@ export type FaultDecision =
   /** `afterChange`: the request is carried out, then its answer is replaced by the failure. */
   | { kind: 'fail'; status: 500 | 503; afterChange: boolean };
 
-const PASS: FaultDecision = { kind: 'pass' };
+export const PASS: FaultDecision = { kind: 'pass' };
 
 /**
  * The imperfections of a real server: latency, random 500/503 (from a

@@ -1,3 +1,5 @@
+import { ascii } from './strings.js';
+
 /**
  * mulberry32: tiny and fast, and its whole state is one uint32, so a stream
  * can be persisted and resumed (the store does that for ids it mints later).
@@ -49,16 +51,25 @@ export class Random {
   }
 
   hex(bytes: number): string {
-    let out = '';
-    for (let i = 0; i < bytes; i += 4) out += this.uint32().toString(16).padStart(8, '0');
-    return out.slice(0, bytes * 2);
+    for (let i = 0; i < bytes; i += 4) ascii.hex(this.uint32(), 8);
+    return ascii.done().slice(0, bytes * 2);
   }
 
   /** A version-4-shaped UUID. */
   uuid(): string {
-    const h = this.hex(16);
-    const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    const [a, b, c, d] = [this.uint32(), this.uint32(), this.uint32(), this.uint32()];
+    return ascii
+      .hex(a, 8)
+      .text('-')
+      .hex(b >>> 16, 4)
+      .text('-')
+      .hex((b & 0x0fff) | 0x4000, 4)
+      .text('-')
+      .hex(((c >>> 16) & 0x3fff) | 0x8000, 4)
+      .text('-')
+      .hex(c, 4)
+      .hex(d, 8)
+      .done();
   }
 }
 

@@ -21,7 +21,8 @@ export interface Route {
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: ReadonlyMap<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'not-found' };
+  | { kind: 'not-found' }
+  | { kind: 'bad-path' };
 
 const V1 = '/api/v1';
 
@@ -99,7 +100,10 @@ export class Router {
     }
   }
 
-  match(method: string, segments: readonly string[]): RouteMatch {
+  /** `path` is the raw request path, still percent-encoded. */
+  match(method: string, path: string): RouteMatch {
+    const segments = decodeSegments(path);
+    if (!segments) return { kind: 'bad-path' };
     const allowed: string[] = [];
     for (const entry of this.byLength.get(segments.length) ?? []) {
       if (!entry.literals.every((literal, index) => literal === null || literal === segments[index])) continue;
@@ -114,5 +118,20 @@ export class Router {
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+  }
+}
+
+/**
+ * Splits the raw path first and then decodes each segment, so `RG%2F123`
+ * stays one segment. Undefined when a segment is not valid percent-encoding.
+ */
+function decodeSegments(path: string): string[] | undefined {
+  const segments = path.split('/').slice(1);
+  // A trailing slash names the same resource.
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  try {
+    return segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
   }
 }

@@ -2,6 +2,7 @@ import { COURSES, LESSON_TITLES, PRODUCTS, SCHOOL_DOMAIN } from './catalog.js';
 import { DAY_MS, dayOf, dayStartMs, formatDay, formatTimestamp } from './dates.js';
 import { AREA_CODES, EMAIL_DOMAINS, EMAIL_TAGS, FEMALE_NAMES, LAST_NAMES, MALE_NAMES } from './names.js';
 import { Random, streamSeed } from './random.js';
+import { flat, slugify } from './strings.js';
 import type {
   CourseRecord,
   ProductRecord,
@@ -45,14 +46,6 @@ export function generateState(seed: number, studentCount: number): SandboxState 
     subscriptions: people.subscriptions,
     progress: people.progress,
   };
-}
-
-function slugify(text: string): string {
-  return stripAccents(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
-function stripAccents(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
 
 function timestampOn(random: Random, day: number): string {
@@ -131,6 +124,9 @@ class PeopleGenerator {
   readonly subscriptions: SubscriptionRecord[] = [];
   readonly progress: ProgressRecord[] = [];
   private readonly emails = new Set<string>();
+  /** Next numeric suffix to try per taken address, so popular names do not rescan 2, 3, 4… */
+  private readonly emailSuffixes = new Map<string, number>();
+  private readonly slugs = new Map<string, string>();
   private readonly documents = new Set<string>();
   private readonly productWeights = PRODUCTS.map((product) => product.weight);
   private readonly lessonCounts: Map<string, number>;
@@ -149,7 +145,7 @@ class PeopleGenerator {
     const random = this.random;
     const female = random.chance(0.55);
     const firstName = random.pick(female ? FEMALE_NAMES : MALE_NAMES);
-    const lastName = random.chance(0.015) ? null : `${random.pick(LAST_NAMES)}${random.chance(0.4) ? ` ${random.pick(LAST_NAMES)}` : ''}`;
+    const lastName = random.chance(0.015) ? null : random.chance(0.4) ? flat(`${random.pick(LAST_NAMES)} ${random.pick(LAST_NAMES)}`) : random.pick(LAST_NAMES);
     // Creation times grow with the index, as auto-increment rows would.
     const span = (ANCHOR_DAY - 30 - FIRST_STUDENT_DAY) * DAY_MS;
     const createdMs = dayStartMs(FIRST_STUDENT_DAY) + Math.floor((span * (index + random.next())) / Math.max(total, 1) / 1000) * 1000;
@@ -160,8 +156,8 @@ class PeopleGenerator {
       first_name: firstName,
       last_name: lastName,
       email: this.email(firstName, lastName),
-      photo_url: random.chance(0.7) ? `https://cdn.${SCHOOL_DOMAIN}/avatars/${id}.jpg` : null,
-      phone: random.chance(0.06) ? null : `+55 ${random.pick(AREA_CODES)} 9${random.int(1000, 9999)}-${random.int(0, 9999).toString().padStart(4, '0')}`,
+      photo_url: random.chance(0.7) ? flat(`https://cdn.${SCHOOL_DOMAIN}/avatars/${id}.jpg`) : null,
+      phone: random.chance(0.06) ? null : flat(`+55 ${random.pick(AREA_CODES)} 9${random.int(1000, 9999)}-${random.int(0, 9999).toString().padStart(4, '0')}`),
       genre: random.chance(0.05) ? null : female ? 'female' : 'male',
       birth: random.chance(0.12) ? null : formatDay(dayOf(random.int(1955, 2007), 1, 1) + random.int(0, 364)),
       document: this.document(index),
@@ -179,17 +175,33 @@ class PeopleGenerator {
 
   private email(firstName: string, lastName: string | null): string {
     const random = this.random;
-    const first = slugify(firstName);
-    const last = lastName === null ? 'aluno' : slugify(lastName.split(' ').pop() ?? lastName);
+    const first = this.slug(firstName);
+    const last = lastName === null ? 'aluno' : this.slug(lastName.split(' ').pop() ?? lastName);
     const patterns = [`${first}.${last}`, `${first}${last}${random.int(1, 99)}`, `${first}_${last}`, `${first.charAt(0)}${last}${random.int(1970, 2010)}`];
     let local = random.pick(patterns);
     if (random.chance(0.06)) local += `+${random.pick(EMAIL_TAGS)}`;
     const domain = random.pick(EMAIL_DOMAINS);
-    let email = `${local}@${domain}`;
-    for (let suffix = 2; this.emails.has(email); suffix++) email = `${local.replace(/\+|$/, `${suffix}$&`)}@${domain}`;
+    const wanted = `${local}@${domain}`;
+    let email = wanted;
+    if (this.emails.has(wanted)) {
+      let suffix = this.emailSuffixes.get(wanted) ?? 2;
+      // The number goes before a +tag: maria.souza2+cursos@…
+      do email = `${local.replace(/\+|$/, `${suffix++}$&`)}@${domain}`;
+      while (this.emails.has(email));
+      this.emailSuffixes.set(wanted, suffix);
+    }
     this.emails.add(email);
     // A few people type their address with capitals; lookups must ignore case.
-    return random.chance(0.02) ? email.replace(/^./, (c) => c.toUpperCase()).replace(/@./, (c) => c.toUpperCase()) : email;
+    return flat(random.chance(0.02) ? email.replace(/^./, (c) => c.toUpperCase()).replace(/@./, (c) => c.toUpperCase()) : email);
+  }
+
+  private slug(name: string): string {
+    let slug = this.slugs.get(name);
+    if (slug === undefined) {
+      slug = slugify(name);
+      this.slugs.set(name, slug);
+    }
+    return slug;
   }
 
   private document(index: number): string | null {
@@ -197,7 +209,7 @@ class PeopleGenerator {
     if (index % 50 !== 4 && random.chance(0.04)) return null;
     for (;;) {
       // Foreign students register an RG with a slash, which must survive URL encoding.
-      const document = index % 50 === 4 ? `RG/${random.int(1000000, 9999999)}-${random.int(0, 9)}` : cpf(random);
+      const document = flat(index % 50 === 4 ? `RG/${random.int(1000000, 9999999)}-${random.int(0, 9)}` : cpf(random));
       if (!this.documents.has(document)) {
         this.documents.add(document);
         return document;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Faults } from './faults.js';
+import { Faults, PASS } from './faults.js';
 import { HttpError, type Reply, type RequestContext } from './http.js';
 import { readStateFile, StateWriter } from './persist.js';
 import { buildRoutes, Router, type RouteMatch } from './routes.js';
@@ -129,20 +129,20 @@ class App {
       const queryAt = url.indexOf('?');
       const path = queryAt === -1 ? url : url.slice(0, queryAt);
       const method = request.method ?? 'GET';
-      const match = this.router.match(method, decodeSegments(path));
+      const match = this.router.match(method, path);
       const introspection = match.kind === 'found' && match.route.access === 'introspection';
       if (!introspection) {
         this.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
         delayed = true;
       }
-      const fault = introspection ? undefined : this.faults.decide(method);
-      if (fault && fault.kind !== 'pass' && !(fault.kind === 'fail' && fault.afterChange)) {
+      const fault = introspection ? PASS : this.faults.decide(method);
+      if (fault.kind === 'throttle' || (fault.kind === 'fail' && !fault.afterChange)) {
         reply = Faults.reply(fault);
       } else {
         const origin = `http://${request.headers.host ?? hostOf(request)}`;
         const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
         reply = this.dispatch(match, { method, origin, path, query, headers: request.headers, body, store: this.store });
-        if (fault?.kind === 'fail') reply = Faults.reply(fault);
+        if (fault.kind === 'fail') reply = Faults.reply(fault);
       }
     } catch (error) {
       reply = error instanceof HttpError ? error.reply : { status: 500, body: { message: 'Server Error', error: String(error) } };
@@ -152,6 +152,7 @@ class App {
   }
 
   private dispatch(match: RouteMatch, request: Omit<RequestContext, 'param'>): Reply {
+    if (match.kind === 'bad-path') return { status: 400, body: { message: 'The URL path is not validly percent-encoded.' } };
     if (match.kind === 'not-found') {
       return { status: 404, body: { message: `The route ${request.path.slice(1)} could not be found.` } };
     }
@@ -181,17 +182,6 @@ class App {
       if (error instanceof HttpError) return error.reply;
       throw error;
     }
-  }
-}
-
-/** Splits the raw path first and then decodes each segment, so `RG%2F123` stays one segment. */
-function decodeSegments(path: string): string[] {
-  const segments = path.split('/').slice(1);
-  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-  try {
-    return segments.map((segment) => decodeURIComponent(segment));
-  } catch {
-    throw new HttpError(400, { message: 'The URL path is not validly percent-encoded.' });
   }
 }
 

@@ -1,4 +1,42 @@
 import type { Command } from 'commander';
-import type { Runner } from '../../program.js';
+import { examples, type Runner } from '../../program.js';
+import { addListOptions, type ListFlags } from '../list-options.js';
 
-export function registerCourses(_program: Command, _runner: Runner): void {}
+export function registerCourses(program: Command, runner: Runner): void {
+  const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them');
+
+  addListOptions(courses.command('list').description('List courses with their counts of modules and lessons'))
+    .addHelpText('after', examples(
+      'members courses list',
+      'members courses list --all -o json > courses.json',
+      'members courses list --fields id,title,status -o csv',
+    ))
+    .action(async (flags: ListFlags, cmd: Command) => {
+      const { listCourses } = await import('./actions.js');
+      await listCourses(runner.session(cmd), flags);
+    });
+
+  courses.command('get')
+    .description('Show one course, then its modules and lessons as a tree')
+    .argument('<course-id>', 'course id')
+    .addHelpText('after', examples(
+      'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
+      'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b --json | jq \'.modules[].title\'',
+    ))
+    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      const { getCourseCommand } = await import('./actions.js');
+      await getCourseCommand(runner.session(cmd), id);
+    });
+
+  courses.command('accesses')
+    .description('Who accessed a course: last access, whether and when they finished it')
+    .argument('<course-id>', 'course id')
+    .addHelpText('after', examples(
+      'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
+      'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b -o csv --out accesses.csv',
+    ))
+    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      const { courseAccessesCommand } = await import('./actions.js');
+      await courseAccessesCommand(runner.session(cmd), id);
+    });
+}

@@ -1,4 +1,20 @@
 import type { Command } from 'commander';
-import type { Runner } from '../../program.js';
+import { examples, type Runner } from '../../program.js';
+import { REASON_OPTION, STUDENT_ARGUMENT } from '../students/index.js';
 
-export function registerMagicLink(_program: Command, _runner: Runner): void {}
+export function registerMagicLink(program: Command, runner: Runner): void {
+  program.command('magic-link')
+    .description('Create a time-limited link that logs a student in; prints the URL alone')
+    .argument('<student>', STUDENT_ARGUMENT)
+    .option('--expire-in <duration>', 'life of the link: seconds, or a number with s, m, h or d', '1h')
+    .option(...REASON_OPTION)
+    .addHelpText('after', examples(
+      'url=$(members magic-link maria@example.com)',
+      'members magic-link doc:123.456.789-09 --expire-in 2h',
+      'members magic-link ref:crm-8812 --expire-in 15m -o json',
+    ))
+    .action(async (student: string, opts: { expireIn: string; reason?: string }, cmd: Command) => {
+      const { magicLink } = await import('./actions.js');
+      await magicLink(runner.session(cmd), student, opts);
+    });
+}

@@ -1,4 +1,26 @@
 import type { Command } from 'commander';
-import type { Runner } from '../../program.js';
+import { examples, type Runner } from '../../program.js';
+import type { ReportFlags } from './actions.js';
 
-export function registerReport(_program: Command, _runner: Runner): void {}
+export function registerReport(program: Command, runner: Runner): void {
+  const report = program.command('report').description('Partner reports of the platform');
+
+  report.command('engaged-courses')
+    .description('Stream the (deprecated) report of the most engaged courses: one row per student and course')
+    .option('--top <n>', 'number of courses in the ranking, 1-50', '10')
+    .option('--limit <n>', 'rows per page requested from the server, 2-500', '500')
+    .option('--cursor <cursor>', 'start from this next_cursor of an earlier page')
+    .option('--max-pages <n>', 'stop after N pages (default: every page)')
+    .addHelpText('after', `
+The report tokens come from MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN,
+else from the profile (\`members auth login\`); never from a flag.
+${examples(
+    'members report engaged-courses --top 5',
+    'members report engaged-courses -o csv --out engaged-courses.csv',
+    'members report engaged-courses --top 20 --limit 100 --max-pages 1 -o ndjson',
+  )}`)
+    .action(async (flags: ReportFlags, cmd: Command) => {
+      const { engagedCoursesReport } = await import('./actions.js');
+      await engagedCoursesReport(runner.session(cmd), flags);
+    });
+}

@@ -1,4 +1,33 @@
 import type { Command } from 'commander';
-import type { Runner } from '../../program.js';
+import { examples, type Runner } from '../../program.js';
+import { REASON_OPTION, STUDENT_ARGUMENT } from '../students/index.js';
 
-export function registerScores(_program: Command, _runner: Runner): void {}
+export function registerScores(program: Command, runner: Runner): void {
+  const scores = program.command('scores').description("Read and set a student's community score");
+
+  scores.command('get')
+    .description("Show a student's score, posts, comments and replies")
+    .argument('<student>', STUDENT_ARGUMENT)
+    .addHelpText('after', examples(
+      'members scores get maria@example.com',
+      'members scores get ref:crm-8812 -o json',
+    ))
+    .action(async (student: string, _opts: unknown, cmd: Command) => {
+      const { getScore } = await import('./actions.js');
+      await getScore(runner.session(cmd), student);
+    });
+
+  scores.command('set')
+    .description("Set a student's score (an integer)")
+    .argument('<student>', STUDENT_ARGUMENT)
+    .argument('<score>', 'the new score, an integer')
+    .option(...REASON_OPTION)
+    .addHelpText('after', examples(
+      'members scores set maria@example.com 120',
+      'members scores set doc:123.456.789-09 0 --reason "reset after moderation"',
+    ))
+    .action(async (student: string, score: string, opts: { reason?: string }, cmd: Command) => {
+      const { setScore } = await import('./actions.js');
+      await setScore(runner.session(cmd), student, score, opts);
+    });
+}

@@ -1,4 +1,35 @@
-import type { Command } from 'commander';
-import type { Runner } from '../../program.js';
+import { Option, type Command } from 'commander';
+import { examples, type Runner } from '../../program.js';
+import { addListOptions } from '../list-options.js';
+import type { SubscriptionListFlags } from './actions.js';
 
-export function registerSubscriptions(_program: Command, _runner: Runner): void {}
+export function registerSubscriptions(program: Command, runner: Runner): void {
+  const subscriptions = program.command('subscriptions').description('List and inspect subscriptions (a student with a product)');
+
+  addListOptions(subscriptions.command('list').description('List subscriptions; filters apply over every page'))
+    .option('--status <list>', 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)')
+    .addOption(new Option('--access <state>', 'keep subscriptions whose access is released (active) or not (inactive)').choices(['active', 'inactive']))
+    .option('--product <id>', 'keep subscriptions to this product')
+    .option('--student <student>', 'keep subscriptions of this student (id, e-mail, doc:DOCUMENT or ref:REFERENCE)')
+    .addHelpText('after', `\nThe filters are applied to every page (they imply --all); matching records\nare printed as the pages arrive.\n${examples(
+      'members subscriptions list --access active --status canceled,refunded',
+      'members subscriptions list --student maria@example.com -o json',
+      'members subscriptions list --product 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f -o csv --out subscribers.csv',
+    )}`)
+    .action(async (flags: SubscriptionListFlags, cmd: Command) => {
+      const { listSubscriptions } = await import('./actions.js');
+      await listSubscriptions(runner.session(cmd), flags);
+    });
+
+  subscriptions.command('get')
+    .description('Show one subscription with its student and product')
+    .argument('<subscription-id>', 'subscription id')
+    .addHelpText('after', examples(
+      'members subscriptions get 7c0e9b52-3d41-4a8f-b6e2-0f5d9a1c2e3b',
+      'members subscriptions get 7c0e9b52-3d41-4a8f-b6e2-0f5d9a1c2e3b --json',
+    ))
+    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      const { getSubscriptionCommand } = await import('./actions.js');
+      await getSubscriptionCommand(runner.session(cmd), id);
+    });
+}

@@ -1,0 +1,192 @@
+/**
+ * The bash script: plain bash (no bash-completion helpers needed), one `case`
+ * per question the completion function asks of the command tree.
+ */
+import {
+  PROFILES_COMMAND, allCommands, checkWord, flagsOf,
+  type CommandSpec, type CompletionSpec, type OptionSpec, type ValueSource,
+} from './spec.js';
+
+export function bashScript(spec: CompletionSpec): string {
+  const fn = `__${identifier(spec.bin)}`;
+  const commands = allCommands(spec);
+  const key = (command: CommandSpec, word: string) => quote(`${command.path.join(' ')}|${word}`);
+  const anyPath = (word: string) => `*${quote(`|${word}`)}`;
+  const globalFlags = spec.globals.flatMap(flagsOf);
+
+  const subcommandCases = commands.flatMap((command) => command.commands.flatMap((sub) =>
+    [`${[sub.name, ...sub.aliases].map((name) => key(command, name)).join('|')}) echo ${sub.name} ;;`]));
+
+  const takesValue = (options: OptionSpec[], pattern: (flag: string) => string) =>
+    options.filter((option) => option.value).flatMap(flagsOf).map(pattern);
+  const valueFlagPatterns = [
+    ...commands.flatMap((command) => takesValue(command.options, (flag) => key(command, flag))),
+    ...takesValue(spec.globals, anyPath),
+  ];
+
+  const commandCases = commands.filter((command) => command.commands.length > 0)
+    .map((command) => `${quote(command.path.join(' '))}) echo ${quote(command.commands.map((sub) => checkWord(sub.name)).join(' '))} ;;`);
+
+  const flagCases = commands.map((command) => {
+    const own = command.options.flatMap(flagsOf).map(checkWord).join(' ');
+    return `${quote(command.path.join(' '))}) echo ${quote(own)} ;;`;
+  });
+
+  const valueCases = [
+    ...commands.flatMap((command) => command.options.flatMap((option) => {
+      const action = option.value?.source && valueAction(fn, option.value.source);
+      return action ? [`${flagsOf(option).map((flag) => key(command, flag)).join('|')}) ${action} ;;`] : [];
+    })),
+    ...spec.globals.flatMap((option) => {
+      const action = option.value?.source && valueAction(fn, option.value.source);
+      return action ? [`${flagsOf(option).map(anyPath).join('|')}) ${action} ;;`] : [];
+    }),
+  ];
+
+  const argumentCases = commands.flatMap((command) => command.args.flatMap((arg, index) => {
+    const action = arg.source && valueAction(fn, arg.source);
+    if (!action) return [];
+    const path = command.path.join(' ');
+    return arg.variadic
+      ? [`${quote(`${path}|`)}*) (( $2 >= ${index} )) && ${action} ;;`]
+      : [`${quote(`${path}|${index}`)}) ${action} ;;`];
+  }));
+
+  const caseBlock = (subject: string, cases: string[], fallback?: string) => [
+    `  case ${subject} in`,
+    ...cases.map((line) => `    ${line}`),
+    ...(fallback ? [`    *) ${fallback} ;;`] : []),
+    '  esac',
+  ];
+
+  return [
+    `# bash completion for ${spec.bin}                                -*- shell-script -*-`,
+    '#',
+    `# Generated from the command tree by \`${spec.bin} completion bash\`; do not edit.`,
+    '# Regenerate with `npm run completions`. Install: see docs/completions.md.',
+    '',
+    `# ${fn}_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.`,
+    `${fn}_subcommand() {`,
+    ...caseBlock('"$1|$2"', subcommandCases, 'return 1'),
+    '}',
+    '',
+    `# ${fn}_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.`,
+    `${fn}_takes_value() {`,
+    ...caseBlock('"$1|$2"', valueFlagPatterns.length ? [`${valueFlagPatterns.join('|')}) return 0 ;;`] : []),
+    '  return 1',
+    '}',
+    '',
+    `# ${fn}_commands PATH: the subcommands of PATH.`,
+    `${fn}_commands() {`,
+    ...caseBlock('"$1"', commandCases),
+    '}',
+    '',
+    `# ${fn}_flags PATH: the options of PATH, then the global ones.`,
+    `${fn}_flags() {`,
+    ...caseBlock('"$1"', flagCases),
+    `  echo ${quote(globalFlags.map(checkWord).join(' '))}`,
+    '}',
+    '',
+    `# ${fn}_values PATH FLAG: completes the value of FLAG.`,
+    `${fn}_values() {`,
+    ...caseBlock('"$1|$2"', valueCases),
+    '}',
+    '',
+    `# ${fn}_argument PATH INDEX: completes the positional argument INDEX (from 0) of PATH.`,
+    `${fn}_argument() {`,
+    ...caseBlock('"$1|$2"', argumentCases),
+    '}',
+    '',
+    `${fn}_words() {`,
+    '  local IFS=$\' \\t\\n\'',
+    '  mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur")',
+    '}',
+    '',
+    '# A comma-separated list: completes the item after the last comma, skipping items already given.',
+    `${fn}_list() {`,
+    '  local prefix="" word',
+    '  [[ $cur == *,* ]] && prefix="${cur%,*},"',
+    '  for word in $1; do',
+    '    [[ ",$prefix" == *",$word,"* ]] && continue',
+    '    [[ "$prefix$word" == "$cur"* ]] && COMPREPLY+=("$prefix$word")',
+    '  done',
+    '}',
+    '',
+    `${fn}_files() {`,
+    '  compopt -o filenames 2>/dev/null',
+    '  mapfile -t COMPREPLY < <(compgen -f -- "$cur")',
+    '}',
+    '',
+    `# Profile names from the config file (never tokens); nothing on any error.`,
+    `${fn}_profiles() {`,
+    '  local name',
+    '  while IFS= read -r name; do',
+    '    [[ -n $name && $name == "$cur"* ]] && COMPREPLY+=("$name")',
+    `  done < <(command ${spec.bin} ${PROFILES_COMMAND} 2>/dev/null)`,
+    '}',
+    '',
+    `_${identifier(spec.bin)}() {`,
+    '  local cur="${COMP_WORDS[COMP_CWORD]-}" path="" option="" word sub',
+    '  local -i i=1 nargs=0 rest=0',
+    '  COMPREPLY=()',
+    '  # Walk the words before the cursor: subcommands extend the path, options',
+    '  # skip their values (`--opt value`, or `--opt = value` as bash splits `--opt=value`).',
+    '  while (( i < COMP_CWORD )); do',
+    '    word="${COMP_WORDS[i]}"',
+    '    if (( rest == 0 )) && [[ $word == -* ]]; then',
+    '      if [[ $word == -- ]]; then',
+    '        rest=1',
+    `      elif ${fn}_takes_value "$path" "$word"; then`,
+    '        if (( i + 1 == COMP_CWORD )); then',
+    '          option="$word"',
+    '          [[ $cur == = ]] && cur=""',
+    '          break',
+    '        fi',
+    '        [[ "${COMP_WORDS[i+1]-}" == = ]] && i+=1',
+    '        if (( i + 1 == COMP_CWORD )); then',
+    '          option="$word"',
+    '          break',
+    '        fi',
+    '        i+=1',
+    '      fi',
+    `    elif (( nargs == 0 )) && sub="$(${fn}_subcommand "$path" "$word")"; then`,
+    '      path="${path:+$path }$sub"',
+    '    else',
+    '      nargs+=1',
+    '    fi',
+    '    i+=1',
+    '  done',
+    '',
+    '  if [[ -n $option ]]; then',
+    `    ${fn}_values "$path" "$option"`,
+    '  elif (( rest == 0 )) && [[ $cur == -* ]]; then',
+    `    ${fn}_words "$(${fn}_flags "$path")"`,
+    `  elif (( nargs == 0 )) && [[ -n "$(${fn}_commands "$path")" ]]; then`,
+    `    ${fn}_words "$(${fn}_commands "$path")"`,
+    '  else',
+    `    ${fn}_argument "$path" "$nargs"`,
+    '  fi',
+    '  return 0',
+    '}',
+    '',
+    `complete -F _${identifier(spec.bin)} ${spec.bin}`,
+    '',
+  ].join('\n');
+}
+
+function valueAction(fn: string, source: ValueSource): string {
+  switch (source.kind) {
+    case 'profiles': return `${fn}_profiles`;
+    case 'files': return `${fn}_files`;
+    case 'words': return `${fn}_${source.commaList ? 'list' : 'words'} ${quote(source.words.map(checkWord).join(' '))}`;
+  }
+}
+
+/** Double-quoted bash word; the tree's words are plain (checkWord), so only these need escaping. */
+function quote(text: string): string {
+  return `"${text.replace(/[\\"$`]/g, '\\$&')}"`;
+}
+
+function identifier(bin: string): string {
+  return bin.replace(/[^A-Za-z0-9_]/g, '_');
+}

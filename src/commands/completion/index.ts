@@ -1,0 +1,36 @@
+import { Argument, Command } from 'commander';
+import { examples, type Runner } from '../../program.js';
+import { PROFILES_COMMAND, SHELLS, type Shell } from './spec.js';
+
+/**
+ * `members completion SHELL` prints a script generated from this very
+ * program's command tree; the hidden `__complete-profiles` feeds it profile
+ * names. Neither needs credentials or the network.
+ */
+export function registerCompletion(program: Command, runner: Runner): void {
+  program.command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
+    .addHelpText('after', examples(
+      'members completion bash > ~/.local/share/bash-completion/completions/members',
+      'members completion zsh > "${fpath[1]}/_members"',
+      'members completion fish > ~/.config/fish/completions/members.fish',
+    ))
+    .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
+      const { printCompletion } = await import('./actions.js');
+      printCompletion(runner.session(cmd).io, program, shell);
+    });
+
+  program.command(PROFILES_COMMAND, { hidden: true })
+    .description('Print the stored profile names, one per line (for the completion scripts)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (_opts: unknown, cmd: Command) => {
+      try {
+        const { printProfiles } = await import('./actions.js');
+        await printProfiles(runner.session(cmd));
+      } catch {
+        // A completion must never print an error into the user's command line.
+      }
+    });
+}

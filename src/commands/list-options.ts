@@ -1,0 +1,155 @@
+/**
+ * What every paged list shares (contract §3): the flags `--page`, `--per-page`,
+ * `--all` (and `--limit` where the contract lists it), their validation, the
+ * table-mode footer `Page 1 of 288 (4,312 students). Use --page N or --all.`,
+ * and printing a stream of records to an Output that is closed on success and
+ * aborted on failure or Ctrl-C (so `--out FILE` is all or nothing).
+ */
+import type { Command } from 'commander';
+import type { PageInfo, PageWalk } from '../api/paginate.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Io } from '../context.js';
+import type { JsonRecord, Output, Records, View } from '../output/index.js';
+import type { Session } from '../session.js';
+import { parseInteger } from '../values.js';
+
+/** The raw flags as commander hands them over. */
+export interface ListFlags {
+  page?: string;
+  perPage?: string;
+  all?: boolean;
+  limit?: string;
+}
+
+/** A validated PageWalk plus the page size to ask for. */
+export interface ListOptions extends PageWalk {
+  perPage?: number;
+}
+
+/** Page size asked for when following pages (`--all`, `--limit`) unless `--per-page` says otherwise. */
+export const FOLLOW_PER_PAGE = 100;
+/** Pages in flight at once with `--all`. */
+export const LIST_CONCURRENCY = 4;
+
+export function addListOptions(command: Command, options: { limit?: boolean } = {}): Command {
+  command
+    .option('--page <n>', 'page to show, from 1 (default 1)')
+    .option('--per-page <n>', `records per page (default: the server's; ${FOLLOW_PER_PAGE} with --all)`)
+    .option('--all', 'follow the pages to the end');
+  if (options.limit) command.option('--limit <n>', 'stop after N records, fetching only the pages needed');
+  return command;
+}
+
+/** Validates the list flags; a bad value is a usage error, before any request. */
+export function listOptions(flags: ListFlags): ListOptions {
+  const startPage = flags.page === undefined ? undefined : parseInteger(flags.page, '--page', { min: 1 });
+  const limit = flags.limit === undefined ? undefined : parseInteger(flags.limit, '--limit', { min: 1 });
+  const all = flags.all === true;
+  let perPage = flags.perPage === undefined ? undefined : parseInteger(flags.perPage, '--per-page', { min: 1 });
+  if (perPage === undefined && all) perPage = FOLLOW_PER_PAGE;
+  else if (perPage === undefined && limit !== undefined) perPage = Math.min(limit, FOLLOW_PER_PAGE);
+  return { startPage, perPage, all, limit, concurrency: LIST_CONCURRENCY };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** `Page 1 of 288 (4,312 students). Use --page N or --all.`; undefined unless there are several pages. */
+export function pageFooter(info: PageInfo, noun: string, shownPage = 1): string | undefined {
+  if (info.lastPage === undefined || info.lastPage <= 1) return undefined;
+  const total = info.total === undefined ? '' : ` (${count(info.total)} ${noun})`;
+  return `Page ${count(info.currentPage ?? shownPage)} of ${count(info.lastPage)}${total}. Use --page N or --all.`;
+}
+
+/**
+ * Opens the command's Output, runs `body`, then closes it; on any failure
+ * (Ctrl-C and SIGTERM included, see `interruptible`) aborts it instead, so
+ * that `--out FILE` never leaves a partial file behind.
+ */
+export async function withOutput<T>(session: Session, body: (output: Output) => Promise<T>): Promise<T> {
+  const output = await session.output();
+  try {
+    const result = await body(output);
+    await output.close();
+    return result;
+  } catch (error) {
+    await output.abort();
+    throw error;
+  }
+}
+
+/**
+ * Prints a paged list: one page by default, with the footer in table mode
+ * when there are more; `--all`/`--limit` follow the pages. `fetch` receives
+ * the walk (with its `onInfo` hook) and returns the records, lazily.
+ */
+export async function printPagedList(
+  session: Session,
+  view: View,
+  walk: ListOptions,
+  fetch: (walk: ListOptions) => AsyncIterable<JsonRecord>,
+): Promise<number> {
+  let info: PageInfo | undefined;
+  const printed = await printList(session, view, fetch({ ...walk, onInfo: (first) => (info = first) }));
+  const onePage = !walk.all && walk.limit === undefined;
+  if (onePage && info && session.globals.output === 'table') {
+    const footer = pageFooter(info, view.noun, walk.startPage);
+    if (footer) (await session.messages()).notice(footer);
+  }
+  return printed;
+}
+
+/** Streams `records` to the command's Output (as they arrive in json, ndjson and csv). */
+export function printList(session: Session, view: View, records: Records): Promise<number> {
+  return withOutput(session, async (output) => {
+    // Tables wait for the last record: a spinner shows that something is happening.
+    const spinner = session.globals.output === 'table' ? await (await session.messages()).spinner(`Fetching ${view.noun}…`) : undefined;
+    try {
+      return await output.list(interruptible(records, session.io), view);
+    } finally {
+      spinner?.stop();
+    }
+  });
+}
+
+/**
+ * Passes records through until Ctrl-C or SIGTERM, which end the iteration
+ * with an InterruptedError (exit 130) even while a request is pending.
+ */
+export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>, io: Io): AsyncGenerator<T> {
+  let interrupt: (error: Error) => void = () => undefined;
+  const interrupted = new Promise<never>((_resolve, reject) => (interrupt = reject));
+  interrupted.catch(() => undefined);
+  const stop = () => interrupt(new InterruptedError());
+  const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
+  const iterator = Symbol.asyncIterator in records
+    ? records[Symbol.asyncIterator]()
+    : (records as Iterable<T>)[Symbol.iterator]();
+  let pending = false;
+  try {
+    for (;;) {
+      const next = Promise.resolve(iterator.next());
+      next.catch(() => undefined); // abandoned after an interrupt
+      pending = true;
+      const step = await Promise.race([next, interrupted]);
+      pending = false;
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    for (const remove of removers) remove?.();
+    // A generator still running cannot be returned; after an interrupt it is simply abandoned.
+    if (!pending) await iterator.return?.();
+  }
+}
+
+/** `a, b ,c` → ['a', 'b', 'c'], each one of `allowed` (case-insensitive); a usage error otherwise. */
+export function parseChoiceList<T extends string>(input: string, flag: string, allowed: readonly T[]): T[] {
+  const values = input.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
+  const unknown = values.filter((value) => !(allowed as readonly string[]).includes(value));
+  if (values.length === 0) throw new UsageError(`${flag} needs at least one of ${allowed.join(', ')} (comma-separated)`);
+  if (unknown.length > 0) {
+    const what = unknown.map((value) => JSON.stringify(value)).join(', ');
+    throw new UsageError(`invalid ${flag} value ${what}: use a comma-separated list of ${allowed.join(', ')}`);
+  }
+  return [...new Set(values)] as T[];
+}

@@ -1,0 +1,33 @@
+/** `members magic-link STUDENT`: stdout is the URL alone in table mode, so `url=$(…)` works. */
+import { parseStudentKey } from '../../api/student-key.js';
+import { magicLink as postMagicLink } from '../../api/students.js';
+import type { View } from '../../output/view.js';
+import type { Session } from '../../session.js';
+import { parseDuration } from '../../values.js';
+import { withOutput } from '../list-options.js';
+import type { ChangeRecord } from '../students/actions.js';
+import { resolveStudent } from '../students/resolve.js';
+
+const MAGIC_LINK_VIEW: View = {
+  noun: 'magic links',
+  columns: [{ header: 'expire in', path: 'expire_in' }, { header: 'url', path: 'url' }],
+  renderTable: (record) => String(record.url),
+};
+
+/** The audit record never holds the URL: it is a credential. */
+export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<ChangeRecord> {
+  const key = parseStudentKey(input);
+  const expireIn = parseDuration(opts.expireIn, '--expire-in');
+  return withOutput(session, async (output) => {
+    const api = await session.api();
+    // The API has an endpoint by e-mail; documents and references need the id first.
+    const target = key.kind === 'email' || key.kind === 'id' ? { kind: key.kind, value: key.value } : { kind: 'id' as const, value: (await resolveStudent(api, input)).id };
+    await session.announceChange();
+    const { data, requestId } = await postMagicLink(api, target, expireIn);
+    await output.one(data.data, MAGIC_LINK_VIEW);
+    return {
+      command: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,
+      result: 'created', message: `magic link for ${input}, valid ${expireIn}s`, requestId, reason: opts.reason,
+    };
+  });
+}

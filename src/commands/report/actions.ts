@@ -1,0 +1,74 @@
+import type { Api } from '../../api/client.js';
+import { engagedCourses, type ReportQuery } from '../../api/report.js';
+import { MissingCredentialsError, UsageError } from '../../errors.js';
+import type { JsonRecord, View } from '../../output/index.js';
+import type { Session } from '../../session.js';
+import { parseInteger } from '../../values.js';
+import { printList } from '../list-options.js';
+
+export interface ReportFlags {
+  top: string;
+  limit: string;
+  cursor?: string;
+  maxPages?: string;
+}
+
+const personName = (_value: unknown, record: JsonRecord): string =>
+  [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
+
+export const REPORT_VIEW: View = {
+  noun: 'report rows',
+  columns: [
+    { header: 'Course', path: 'course_name' },
+    { header: 'Name', path: 'first_name', format: personName },
+    { header: 'E-mail', path: 'email' },
+    { header: 'Completion %', path: 'course_completion_percent' },
+    { header: 'Course average', path: 'course_avg_engagement_score' },
+  ],
+};
+
+/** The ranges of api-spec §4.5, checked before any request (exit 2). */
+export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerToken' | 'platformToken'> {
+  const cursor = flags.cursor?.trim();
+  if (cursor === '') throw new UsageError('--cursor needs the next_cursor value of an earlier page');
+  return {
+    topCourses: parseInteger(flags.top, '--top', { min: 1, max: 50 }),
+    limit: parseInteger(flags.limit, '--limit', { min: 2, max: 500 }),
+    cursor,
+    maxPages: flags.maxPages === undefined ? undefined : parseInteger(flags.maxPages, '--max-pages', { min: 1 }),
+  };
+}
+
+/**
+ * The report authenticates with two tokens in its path and no Authorization
+ * header: a client for the base URL alone, which knows every token of the
+ * profile so that logs and error messages redact them.
+ */
+async function reportClient(session: Session): Promise<{ api: Api; developerToken: string; platformToken: string }> {
+  const settings = await session.settings();
+  if (!settings.baseUrl) {
+    throw new UsageError(
+      `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
+    );
+  }
+  const { developerToken, platformToken } = settings;
+  if (!developerToken || !platformToken) {
+    const missing = [developerToken ? '' : 'developer token', platformToken ? '' : 'platform token'].filter(Boolean).join(' and ');
+    throw new MissingCredentialsError(
+      `no report ${missing} for profile "${settings.profile}": set MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN, `
+        + 'or store them with `members auth login` (it reads them from those variables or asks on a terminal)',
+    );
+  }
+  const api = await session.connect(settings.baseUrl, undefined, [developerToken, platformToken, settings.token]);
+  return { api, developerToken, platformToken };
+}
+
+export async function engagedCoursesReport(session: Session, flags: ReportFlags): Promise<void> {
+  const query = reportQuery(flags);
+  const { api, developerToken, platformToken } = await reportClient(session);
+  (await session.messages()).warn(
+    'the engaged-courses report is deprecated by the platform and may stop working without notice',
+  );
+  // Rows go out as pages arrive; at most two pages are held (the current one and the one being fetched).
+  await printList(session, REPORT_VIEW, engagedCourses(api, { ...query, developerToken, platformToken }) as AsyncIterable<JsonRecord>);
+}

@@ -1,0 +1,43 @@
+/** `members scores get|set`. */
+import { parseStudentKey } from '../../api/student-key.js';
+import { getScores, setScore as putScore } from '../../api/students.js';
+import type { View } from '../../output/view.js';
+import type { Session } from '../../session.js';
+import { parseInteger } from '../../values.js';
+import { withOutput } from '../list-options.js';
+import type { ChangeRecord } from '../students/actions.js';
+import { resolveStudent, studentLabel } from '../students/resolve.js';
+
+const SCORE_VIEW: View = {
+  noun: 'scores',
+  columns: [
+    { header: 'score', path: 'score' },
+    { header: 'posts', path: 'posts' },
+    { header: 'comments', path: 'comments' },
+    { header: 'replies', path: 'replies' },
+  ],
+};
+
+export async function getScore(session: Session, input: string): Promise<void> {
+  parseStudentKey(input);
+  await withOutput(session, async (output) => {
+    const api = await session.api();
+    const student = await resolveStudent(api, input);
+    await output.one(await getScores(api, student.id), SCORE_VIEW);
+  });
+}
+
+export async function setScore(session: Session, input: string, rawScore: string, opts: { reason?: string }): Promise<ChangeRecord> {
+  parseStudentKey(input);
+  const score = parseInteger(rawScore, 'SCORE');
+  return withOutput(session, async (output) => {
+    const api = await session.api();
+    const student = await resolveStudent(api, input);
+    await session.announceChange();
+    const { data, requestId } = await putScore(api, student.id, score);
+    await output.one(data.data, SCORE_VIEW);
+    const message = `set the score of ${studentLabel(student)} to ${score}`;
+    (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);
+    return { command: 'scores set', student: input, student_id: student.id, result: 'updated', message, requestId, reason: opts.reason };
+  });
+}

@@ -1,0 +1,172 @@
+/** `members students …`: the work behind each verb. Flags and help live in index.ts. */
+import type { Student } from '../../api/schemas.js';
+import { parseStudentKey } from '../../api/student-key.js';
+import {
+  createStudent, deleteStudent, getStudent, listStudents, studentProducts, type NewStudent,
+} from '../../api/students.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { Session } from '../../session.js';
+import { parseDate } from '../../values.js';
+import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
+import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from './changes.js';
+import { resolveStudent, studentLabel } from './resolve.js';
+import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from './views.js';
+
+/** What a changing command did, for the audit log (which will record `reason`); never printed as such. */
+export interface ChangeRecord {
+  command: string;
+  student: string;
+  student_id?: string;
+  product_id?: string;
+  result: string;
+  message: string;
+  requestId?: string;
+  reason?: string;
+}
+
+export interface ListOptions extends ListFlags {
+  withSubscriptions?: boolean;
+}
+
+export async function list(session: Session, opts: ListOptions): Promise<void> {
+  const walk = listOptions(opts);
+  const api = await session.api();
+  const view = opts.withSubscriptions ? STUDENT_LIST_WITH_PRODUCTS_VIEW : STUDENT_LIST_VIEW;
+  await printPagedList(session, view, walk, (options) => listStudents(api, { ...options, withSubscriptions: opts.withSubscriptions }));
+}
+
+export async function get(session: Session, input: string): Promise<void> {
+  const key = parseStudentKey(input);
+  const { globals } = session;
+  await withOutput(session, async (output) => {
+    const student = await getStudent(await session.api(), key);
+    await output.one(student, STUDENT_VIEW);
+    // Below the student, its subscriptions; json and the others give the record as the API sent it.
+    if (globals.output === 'table' && !globals.fields && student.subscriptions) {
+      await output.list(student.subscriptions, SUBSCRIPTION_VIEW);
+    }
+  });
+}
+
+export interface CreateOptions {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone?: string;
+  birth?: string;
+  document?: string;
+  referenceId?: string;
+  reason?: string;
+}
+
+/** A plausible address: something, one `@`, a domain with a dot. `+` and the like are the server's business. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** Every field is checked before anything is sent (exit 2). */
+export function newStudent(opts: CreateOptions): NewStudent {
+  const required = (value: string, flag: string) => {
+    const text = value.trim();
+    if (text === '') throw new UsageError(`${flag} cannot be empty`);
+    return text;
+  };
+  const body: NewStudent = {
+    first_name: required(opts.firstName, '--first-name'),
+    last_name: required(opts.lastName, '--last-name'),
+    email: required(opts.email, '--email'),
+  };
+  if (!EMAIL.test(body.email)) {
+    throw new UsageError(`invalid --email ${JSON.stringify(opts.email)}: expected an address such as maria@example.com`);
+  }
+  if (opts.phone !== undefined) body.phone = opts.phone;
+  if (opts.birth !== undefined) body.birth = parseDate(opts.birth, '--birth');
+  if (opts.document !== undefined) body.document = opts.document;
+  if (opts.referenceId !== undefined) body.reference_id = opts.referenceId;
+  return body;
+}
+
+export async function create(session: Session, opts: CreateOptions): Promise<ChangeRecord> {
+  const body = newStudent(opts);
+  return withOutput(session, async (output) => {
+    const api = await session.api();
+    await session.announceChange();
+    const { data, requestId, recovered } = await createStudent(api, body);
+    await output.one(data, STUDENT_VIEW);
+    const label = labelOf(data);
+    const message = recovered ? `created student ${label} (found after an interrupted request)` : `created student ${label}`;
+    (await session.messages()).notice(`✓ ${capitalize(message)}`);
+    return { command: 'students create', student: body.email, student_id: data.id, result: 'created', message, requestId, reason: opts.reason };
+  });
+}
+
+export async function remove(session: Session, input: string, opts: { reason?: string }): Promise<ChangeRecord> {
+  parseStudentKey(input);
+  // Off a terminal without --yes the answer is known already: fail before any request.
+  if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(`Delete student ${input}?`);
+  const api = await session.api();
+  const student = await resolveStudent(api, input, { fetch: true });
+  const label = studentLabel(student);
+  await session.announceChange();
+  await session.confirm(`Delete student ${label}?`);
+  let requestId: string | undefined;
+  try {
+    ({ requestId } = await deleteStudent(api, student.id));
+  } catch (error) {
+    // Just seen, now gone: a retried DELETE whose first attempt went through.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const message = `deleted student ${label}`;
+  (await session.messages()).notice(`✓ ${capitalize(message)}`);
+  return { command: 'students delete', student: input, student_id: student.id, result: 'deleted', message, requestId, reason: opts.reason };
+}
+
+export async function products(session: Session, input: string): Promise<void> {
+  parseStudentKey(input);
+  await withOutput(session, async (output) => {
+    const api = await session.api();
+    const student = await resolveStudent(api, input);
+    await output.list(await studentProducts(api, student.id), SUBSCRIPTION_VIEW);
+  });
+}
+
+export async function grant(
+  session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string },
+): Promise<ChangeOutcome> {
+  parseStudentKey(input);
+  const productId = checkProductId(rawProductId);
+  const dates = grantDates(opts.accession, opts.expiration);
+  return withOutput(session, async (output) => {
+    const api = await session.api();
+    const student = await resolveStudent(api, input);
+    const outcome = await grantToStudent(api, student, productId, dates, {
+      reason: opts.reason,
+      beforeChange: () => session.announceChange(),
+    });
+    // The state asked for holds either way: print the subscription, and say whether anything was sent.
+    if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
+    (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
+    return outcome;
+  });
+}
+
+export async function revoke(session: Session, input: string, rawProductId: string, opts: { reason?: string }): Promise<ChangeOutcome> {
+  parseStudentKey(input);
+  const productId = checkProductId(rawProductId);
+  const api = await session.api();
+  const student = await resolveStudent(api, input);
+  const outcome = await revokeFromStudent(api, student, productId, {
+    reason: opts.reason,
+    beforeChange: async (held) => {
+      await session.announceChange();
+      const title = held?.product?.title;
+      await session.confirm(`Revoke product ${title ? `"${title}" (${productId})` : productId} from ${studentLabel(student)}?`);
+    },
+  });
+  (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
+  return outcome;
+}
+
+function labelOf(student: Student): string {
+  return studentLabel({ input: student.id, key: { kind: 'id', value: student.id }, id: student.id, record: student });
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,0 +1,142 @@
+/**
+ * The core of `grant` and `revoke`, shared by the single commands and the
+ * bulk CSV runs: check the state first, change only what is missing, and
+ * describe what happened in one result record.
+ */
+import type { Api } from '../../api/client.js';
+import type { Subscription } from '../../api/schemas.js';
+import { getStudent, grantProduct, revokeProduct, studentProduct } from '../../api/students.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { parseDate, today } from '../../values.js';
+import { studentLabel, type ResolvedStudent } from './resolve.js';
+
+export type ChangeResultKind = 'granted' | 'revoked' | 'skipped';
+
+/** One row of a bulk run's output (the bulk command adds `line`). */
+export interface ChangeResult {
+  /** The STUDENT as given. */
+  student: string;
+  product_id: string;
+  result: ChangeResultKind;
+  message: string;
+}
+
+/** A ChangeResult and what the single commands and the audit log need besides. */
+export interface ChangeOutcome extends ChangeResult {
+  /** Resolved id of the student. */
+  student_id: string;
+  /** Granted: the new subscription; skipped grant: the one already held; revoked: the one removed. */
+  subscription?: Subscription;
+  /** The server's request id of the change, if it sent one. */
+  requestId?: string;
+  /** `--reason`, for the audit log; never printed. */
+  reason?: string;
+  /** Nothing was sent because of `dryRun`; `result` says what would have happened. */
+  dryRun?: boolean;
+  /** A POST whose outcome was unknown was found applied by a lookup instead of being resent. */
+  recovered?: boolean;
+}
+
+export interface ChangeOptions {
+  reason?: string;
+  /** Check and resolve, change nothing. */
+  dryRun?: boolean;
+  /**
+   * Runs after the checks, right before the change is sent; not when the
+   * change is skipped or in a dry run. Single commands announce the target
+   * and confirm here; a throw cancels the change.
+   */
+  beforeChange?: (held?: Subscription) => Promise<void>;
+}
+
+export interface GrantDates {
+  accession: string;
+  expiration?: string;
+}
+
+/**
+ * Validates the dates of a grant before anything is sent (UsageError, exit 2):
+ * real calendar dates, `accession` defaulting to today, expiration not before
+ * accession. `names` label the values in messages (flags, or CSV columns).
+ */
+export function grantDates(
+  accession: string | undefined,
+  expiration: string | undefined,
+  names: { accession: string; expiration: string } = { accession: '--accession', expiration: '--expiration' },
+  now = new Date(),
+): GrantDates {
+  const from = accession === undefined || accession === '' ? today(now) : parseDate(accession, names.accession);
+  if (expiration === undefined || expiration === '') return { accession: from };
+  const to = parseDate(expiration, names.expiration);
+  if (to < from) throw new UsageError(`${names.expiration} ${to} is before ${names.accession} ${from}; the expiration cannot precede the accession`);
+  return { accession: from, expiration: to };
+}
+
+/** A product id is one path segment: it cannot be empty. */
+export function checkProductId(productId: string, name = 'PRODUCT_ID'): string {
+  const id = productId.trim();
+  if (id === '') throw new UsageError(`empty ${name}; give the id of a product (see \`members products list\`)`);
+  return id;
+}
+
+const productLabel = (productId: string, subscription?: Subscription) => {
+  const title = subscription?.product?.title;
+  return title ? `product "${title}" (${productId})` : `product ${productId}`;
+};
+
+/**
+ * Grants `productId` to a resolved student unless the student already has it
+ * (then nothing is sent: `skipped`). The POST is never resent blindly.
+ */
+export async function grantToStudent(
+  api: Api, student: ResolvedStudent, productId: string, dates: GrantDates, options: ChangeOptions = {},
+): Promise<ChangeOutcome> {
+  const label = studentLabel(student);
+  const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
+  const held = await studentProduct(api, student.id, productId);
+  if (held) {
+    return { ...base, result: 'skipped', message: `${label} already has ${productLabel(productId, held)}; nothing sent`, subscription: held };
+  }
+  if (options.dryRun) {
+    if (!student.record) await getStudent(api, student.key);
+    return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId)} to ${label} (dry run; nothing sent)` };
+  }
+  await options.beforeChange?.();
+  const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
+  const { data, requestId, recovered } = await grantProduct(api, student.id, body);
+  return {
+    ...base, result: 'granted', message: `granted ${productLabel(productId, data)} to ${label}`,
+    subscription: data, requestId, recovered,
+  };
+}
+
+/**
+ * Revokes `productId` from a resolved student if the student has it;
+ * otherwise nothing is sent (`skipped`). An unknown student is a
+ * NotFoundError (exit 4), never a skip.
+ */
+export async function revokeFromStudent(
+  api: Api, student: ResolvedStudent, productId: string, options: ChangeOptions = {},
+): Promise<ChangeOutcome> {
+  const label = studentLabel(student);
+  const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
+  const held = await studentProduct(api, student.id, productId);
+  if (!held) {
+    // The API answers 404 for an unknown student and for a product not held alike: tell them apart.
+    if (!student.record) await getStudent(api, student.key);
+    return { ...base, result: 'skipped', message: `${label} does not have ${productLabel(productId)}; nothing sent` };
+  }
+  const what = productLabel(productId, held);
+  if (options.dryRun) {
+    return { ...base, result: 'revoked', dryRun: true, message: `would revoke ${what} from ${label} (dry run; nothing sent)`, subscription: held };
+  }
+  await options.beforeChange?.(held);
+  let requestId: string | undefined;
+  try {
+    ({ requestId } = await revokeProduct(api, student.id, productId));
+  } catch (error) {
+    // A retried DELETE whose first attempt went through finds nothing left to delete.
+    if (!(error instanceof NotFoundError) || (await studentProduct(api, student.id, productId))) throw error;
+  }
+  return { ...base, result: 'revoked', message: `revoked ${what} from ${label}`, subscription: held, requestId };
+}

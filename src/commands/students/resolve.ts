@@ -1,0 +1,72 @@
+/**
+ * STUDENT arguments → student ids (contract §5). Commands that need an id
+ * look the student up first when given an e-mail, `doc:` or `ref:`; an id is
+ * taken as it is unless the caller needs the record. Bulk runs pass one cache
+ * per run so that a student named on many rows is looked up once.
+ */
+import type { Api } from '../../api/client.js';
+import { NotFoundError } from '../../errors.js';
+import { getStudent } from '../../api/students.js';
+import type { Student } from '../../api/schemas.js';
+import { describeKey, parseStudentKey, type StudentKey } from '../../api/student-key.js';
+
+export interface ResolvedStudent {
+  /** As the user wrote it: the STUDENT argument, or the CSV cell. */
+  input: string;
+  key: StudentKey;
+  id: string;
+  /** The student as the API sent it, when it was looked up (every key but a bare id, or `fetch`). */
+  record?: Student;
+}
+
+/** Per-run cache of lookups: `kind:value` → the pending or settled lookup. */
+export type StudentCache = Map<string, Promise<ResolvedStudent>>;
+
+export interface ResolveOptions {
+  /** Share lookups across calls (bulk runs). Failed lookups other than "not found" are not kept. */
+  cache?: StudentCache;
+  /** Look the student up even when given an id (for its name, or to prove it exists). */
+  fetch?: boolean;
+}
+
+const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
+
+/**
+ * Parses `input` (a UsageError, exit 2, for an empty key) and resolves it to
+ * an id. An unknown student is a NotFoundError (exit 4) naming the key.
+ */
+export async function resolveStudent(api: Api, input: string, options: ResolveOptions = {}): Promise<ResolvedStudent> {
+  const key = parseStudentKey(input);
+  if (key.kind === 'id' && !options.fetch) return { input, key, id: key.value };
+
+  const { cache } = options;
+  const name = cacheKey(key);
+  const cached = cache?.get(name);
+  if (cached) return { ...(await cached), input, key };
+
+  const lookup = getStudent(api, key).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
+  if (cache) {
+    cache.set(name, lookup);
+    lookup.then(
+      // The same student by id is then known too (rows may mix keys).
+      (resolved) => {
+        const byId = cacheKey({ kind: 'id', value: resolved.id });
+        if (!cache.has(byId)) cache.set(byId, lookup);
+      },
+      // A transient failure may succeed on the next row; "not found" will not.
+      (error: unknown) => {
+        if (!(error instanceof NotFoundError)) cache.delete(name);
+      },
+    );
+  }
+  return lookup;
+}
+
+/** `Maria Silva <maria@example.com>` when the record is known, else the key (`student 42`, `student with e-mail …`). */
+export function studentLabel(student: ResolvedStudent): string {
+  const record = student.record;
+  if (!record) return describeKey(student.key);
+  const name = record.full_name || [record.first_name, record.last_name].filter(Boolean).join(' ');
+  if (name && record.email) return `${name} <${record.email}>`;
+  return name || record.email || `student ${record.id}`;
+}

@@ -1,0 +1,61 @@
+/** How students and their subscriptions look in `table` mode (a support desk's columns). */
+import type { Column, JsonRecord, View } from '../../output/view.js';
+
+/** `full_name`, or the first and last names when the API left it out. */
+const fullName = (value: unknown, record: JsonRecord): string => {
+  if (typeof value === 'string' && value !== '') return value;
+  return [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
+};
+
+/** The titles of a student's products (`--with-subscriptions`). */
+const productTitles = (value: unknown): string => {
+  if (!Array.isArray(value)) return '';
+  return value.map((item: JsonRecord) => {
+    const product = item.product as JsonRecord | null | undefined;
+    return String(product?.title ?? item.product_id ?? '');
+  }).join(', ');
+};
+
+const LIST_COLUMNS: Column[] = [
+  { header: 'name', path: 'full_name', format: fullName },
+  { header: 'e-mail', path: 'email' },
+  { header: 'document', path: 'document' },
+  { header: 'reference', path: 'reference_id' },
+  { header: 'created', path: 'created_at', format: 'datetime' },
+];
+
+export const STUDENT_LIST_VIEW: View = { noun: 'students', columns: LIST_COLUMNS };
+
+/** `--with-subscriptions` adds the titles of each student's products. */
+export const STUDENT_LIST_WITH_PRODUCTS_VIEW: View = {
+  noun: 'students',
+  columns: [...LIST_COLUMNS, { header: 'products', path: 'subscriptions', format: productTitles }],
+};
+
+/** One student: every scalar a support desk asks for. */
+export const STUDENT_VIEW: View = {
+  noun: 'students',
+  columns: [
+    { header: 'id', path: 'id' },
+    { header: 'name', path: 'full_name', format: fullName },
+    { header: 'e-mail', path: 'email' },
+    { header: 'phone', path: 'phone' },
+    { header: 'document', path: 'document' },
+    { header: 'reference', path: 'reference_id' },
+    { header: 'birth', path: 'birth', format: 'date' },
+    { header: 'created', path: 'created_at', format: 'datetime' },
+    { header: 'updated', path: 'updated_at', format: 'datetime' },
+  ],
+};
+
+export const SUBSCRIPTION_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'product', path: 'product.title' },
+    { header: 'product id', path: 'product_id' },
+    { header: 'status', path: 'status' },
+    { header: 'access', path: 'active', format: 'bool01' },
+    { header: 'accession', path: 'accession_date', format: 'date' },
+    { header: 'expiration', path: 'expiration_date', format: 'date' },
+  ],
+};

@@ -1,0 +1,114 @@
+import { getSubscription, listCollection } from '../../api/catalog.js';
+import type { Api } from '../../api/client.js';
+import type { Subscription } from '../../api/schemas.js';
+import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
+import { getStudent } from '../../api/students.js';
+import { UsageError } from '../../errors.js';
+import type { JsonRecord, View } from '../../output/index.js';
+import type { Session } from '../../session.js';
+import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../list-options.js';
+
+/** api-spec §3: the subscription status, separate from the access flag. */
+export const SUBSCRIPTION_STATUSES = ['active', 'inactive', 'refunded', 'chargeback', 'canceled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export interface SubscriptionListFlags extends ListFlags {
+  status?: string;
+  access?: 'active' | 'inactive';
+  product?: string;
+  student?: string;
+}
+
+/** The student's name, or their e-mail when the API sent no name. */
+const studentName = (_value: unknown, record: JsonRecord): string => {
+  const student = record.student as { full_name?: unknown; email?: unknown } | null | undefined;
+  const name = typeof student?.full_name === 'string' ? student.full_name.trim() : '';
+  return name || (typeof student?.email === 'string' ? student.email : '');
+};
+
+export const SUBSCRIPTION_LIST_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'Student', path: 'student.full_name', format: studentName },
+    { header: 'Product', path: 'product.title' },
+    { header: 'Status', path: 'status' },
+    { header: 'Access', path: 'active', format: 'bool01' },
+    { header: 'Accession', path: 'accession_date', format: 'date' },
+    { header: 'Expiration', path: 'expiration_date', format: 'date' },
+  ],
+};
+
+const SUBSCRIPTION_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'ID', path: 'id' },
+    SUBSCRIPTION_LIST_VIEW.columns[0] as View['columns'][number],
+    { header: 'E-mail', path: 'student.email' },
+    { header: 'Student ID', path: 'student.id' },
+    { header: 'Product', path: 'product.title' },
+    { header: 'Product ID', path: 'product_id' },
+    ...SUBSCRIPTION_LIST_VIEW.columns.slice(2),
+    { header: 'Cancelled', path: 'cancel_date', format: 'date' },
+    { header: 'Last payment', path: 'payment_last_date', format: 'date' },
+    { header: 'Created', path: 'created_at', format: 'datetime' },
+  ],
+};
+
+interface Filters {
+  statuses?: ReadonlySet<string>;
+  /** The integer access flag: 1 = access released. */
+  access?: 'active' | 'inactive';
+  productId?: string;
+  student?: StudentKey;
+}
+
+/** Validates the filters before any request (exit 2). */
+export function parseFilters(flags: SubscriptionListFlags): Filters | undefined {
+  const filters: Filters = {};
+  if (flags.status !== undefined) filters.statuses = new Set(parseChoiceList(flags.status, '--status', SUBSCRIPTION_STATUSES));
+  if (flags.access !== undefined) filters.access = flags.access;
+  if (flags.product !== undefined) {
+    if (flags.product.trim() === '') throw new UsageError('--product needs a product id');
+    filters.productId = flags.product.trim();
+  }
+  if (flags.student !== undefined) filters.student = parseStudentKey(flags.student);
+  return Object.keys(filters).length > 0 ? filters : undefined;
+}
+
+function matcher(filters: Filters, studentId: string | undefined): (subscription: Subscription) => boolean {
+  return (subscription) => {
+    if (filters.statuses && !filters.statuses.has(String(subscription.status ?? '').toLowerCase())) return false;
+    if (filters.access && (subscription.active === 1 ? 'active' : 'inactive') !== filters.access) return false;
+    if (filters.productId !== undefined && (subscription.product_id ?? subscription.product?.id) !== filters.productId) return false;
+    if (studentId !== undefined && subscription.student?.id !== studentId) return false;
+    return true;
+  };
+}
+
+export async function listSubscriptions(session: Session, flags: SubscriptionListFlags): Promise<void> {
+  const filters = parseFilters(flags);
+  if (filters && flags.page !== undefined) {
+    throw new UsageError('--page cannot be combined with --status, --access, --product or --student: the filters apply to every page');
+  }
+  const walk = listOptions(filters ? { ...flags, all: true } : flags);
+  const api = await session.api();
+  if (!filters) {
+    await printPagedList(session, SUBSCRIPTION_LIST_VIEW, walk, (options) => listCollection(api, 'subscriptions', options) as AsyncIterable<JsonRecord>);
+    return;
+  }
+  await printList(session, SUBSCRIPTION_LIST_VIEW, filtered(api, walk, filters) as AsyncIterable<JsonRecord>);
+}
+
+/** Lazy, so that it runs once the output is open (a bad --out fails before any request). */
+async function* filtered(api: Api, walk: ListOptions, filters: Filters): AsyncGenerator<Subscription> {
+  // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
+  const { student } = filters;
+  const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await getStudent(api, student)).id;
+  const wanted = matcher(filters, studentId);
+  for await (const subscription of listCollection(api, 'subscriptions', walk)) if (wanted(subscription)) yield subscription;
+}
+
+export async function getSubscriptionCommand(session: Session, id: string): Promise<void> {
+  const api = await session.api();
+  await withOutput(session, async (output) => output.one(await getSubscription(api, id), SUBSCRIPTION_VIEW));
+}

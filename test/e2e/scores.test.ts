@@ -1,0 +1,54 @@
+/** `members scores get|set` end to end against `members sandbox`. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+
+interface Student { id: string; email: string; document: string | null; reference_id: string | null }
+interface Score { score: number; posts: number; comments: number; replies: number }
+
+let sandbox: SandboxProcess;
+let students: Student[];
+
+const members = (args: string[], env: Record<string, string> = {}) => run(args, { env: { ...sandbox.env, ...env } });
+const scoreOf = async (id: string) => (await sandboxGet<{ data: Score }>(sandbox, `/api/v1/students/${id}/scores`)).body.data;
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '20', '--seed', '3']);
+  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100')).body.data;
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('scores', () => {
+  it('get by e-mail, as a table', async () => {
+    const student = students[0] as Student;
+    const score = await scoreOf(student.id);
+    const { code, stdout } = await members(['scores', 'get', student.email]);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`SCORE     ${score.score}\nPOSTS     ${score.posts}\nCOMMENTS  ${score.comments}\nREPLIES   ${score.replies}\n`);
+  });
+
+  it('set by document: sent as an integer, and the new score holds', async () => {
+    const student = students.find((s) => s.document !== null) as Student;
+    const { code, stdout } = await members(['scores', 'set', `doc:${student.document}`, '321', '-o', 'json', '--reason', 'e2e']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ score: 321 });
+    expect((await scoreOf(student.id)).score).toBe(321);
+  });
+
+  it('a score that is not an integer is exit 2 and nothing changes', async () => {
+    const student = students[1] as Student;
+    const before = await scoreOf(student.id);
+    const { code, stderr } = await members(['scores', 'set', student.id, '1e3']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('error: invalid SCORE "1e3": expected an integer\n');
+    expect(await scoreOf(student.id)).toEqual(before);
+  });
+
+  it('an unknown student is exit 4', async () => {
+    const { code, stderr } = await members(['scores', 'get', 'ref:NO-SUCH-REF']);
+    expect(code).toBe(4);
+    expect(stderr).toBe('error: student with reference NO-SUCH-REF not found (GET /api/v1/students/reference/NO-SUCH-REF)\n');
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Runs the real shells' completion machinery on a generated script and
+ * returns the candidates they offer, in order.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
+
+/** Sources SCRIPT, sets COMP_* as bash would for WORDS (the last one is under the cursor), calls _members, prints COMPREPLY. */
+const BASH_DRIVER = `
+source "$1" || exit 90
+shift
+COMP_WORDS=("$@")
+COMP_CWORD=$(( $# - 1 ))
+COMP_LINE="$*"
+COMP_POINT=\${#COMP_LINE}
+_members || exit 91
+printf '%s\\n' "\${COMPREPLY[@]}"
+`;
+
+export function hasShell(shell: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' }).status === 0;
+}
+
+function lines(result: ReturnType<typeof spawnSync>, what: string): string[] {
+  if (result.status !== 0) {
+    throw new Error(`${what} exited with ${result.status}: ${String(result.stderr)}`);
+  }
+  return String(result.stdout).split('\n').filter((line) => line !== '');
+}
+
+/** bash: `words` as COMP_WORDS splits them, e.g. ['members', 'students', ''] for `members students <Tab>`. */
+export function bashComplete(script: string, words: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', BASH_DRIVER, 'bash', script, ...words], {
+    encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 20_000,
+  });
+  return lines(result, `bash completion of ${JSON.stringify(words)}`);
+}
+
+/** fish: `complete -C LINE`; candidates without their descriptions. */
+export function fishComplete(script: string, line: string, env: NodeJS.ProcessEnv = {}): string[] {
+  const result = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', script, line], {
+    encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmpdir(), ...env }, timeout: 20_000,
+  });
+  return lines(result, `fish completion of ${JSON.stringify(line)}`).map((candidate) => candidate.split('\t')[0] ?? '');
+}
+
+/** zsh: the matches compinit's functions pass to compadd after typing LINE and Tab in an interactive zsh. */
+export function zshComplete(script: string, line: string, env: NodeJS.ProcessEnv = {}): string[] {
+  const home = mkdtempSync(join(tmpdir(), 'members-zsh-'));
+  try {
+    const result = spawnSync('zsh', ['-f', ZSH_CAPTURE, script, line], {
+      encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, ZDOTDIR: home, TERM: 'dumb', ...env }, timeout: 20_000,
+    });
+    return lines(result, `zsh completion of ${JSON.stringify(line)}`);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** A directory holding an executable `members` that runs `body` (sh); for PATH. */
+export function fakeMembersDir(body: string): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'members-bin-'));
+  const file = join(dir, 'members');
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { tableCell } from '../../../src/output/cell.js';
+import { fitWidths } from '../../../src/output/table.js';
+import type { CellFormat } from '../../../src/output/view.js';
+import { joao, maria, render, studentView } from './setup.js';
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string) => text.replace(/\x1b\[\d+m/g, '');
+const BOLD = (text: string) => `\x1b[1m${text}\x1b[22m`;
+
+const PIPED = [
+  'ID  NAME              ACTIVE  CREATED           PRODUCT',
+  's1  Maria Souza       yes     2024-03-05 14:22  Yoga',
+  's2  João, "Jô" Souza  no      2024-03-06 12:05  Pilates',
+  '',
+].join('\n');
+
+const BOXED = [
+  '┌────┬──────────────────┬────────┬──────────────────┬─────────┐',
+  '│ ID │ NAME             │ ACTIVE │ CREATED          │ PRODUCT │',
+  '├────┼──────────────────┼────────┼──────────────────┼─────────┤',
+  '│ s1 │ Maria Souza      │ yes    │ 2024-03-05 14:22 │ Yoga    │',
+  '│ s2 │ João, "Jô" Souza │ no     │ 2024-03-06 12:05 │ Pilates │',
+  '└────┴──────────────────┴────────┴──────────────────┴─────────┘',
+  '',
+].join('\n');
+
+const list = (out: Parameters<Parameters<typeof render>[1]>[0]) => out.list([maria, joao], studentView);
+
+describe('table, piped', () => {
+  it('prints plain columns two spaces apart: no colour, no borders, readable dates, one line per record', async () => {
+    const { stdout, stderr } = await render({}, list);
+    expect(stdout).toBe(PIPED);
+    expect(stderr).toBe('');
+  });
+
+  it('never truncates, whatever the width', async () => {
+    const { stdout } = await render({}, list, { columns: 20 });
+    expect(stdout).toBe(PIPED);
+  });
+
+  it('drops the header row with --no-header', async () => {
+    const { stdout } = await render({ header: false }, list);
+    expect(stdout).toBe([
+      's1  Maria Souza       yes  2024-03-05 14:22  Yoga',
+      's2  João, "Jô" Souza  no   2024-03-06 12:05  Pilates',
+      '',
+    ].join('\n'));
+  });
+
+  it('prints one record as a key/value list of the view columns', async () => {
+    const { stdout } = await render({}, (out) => out.one(maria, studentView));
+    expect(stdout).toBe([
+      'ID       s1',
+      'NAME     Maria Souza',
+      'ACTIVE   yes',
+      'CREATED  2024-03-05 14:22',
+      'PRODUCT  Yoga',
+      '',
+    ].join('\n'));
+  });
+
+  it('lets the view replace the whole rendering of one record', async () => {
+    const view = { ...studentView, renderTable: (record: Record<string, unknown>) => `https://example.com/login/${String(record.id)}` };
+    const { stdout } = await render({}, (out) => out.one(maria, view), { stdoutTTY: true });
+    expect(stdout).toBe('https://example.com/login/s1\n');
+  });
+
+  it('replaces the columns with --fields, headed by their paths, keeping the format of a view column', async () => {
+    const fields = ['product.title', 'created_at'];
+    const { stdout } = await render({ fields }, list);
+    expect(stdout).toBe('PRODUCT.TITLE  CREATED_AT\nYoga           2024-03-05 14:22\nPilates        2024-03-06 12:05\n');
+    const view = { ...studentView, renderTable: () => 'not used with --fields' };
+    const one = await render({ fields }, (out) => out.one(maria, view));
+    expect(one.stdout).toBe('PRODUCT.TITLE  Yoga\nCREATED_AT     2024-03-05 14:22\n');
+  });
+
+  it('prints nothing for an empty list and says so on stderr, unless --quiet', async () => {
+    expect(await render({}, (out) => out.list([], studentView))).toEqual({ stdout: '', stderr: 'No students found\n' });
+    expect(await render({ quiet: true }, (out) => out.list([], studentView))).toEqual({ stdout: '', stderr: '' });
+  });
+
+  it('neutralises control characters and line breaks from the API', async () => {
+    const { stdout } = await render({ fields: ['name'] }, (out) => out.list([{ name: 'Eve\x1b]0;pwned\x07\r\nNext\tline' }], studentView));
+    expect(stdout).toBe('NAME\nEve\uFFFD]0;pwned\uFFFD Next line\n');
+  });
+
+  it('bolds headers when FORCE_COLOR asks, keeping the plain layout', async () => {
+    const { stdout } = await render({}, list, { env: { FORCE_COLOR: '1' } });
+    expect(stdout).toContain(`${BOLD('ID')}  ${BOLD('NAME')}              ${BOLD('ACTIVE')}`);
+    expect(stripAnsi(stdout)).toBe(PIPED);
+  });
+});
+
+describe('table, on a terminal', () => {
+  it('draws a box with bold headers', async () => {
+    const { stdout } = await render({}, list, { stdoutTTY: true, columns: 120 });
+    expect(stdout.split('\n')[1]).toBe(`│ ${BOLD('ID')} │ ${BOLD('NAME')}             │ ${BOLD('ACTIVE')} │ ${BOLD('CREATED')}          │ ${BOLD('PRODUCT')} │`);
+    expect(stripAnsi(stdout)).toBe(BOXED);
+  });
+
+  it.each([
+    ['--no-color', { color: false }, {}],
+    ['NO_COLOR', {}, { NO_COLOR: '1' }],
+    ['NO_COLOR over FORCE_COLOR', {}, { NO_COLOR: '1', FORCE_COLOR: '1' }],
+    ['FORCE_COLOR=0', {}, { FORCE_COLOR: '0' }],
+  ])('has no colour with %s', async (_name, opts, env) => {
+    const { stdout } = await render(opts, list, { stdoutTTY: true, env });
+    expect(stdout).toBe(BOXED);
+  });
+
+  it('fits the terminal width by truncating the widest columns with …', async () => {
+    const { stdout } = await render({ color: false }, list, { stdoutTTY: true, columns: 50 });
+    expect(stdout).toBe([
+      '┌────┬────────────┬────────┬───────────┬─────────┐',
+      '│ ID │ NAME       │ ACTIVE │ CREATED   │ PRODUCT │',
+      '├────┼────────────┼────────┼───────────┼─────────┤',
+      '│ s1 │ Maria Sou… │ yes    │ 2024-03-… │ Yoga    │',
+      '│ s2 │ João, "Jô… │ no     │ 2024-03-… │ Pilates │',
+      '└────┴────────────┴────────┴───────────┴─────────┘',
+      '',
+    ].join('\n'));
+  });
+
+  it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
+    const { stdout } = await render({ header: false }, (out) => out.one({ id: 's1', name: 'Maria Souza' }, studentView), { stdoutTTY: true });
+    expect(stdout).toBe([
+      '┌─────────┬─────────────┐',
+      `│ ${BOLD('ID')}      │ s1          │`,
+      `│ ${BOLD('NAME')}    │ Maria Souza │`,
+      `│ ${BOLD('ACTIVE')}  │             │`,
+      `│ ${BOLD('CREATED')} │             │`,
+      `│ ${BOLD('PRODUCT')} │             │`,
+      '└─────────┴─────────────┘',
+      '',
+    ].join('\n'));
+  });
+});
+
+describe('fitWidths', () => {
+  it('leaves widths that fit alone', () => {
+    expect(fitWidths([2, 16, 6], 24)).toEqual([2, 16, 6]);
+  });
+
+  it('cuts the widest columns to a common width and fills the budget exactly', () => {
+    expect(fitWidths([2, 16, 6, 16, 7], 34)).toEqual([2, 10, 6, 9, 7]);
+    expect(fitWidths([30, 5, 40], 25)).toEqual([10, 5, 10]);
+  });
+
+  it('never goes below 4 characters a column', () => {
+    expect(fitWidths([10, 10, 2], 5)).toEqual([4, 4, 2]);
+  });
+});
+
+describe('table cells', () => {
+  const cell = (format: CellFormat | undefined, value: unknown) => tableCell({ header: 'x', path: 'x', format }, { x: value });
+
+  it.each([
+    ['datetime', '2024-03-05T14:22:09Z', '2024-03-05 14:22'],
+    ['datetime', '2024-03-05T23:30:00.123-03:00', '2024-03-06 02:30'],
+    ['datetime', '2024-03-05 23:30:00+0530', '2024-03-05 18:00'],
+    ['datetime', '2024-03-05 14:22:09', '2024-03-05 14:22'], // no zone: as sent
+    ['datetime', '2024-03-05', '2024-03-05'],
+    ['datetime', '2024-13-45T10:00:00Z', '2024-13-45T10:00:00Z'], // not a date: as sent
+    ['datetime', null, ''],
+    ['date', '2024-03-05', '2024-03-05'],
+    ['date', '2024-03-05T23:30:00-03:00', '2024-03-05'], // the calendar date the API gave
+    ['date', 'soon', 'soon'],
+    ['bool01', 1, 'yes'],
+    ['bool01', '0', 'no'],
+    ['bool01', true, 'yes'],
+    ['bool01', false, 'no'],
+    ['bool01', undefined, ''],
+    [undefined, { a: 1 }, '{"a":1}'],
+    [undefined, 12.5, '12.5'],
+  ] as const)('%s shows %j as %j', (format, value, shown) => {
+    expect(cell(format, value)).toBe(shown);
+  });
+
+  it('passes the value and the record to a custom format', () => {
+    const column = { header: 'lessons', path: 'modules', format: (value: unknown, record: Record<string, unknown>) => `${(value as unknown[]).length} in ${String(record.name)}` };
+    expect(tableCell(column, { name: 'Yoga', modules: [1, 2] })).toBe('2 in Yoga');
+  });
+});
