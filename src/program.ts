@@ -62,7 +62,8 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
   return { program, sessions };
 }
 
-/** The sections of `members --help`, by command name; the first command of a group places it. */
+/** The sections of `members --help`, in this order, and the commands in each. */
+const HELP_SECTIONS = ['Everyday:', 'Bulk:', 'Reports:', 'Setup:'];
 const HELP_GROUPS: Record<string, string> = {
   students: 'Everyday:', scores: 'Everyday:', 'magic-link': 'Everyday:', products: 'Everyday:',
   subscriptions: 'Everyday:', courses: 'Everyday:',
@@ -83,15 +84,20 @@ export function groupCommandsForHelp(program: Command): void {
     const group = HELP_GROUPS[command.name()];
     if (group) command.helpGroup(group);
   }
-  if (!program.commands.some((command) => command.name() === 'students')) return;
-  // Root only: subcommands copied the help configuration when they were made.
+  const bulk = program.commands.some((command) => command.name() === 'students') ? BULK_HELP : [];
+  const rank = (heading: string) => (HELP_SECTIONS.includes(heading) ? HELP_SECTIONS.indexOf(heading) : HELP_SECTIONS.length);
+  const base = new Help();
+  // Root only: the subcommands copied the help configuration when they were made.
   program.configureHelp({
-    padWidth: (cmd, helper) => Math.max(Help.prototype.padWidth.call(helper, cmd, helper), ...BULK_HELP.map(([term]) => term.length)),
+    // Sections in a fixed order, whatever the order of registration (the sort is stable).
+    groupItems: <T extends Command | Option>(unsorted: T[], visible: T[], groupOf: (item: T) => string) =>
+      new Map([...base.groupItems(unsorted, visible, groupOf)].sort(([a], [b]) => rank(a) - rank(b))),
+    padWidth: (cmd, helper) => Math.max(base.padWidth(cmd, helper), ...bulk.map(([term]) => term.length)),
     formatItemList: (heading, items, helper) => {
-      const list = Help.prototype.formatItemList.call(helper, heading, items, helper);
-      if (heading !== 'Everyday:') return list;
+      const list = base.formatItemList(heading, items, helper);
+      if (heading !== 'Everyday:' || bulk.length === 0) return list;
       const width = helper.padWidth(program, helper);
-      return [...list, helper.styleTitle('Bulk:'), ...BULK_HELP.map(([term, text]) => helper.formatItem(term, width, text, helper)), ''];
+      return [...list, helper.styleTitle('Bulk:'), ...bulk.map(([term, text]) => helper.formatItem(term, width, text, helper)), ''];
     },
   });
 }

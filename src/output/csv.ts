@@ -43,7 +43,7 @@ export function csvFormat(write: Write, options: { fields?: string[]; header: bo
     async one(record, view) {
       await format.list([record], view);
     },
-    async list(records) {
+    async list(records, view) {
       const { stringify } = await import('csv-stringify/sync');
       const line = (cells: string[]) => write(stringify([options.raw ? cells : cells.map(guardCell)]));
       let columns = options.fields;
@@ -53,7 +53,8 @@ export function csvFormat(write: Write, options: { fields?: string[]; header: bo
         if (count++ === 0 && options.header) await line(columns);
         await line(columns.map((path) => cellText(getPath(record, path))));
       }
-      if (count === 0 && options.header && columns) await line(columns);
+      // No record to take the fields from: the view's column paths make the header (contract §3).
+      if (count === 0 && options.header) await line(columns ?? view.columns.map((column) => column.path));
       return count;
     },
   };

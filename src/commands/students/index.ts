@@ -4,7 +4,7 @@ import { addListOptions } from '../list-options.js';
 import type { CreateOptions, ListOptions } from './actions.js';
 
 /** The STUDENT argument of every command (contract §5). */
-export const STUDENT_ARGUMENT = 'student: an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
+export const STUDENT_ARGUMENT = 'an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;
 
 export function registerStudents(program: Command, runner: Runner): void {

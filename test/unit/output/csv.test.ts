@@ -40,12 +40,12 @@ describe('csv', () => {
     ].join('\n'));
   });
 
-  it('prints the header alone for an empty list with --fields, and nothing without', async () => {
+  it('prints the header alone for an empty list: the --fields, else the view column paths', async () => {
     expect((await render({ output: 'csv', fields: ['id', 'product.title'] }, (out) => out.list([], studentView))).stdout)
       .toBe('id,product.title\n');
     expect((await render({ output: 'csv', fields: ['id'], header: false }, (out) => out.list([], studentView))).stdout).toBe('');
     const bare = await render({ output: 'csv' }, (out) => out.list([], studentView));
-    expect(bare).toEqual({ stdout: '', stderr: '' });
+    expect(bare).toEqual({ stdout: 'id,name,active,created_at,product.title\n', stderr: '' });
   });
 
   it('guards cells a spreadsheet would run as formulas, and leaves numbers and phone numbers alone', async () => {

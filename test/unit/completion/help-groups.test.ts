@@ -1,0 +1,103 @@
+/**
+ * `members --help` lists the commands in sections (commander help groups):
+ * Everyday, Bulk, Reports, Setup.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { groupCommandsForHelp } from '../../../src/program.js';
+import { fakeIo } from '../../helpers/fake-io.js';
+import { fixtureProgram } from './fixture.js';
+
+describe('groupCommandsForHelp', () => {
+  it('puts each command in its section, in a fixed order, with the bulk forms after Everyday', () => {
+    const program = fixtureProgram();
+    groupCommandsForHelp(program);
+    expect(program.helpInformation()).toBe(`Usage: members [options] [command]
+
+Administer a membership platform.
+
+Options:
+  -V, --version                  print the version
+  -p, --profile <name>           profile to use
+  -o, --output <format>          output format (choices: "table", "json", "ndjson", "csv", default:
+                                 "table")
+  --json                         same as -o json
+  -q, --quiet                    no notices
+  --out <file>                   write the result to FILE
+  -h, --help                     show help for a command
+
+Everyday:
+  students|student               Look up and change students
+  subscriptions                  List subscriptions
+
+Bulk:
+  students grant --file <file>   Grant products to the students of a CSV file (- for stdin)
+  students revoke --file <file>  Revoke products from the students of a CSV file
+  students import <file>         Create the students of a CSV file
+
+Reports:
+  report                         Partner reports
+
+Setup:
+  api [options] <path>           Raw request
+  auth                           Profiles and tokens
+  completion <shell>             Print the shell completion script for bash, zsh or fish
+  help [command]                 show help for a command
+`);
+  });
+
+  it("leaves a subcommand's help alone", () => {
+    const program = fixtureProgram();
+    groupCommandsForHelp(program);
+    const students = program.commands.find((command) => command.name() === 'students');
+    expect(students?.helpInformation()).toContain('\nCommands:\n  list [options]');
+    expect(students?.helpInformation()).not.toContain('Bulk:');
+  });
+});
+
+/** Section headings of a help text, and the command names listed under each. */
+function sections(help: string): Array<[string, string[]]> {
+  const out: Array<[string, string[]]> = [];
+  for (const line of help.split('\n')) {
+    if (/^\S.*:$/.test(line)) out.push([line, []]);
+    else if (/^ {2}\S/.test(line)) out.at(-1)?.[1].push(line.trim().split(/[\s|]/)[0] ?? '');
+  }
+  return out;
+}
+
+describe('members --help', () => {
+  async function help(args: string[]) {
+    const fake = fakeIo({ columns: 100 });
+    const code = await main(args, fake.io);
+    return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+  }
+
+  it('lists every command under one of the sections, in order', async () => {
+    const { code, stdout, stderr } = await help(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const found = sections(stdout).filter(([heading]) => heading !== 'Options:');
+    const headings = found.map(([heading]) => heading);
+    // An unmapped command would land in "Commands:": map it in src/program.ts HELP_GROUPS.
+    expect(headings).toEqual(['Everyday:', 'Bulk:', 'Reports:', 'Setup:'].filter((h) => headings.includes(h)));
+    const groups = Object.fromEntries(found);
+    const allowed: Record<string, string[]> = {
+      'Everyday:': ['students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses'],
+      'Bulk:': ['students'],
+      'Reports:': ['report', 'history'],
+      'Setup:': ['auth', 'sandbox', 'completion', 'api', 'help'],
+    };
+    for (const [heading, names] of Object.entries(groups)) expect(allowed[heading]).toEqual(expect.arrayContaining(names));
+    expect(groups['Setup:']).toEqual(expect.arrayContaining(['auth', 'api', 'sandbox', 'completion', 'help']));
+    expect(groups['Bulk:']).toEqual(['students', 'students', 'students']);
+    expect(stdout).toContain('\nBulk:\n  students grant --file <file>   Grant products to the students of a CSV file (- for stdin)\n'
+      + '  students revoke --file <file>  Revoke products from the students of a CSV file\n'
+      + '  students import <file>         Create the students of a CSV file\n');
+    expect(stdout).not.toContain('__complete-profiles');
+  });
+
+  it('prints the same for `members help`', async () => {
+    const [flag, command] = await Promise.all([help(['--help']), help(['help'])]);
+    expect(command.stdout).toBe(flag.stdout);
+  });
+});
