@@ -19,6 +19,8 @@ import { registerCourses } from './commands/courses/index.js';
 import { registerReport } from './commands/report/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerCompletion } from './commands/completion/index.js';
+import { registerHistory } from './commands/history/index.js';
+import { registerUndo } from './commands/undo/index.js';
 
 export interface Runner {
   /** The session of the command being run, built from its global options. */
@@ -30,6 +32,7 @@ export type Register = (program: Command, runner: Runner) => void;
 const registrations: Register[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
+  registerHistory, registerUndo,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
@@ -67,6 +70,7 @@ const HELP_SECTIONS = ['Everyday:', 'Bulk:', 'Reports:', 'Setup:'];
 const HELP_GROUPS: Record<string, string> = {
   students: 'Everyday:', scores: 'Everyday:', 'magic-link': 'Everyday:', products: 'Everyday:',
   subscriptions: 'Everyday:', courses: 'Everyday:',
+  undo: 'Everyday:',
   report: 'Reports:', history: 'Reports:',
   auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:',
 };

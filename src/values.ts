@@ -13,15 +13,22 @@ export function parseDuration(input: string, what = 'duration'): number {
   return seconds;
 }
 
-/** A real calendar date `YYYY-MM-DD`; returns it unchanged. */
+/**
+ * A real calendar date `YYYY-MM-DD` (proleptic Gregorian, 0001–9999); returns
+ * it unchanged. Plain arithmetic, not `Date.UTC`, which maps years 0–99 to 1900–1999.
+ */
 export function parseDate(input: string, what = 'date'): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input);
   if (match) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const date = new Date(Date.UTC(year, month - 1, day));
-    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return input;
+    if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return input;
   }
   throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: expected a real calendar date as YYYY-MM-DD`);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 export function parseInteger(input: string, what: string, range: { min?: number; max?: number } = {}): number {

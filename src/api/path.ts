@@ -6,8 +6,10 @@ import { UsageError } from '../errors.js';
 
 export function segment(value: string | number): string {
   const text = String(value);
-  // WHATWG URLs treat `.`, `..` and their %2E forms as navigation: no encoding can make them safe.
-  if (text === '' || /^(\.|%2e){1,2}$/i.test(text)) {
+  // WHATWG URLs treat `.` and `..` as navigation: no encoding can make them safe. (A literal
+  // `%2e` is safe: its `%` is encoded, so it reaches the server as `%252e`.)
+  // A lone UTF-16 surrogate has no UTF-8 form; encodeURIComponent would throw a URIError.
+  if (text === '' || text === '.' || text === '..' || /\p{Cs}/u.test(text)) {
     throw new UsageError(`invalid identifier ${JSON.stringify(text)}: it cannot be used in a URL path`);
   }
   return encodeURIComponent(text);

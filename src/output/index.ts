@@ -46,7 +46,17 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
       if (fields) assertKnownFields(record, fields, view);
       await format.one(record, view);
     },
-    list: (records, view) => format.list(fields ? checkFirst(records, fields, view) : records, view),
+    async list(records, view) {
+      const counted = counting(fields ? checkFirst(records, fields, view) : records);
+      try {
+        return await format.list(counted, view);
+      } catch (error) {
+        // json, ndjson and csv stream to stdout as records arrive: say that what was printed is not the whole list.
+        // (A table prints nothing until the end, and --out leaves no file behind.)
+        if (!opts.out && opts.output !== 'table' && counted.count > 0) noteIncomplete(error, counted.count);
+        throw error;
+      }
+    },
     close: () => destination.close(),
     abort: () => destination.abort(),
   };
@@ -71,6 +81,26 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
         notice: createMessages(io, opts).notice,
       });
   }
+}
+
+/** The records, counting those handed to the format: it writes each one before it asks for the next. */
+function counting(records: Records): AsyncIterable<JsonRecord> & { count: number } {
+  const counted = {
+    count: 0,
+    async *[Symbol.asyncIterator]() {
+      for await (const record of records) {
+        counted.count++;
+        yield record;
+      }
+    },
+  };
+  return counted;
+}
+
+/** `error: … (output is incomplete: 100 records were written before the failure)`, in text and JSON alike. */
+function noteIncomplete(error: unknown, count: number): void {
+  if (!(error instanceof Error)) return;
+  error.message += ` (output is incomplete: ${count} ${count === 1 ? 'record was' : 'records were'} written before the failure)`;
 }
 
 async function* checkFirst(records: Records, fields: readonly string[], view: View): AsyncGenerator<JsonRecord> {

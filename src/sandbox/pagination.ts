@@ -1,8 +1,8 @@
 import type { Reply, RequestContext } from './http.js';
 import { Validator } from './validation.js';
 
-export const DEFAULT_PER_PAGE = 15;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 15;
+const MAX_PER_PAGE = 100;
 
 /**
  * A Laravel length-aware page of `items` (query `page`, `per_page`), with

@@ -33,7 +33,7 @@ function isState(value: unknown): value is SandboxState {
  * Replaces `file` atomically: readers see the old or the new state, never a
  * half-written one. Mode 0600, since the file holds personal data.
  */
-export async function writeFileAtomically(file: string, text: string): Promise<void> {
+async function writeFileAtomically(file: string, text: string): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temporary, 'w', 0o600);

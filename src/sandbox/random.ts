@@ -5,14 +5,14 @@ import { ascii } from './strings.js';
  * can be persisted and resumed (the store does that for ids it mints later).
  */
 export class Random {
-  constructor(private seedState: number) {}
+  constructor(private current: number) {}
 
   get state(): number {
-    return this.seedState >>> 0;
+    return this.current >>> 0;
   }
 
   uint32(): number {
-    let t = (this.seedState = (this.seedState + 0x6d2b79f5) | 0);
+    let t = (this.current = (this.current + 0x6d2b79f5) | 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;

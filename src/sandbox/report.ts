@@ -24,7 +24,7 @@ interface Enrolment {
   completion: number;
 }
 
-export interface RankedCourse {
+interface RankedCourse {
   course: CourseRecord;
   /** Sum of completions (hundredths) and number of active enrolments: the exact average is sum / count. */
   sum: number;
@@ -38,7 +38,7 @@ export interface RankedCourse {
  * The subscription through which a student reaches a course: the earliest
  * one with access released whose product packages the course.
  */
-export function accessVia(store: SandboxStore, studentId: string, courseId: string): SubscriptionRecord | undefined {
+function accessVia(store: SandboxStore, studentId: string, courseId: string): SubscriptionRecord | undefined {
   return store
     .subscriptionsOf(studentId)
     .find((subscription) => subscription.active === 1 && (store.product(subscription.product_id)?.course_ids.includes(courseId) ?? false));
@@ -49,7 +49,7 @@ export function accessVia(store: SandboxStore, studentId: string, courseId: stri
  * through a subscription with access released), best average first, ties by
  * course id. Use through `store.derive(rankCourses)` so it runs once per state.
  */
-export function rankCourses(store: SandboxStore): readonly RankedCourse[] {
+function rankCourses(store: SandboxStore): readonly RankedCourse[] {
   const ranked: RankedCourse[] = [];
   for (const course of store.courses) {
     const enrolments: Enrolment[] = [];
@@ -112,7 +112,7 @@ function toRow(store: SandboxStore, ranked: RankedCourse, { student, subscriptio
 }
 
 /** 8750 → "87.50" */
-export function formatHundredths(value: number): string {
+function formatHundredths(value: number): string {
   return `${Math.floor(value / 100)}.${String(value % 100).padStart(2, '0')}`;
 }
 

@@ -26,7 +26,7 @@ const ACCESS_CHANCE = [0.93, 0.05, 0.3, 0.2, 0];
 /** Every 20 students, one canceled and one refunded subscription keep access, so small datasets show the case. */
 const KEPT_ACCESS_EVERY = 20;
 
-export function deriveTokens(seed: number): SandboxTokens {
+function deriveTokens(seed: number): SandboxTokens {
   const random = new Random(streamSeed(seed, 'tokens'));
   return { api: `sbx_api_${random.hex(16)}`, developer: `sbx_dev_${random.hex(16)}`, platform: `sbx_plat_${random.hex(16)}` };
 }
@@ -134,7 +134,7 @@ class PeopleGenerator {
 
   constructor(
     private readonly random: Random,
-    private readonly courses: readonly CourseRecord[],
+    courses: readonly CourseRecord[],
     private readonly products: readonly ProductRecord[],
   ) {
     this.lessonCounts = new Map(courses.map((course) => [course.id, course.modules.reduce((sum, m) => sum + m.lessons.length, 0)]));
@@ -163,7 +163,7 @@ class PeopleGenerator {
       document: this.document(index),
       reference_id: random.chance(0.1) ? null : `CRM-${String(index + 1).padStart(7, '0')}`,
       created_at: createdAt,
-      updated_at: random.chance(0.2) ? formatTimestamp(createdMs + random.int(1, 400) * DAY_MS) : createdAt,
+      updated_at: random.chance(0.2) ? formatTimestamp(Math.min(createdMs + random.int(1, 400) * DAY_MS, dayStartMs(ANCHOR_DAY))) : createdAt,
       score: random.chance(0.35) ? 0 : Math.floor(random.next() ** 2 * 5000),
       posts: random.chance(0.5) ? 0 : random.int(1, 40),
       comments: random.chance(0.4) ? 0 : random.int(1, 120),

@@ -11,6 +11,7 @@ import { SandboxStore } from './store.js';
 
 export { SandboxStore } from './store.js';
 export { computeEngagedReport, type ReportRow } from './report.js';
+export type { CourseRecord, ProductRecord, ProgressRecord, StudentRecord, SubscriptionRecord } from './types.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -122,7 +123,8 @@ class App {
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     response.setHeader('X-Request-Id', randomUUID());
     let reply: Reply;
-    let delayed = false;
+    // Sandbox-only routes are neither counted nor subject to faults.
+    let exempt = true;
     try {
       const body = await readBody(request);
       const url = request.url ?? '/';
@@ -130,12 +132,9 @@ class App {
       const path = queryAt === -1 ? url : url.slice(0, queryAt);
       const method = request.method ?? 'GET';
       const match = this.router.match(method, path);
-      const introspection = match.kind === 'found' && match.route.access === 'introspection';
-      if (!introspection) {
-        this.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
-        delayed = true;
-      }
-      const fault = introspection ? PASS : this.faults.decide(method);
+      exempt = match.kind === 'found' && match.route.access === 'introspection';
+      if (!exempt) this.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
+      const fault = exempt ? PASS : this.faults.decide(method);
       if (fault.kind === 'throttle' || (fault.kind === 'fail' && !fault.afterChange)) {
         reply = Faults.reply(fault);
       } else {
@@ -147,7 +146,7 @@ class App {
     } catch (error) {
       reply = error instanceof HttpError ? error.reply : { status: 500, body: { message: 'Server Error', error: String(error) } };
     }
-    if (delayed) await this.faults.delay();
+    if (!exempt) await this.faults.delay();
     send(response, reply);
   }
 

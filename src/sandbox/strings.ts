@@ -23,7 +23,7 @@ const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
  * (ids, timestamps) get flat strings with no intermediate garbage.
  * Synchronous use only: `done()` returns the text and resets the writer.
  */
-export class AsciiWriter {
+class AsciiWriter {
   private readonly buffer = Buffer.alloc(64);
   private length = 0;
 

@@ -4,8 +4,7 @@
  * (student_id, course_ids, score counters) are what the API derives from.
  */
 
-export const SUBSCRIPTION_STATUSES = ['active', 'inactive', 'refunded', 'chargeback', 'canceled'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type SubscriptionStatus = 'active' | 'inactive' | 'refunded' | 'chargeback' | 'canceled';
 
 export interface StudentRecord {
   id: string;

@@ -3,7 +3,7 @@ import type { CourseRecord, ProductRecord, ProgressRecord, StudentRecord, Subscr
 
 /** API representations (api-spec §2) of the store's records. */
 
-export function fullName(student: StudentRecord): string {
+function fullName(student: StudentRecord): string {
   return student.last_name === null ? student.first_name : `${student.first_name} ${student.last_name}`;
 }
 
@@ -56,7 +56,7 @@ export function subscriptionView(store: SandboxStore, subscription: Subscription
   return view;
 }
 
-export interface SubscriberCounts {
+interface SubscriberCounts {
   active: number;
   inactive: number;
 }
@@ -66,7 +66,7 @@ export interface SubscriberCounts {
  * status is active, `inactive` otherwise (kept access after cancel, refund…).
  * Students without access are not counted. Use through `store.derive`.
  */
-export function countSubscribers(store: SandboxStore): ReadonlyMap<string, SubscriberCounts> {
+function countSubscribers(store: SandboxStore): ReadonlyMap<string, SubscriberCounts> {
   const counts = new Map<string, SubscriberCounts>(store.products.map((product) => [product.id, { active: 0, inactive: 0 }]));
   for (const subscription of store.subscriptions) {
     const count = counts.get(subscription.product_id);

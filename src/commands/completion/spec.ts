@@ -155,6 +155,6 @@ export function flagsOf(option: OptionSpec): string[] {
 
 /** The words a script may put in a fixed list unquoted; anything else is a bug in a command declaration. */
 export function checkWord(word: string): string {
-  if (!/^[A-Za-z0-9_.,:@+=\/-]+$/.test(word)) throw new Error(`cannot complete ${JSON.stringify(word)}: not a plain word`);
+  if (!/^[A-Za-z0-9_.,:@+=/-]+$/.test(word)) throw new Error(`cannot complete ${JSON.stringify(word)}: not a plain word`);
   return word;
 }

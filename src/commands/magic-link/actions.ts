@@ -1,4 +1,5 @@
 /** `members magic-link STUDENT`: stdout is the URL alone in table mode, so `url=$(…)` works. */
+import { recordChange } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { magicLink as postMagicLink } from '../../api/students.js';
 import type { View } from '../../output/view.js';
@@ -24,6 +25,11 @@ export async function magicLink(session: Session, input: string, opts: { expireI
     const target = key.kind === 'email' || key.kind === 'id' ? { kind: key.kind, value: key.value } : { kind: 'id' as const, value: (await resolveStudent(api, input)).id };
     await session.announceChange();
     const { data, requestId } = await postMagicLink(api, target, expireIn);
+    // Never the URL: it logs the student in.
+    await recordChange(session, {
+      command: 'magic-link', action: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,
+      result: 'created', request_id: requestId, reason: opts.reason, expire_in: data.data.expire_in,
+    });
     await output.one(data.data, MAGIC_LINK_VIEW);
     return {
       command: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,

@@ -1,4 +1,5 @@
 /** `members scores get|set`. */
+import { recordChange } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { getScores, setScore as putScore } from '../../api/students.js';
 import type { View } from '../../output/view.js';
@@ -35,6 +36,10 @@ export async function setScore(session: Session, input: string, rawScore: string
     const student = await resolveStudent(api, input);
     await session.announceChange();
     const { data, requestId } = await putScore(api, student.id, score);
+    await recordChange(session, {
+      command: 'scores set', action: 'scores.set', student: input, student_id: student.id, result: 'updated', request_id: requestId,
+      reason: opts.reason, score,
+    });
     await output.one(data.data, SCORE_VIEW);
     const message = `set the score of ${studentLabel(student)} to ${score}`;
     (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);

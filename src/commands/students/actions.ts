@@ -1,5 +1,6 @@
 /** `members students …`: the work behind each verb. Flags and help live in index.ts. */
 import type { Student } from '../../api/schemas.js';
+import { recordChange, studentSnapshot, subscriptionSnapshot } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import {
   createStudent, deleteStudent, getStudent, listStudents, studentProducts, type NewStudent,
@@ -90,6 +91,9 @@ export async function create(session: Session, opts: CreateOptions): Promise<Cha
     const api = await session.api();
     await session.announceChange();
     const { data, requestId, recovered } = await createStudent(api, body);
+    await recordChange(session, {
+      command: 'students create', action: 'create', student: body.email, student_id: data.id, result: 'created', request_id: requestId, reason: opts.reason,
+    });
     await output.one(data, STUDENT_VIEW);
     const label = labelOf(data);
     const message = recovered ? `created student ${label} (found after an interrupted request)` : `created student ${label}`;
@@ -114,6 +118,10 @@ export async function remove(session: Session, input: string, opts: { reason?: s
     // Just seen, now gone: a retried DELETE whose first attempt went through.
     if (!(error instanceof NotFoundError)) throw error;
   }
+  await recordChange(session, {
+    command: 'students delete', action: 'delete', student: input, student_id: student.id, result: 'deleted', request_id: requestId,
+    reason: opts.reason, before: student.record ? studentSnapshot(student.record) : undefined,
+  });
   const message = `deleted student ${label}`;
   (await session.messages()).notice(`✓ ${capitalize(message)}`);
   return { command: 'students delete', student: input, student_id: student.id, result: 'deleted', message, requestId, reason: opts.reason };
@@ -141,6 +149,7 @@ export async function grant(
       reason: opts.reason,
       beforeChange: () => session.announceChange(),
     });
+    if (outcome.result === 'granted' && !outcome.dryRun) await recordOutcome(session, 'students grant', outcome);
     // The state asked for holds either way: print the subscription, and say whether anything was sent.
     if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
     (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
@@ -161,8 +170,20 @@ export async function revoke(session: Session, input: string, rawProductId: stri
       await session.confirm(`Revoke product ${title ? `"${title}" (${productId})` : productId} from ${studentLabel(student)}?`);
     },
   });
+  if (outcome.result === 'revoked' && !outcome.dryRun) await recordOutcome(session, 'students revoke', outcome);
   (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
   return outcome;
+}
+
+/** A grant keeps the subscription it made (undo checks it is unchanged); a revoke the one it removed (undo restores it). */
+async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
+  const snapshot = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
+  const granted = outcome.result === 'granted';
+  await recordChange(session, {
+    command, action: granted ? 'grant' : 'revoke', student: outcome.student, student_id: outcome.student_id,
+    product_id: outcome.product_id, result: outcome.result, request_id: outcome.requestId, reason: outcome.reason,
+    before: granted ? undefined : snapshot, after: granted ? snapshot : undefined,
+  });
 }
 
 function labelOf(student: Student): string {

@@ -2,6 +2,10 @@ import type { Command } from 'commander';
 import { examples, type Runner } from '../../program.js';
 import { addListOptions } from '../list-options.js';
 import type { CreateOptions, ListOptions } from './actions.js';
+import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
+
+type BulkCommandFlags = BulkFlags & { reason?: string };
+type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string };
 
 /** The STUDENT argument of every command (contract §5). */
 export const STUDENT_ARGUMENT = 'an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
@@ -80,33 +84,62 @@ export function registerStudents(program: Command, runner: Runner): void {
       await products(runner.session(cmd), student);
     });
 
-  students.command('grant')
-    .description('Give a student a product; nothing is sent if the student already has it')
-    .argument('<student>', STUDENT_ARGUMENT)
-    .argument('<product_id>', 'id of the product (see `members products list`)')
+  addBulkOptions(students.command('grant')
+    .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent for a product already held')
+    .argument('[student]', STUDENT_ARGUMENT)
+    .argument('[product_id]', 'id of the product (see `members products list`)')
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
-    .option(...REASON_OPTION)
+    .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students grant maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c',
       'members students grant ref:crm-8812 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --expiration 2025-12-31 --reason "ticket 4411"',
+      'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date]',
+      'members students grant --file grants.csv --yes -o csv --out results.csv',
     ))
-    .action(async (student: string, productId: string, opts: { accession?: string; expiration?: string; reason?: string }, cmd: Command) => {
+    .action(async (student: string | undefined, productId: string | undefined, opts: GrantFlags, cmd: Command) => {
+      const file = chooseForm('grant', student, productId, opts);
+      if (file !== undefined) {
+        const { bulkGrant } = await import('../bulk/actions.js');
+        await bulkGrant(runner.session(cmd), file, opts);
+        return;
+      }
       const { grant } = await import('./actions.js');
-      await grant(runner.session(cmd), student, productId, opts);
+      await grant(runner.session(cmd), student as string, productId as string, opts);
     });
 
-  students.command('revoke')
-    .description('Take a product away from a student (asks first; --yes when not on a terminal)')
-    .argument('<student>', STUDENT_ARGUMENT)
-    .argument('<product_id>', 'id of the product')
-    .option(...REASON_OPTION)
+  addBulkOptions(students.command('revoke')
+    .description('Take a product away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)')
+    .argument('[student]', STUDENT_ARGUMENT)
+    .argument('[product_id]', 'id of the product')
+    .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students revoke maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c',
       'members students revoke doc:123.456.789-09 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --yes --reason "refund #771"',
+      'members students revoke --file refunds.csv --yes --reason "chargebacks, March"    # columns: student,product_id',
     ))
-    .action(async (student: string, productId: string, opts: { reason?: string }, cmd: Command) => {
+    .action(async (student: string | undefined, productId: string | undefined, opts: BulkCommandFlags, cmd: Command) => {
+      const file = chooseForm('revoke', student, productId, opts);
+      if (file !== undefined) {
+        const { bulkRevoke } = await import('../bulk/actions.js');
+        await bulkRevoke(runner.session(cmd), file, opts);
+        return;
+      }
       const { revoke } = await import('./actions.js');
-      await revoke(runner.session(cmd), student, productId, opts);
+      await revoke(runner.session(cmd), student as string, productId as string, opts);
+    });
+
+  addBulkOptions(students.command('import')
+    .description('Create the students of a CSV file; e-mails that exist already are skipped')
+    .argument('<file>', 'CSV with the columns first_name,last_name,email[,phone][,birth][,document][,reference_id] (- for stdin)')
+    .option(...REASON_OPTION))
+    .addHelpText('after', examples(
+      'members students import new-students.csv --dry-run',
+      'members students import new-students.csv --yes --concurrency 8 -o ndjson',
+      'crm-export | members students import - --yes',
+    ))
+    .action(async (file: string, opts: BulkCommandFlags, cmd: Command) => {
+      const { importStudents } = await import('../bulk/actions.js');
+      await importStudents(runner.session(cmd), file, opts);
     });
 }

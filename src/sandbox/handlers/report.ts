@@ -2,8 +2,8 @@ import { HttpError, type Reply, type RequestContext } from '../http.js';
 import { reportPage } from '../report.js';
 import { unprocessable, Validator } from '../validation.js';
 
-export const DEFAULT_TOP_COURSES = 10;
-export const DEFAULT_LIMIT = 500;
+const DEFAULT_TOP_COURSES = 10;
+const DEFAULT_LIMIT = 500;
 
 interface Cursor {
   offset: number;

@@ -7,8 +7,8 @@ import { studentView } from '../views.js';
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 /** Bounds of a magic link's life: one minute to one week. */
-export const EXPIRE_IN_MIN = 60;
-export const EXPIRE_IN_MAX = 604_800;
+const EXPIRE_IN_MIN = 60;
+const EXPIRE_IN_MAX = 604_800;
 
 const lookups = {
   id: (ctx: RequestContext) => ctx.store.student(ctx.param('id')),

@@ -1,0 +1,233 @@
+# bash completion for members                                -*- shell-script -*-
+#
+# Generated from the command tree by `members completion bash`; do not edit.
+# Regenerate with `npm run completions`. Install: see docs/completions.md.
+
+# __members_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.
+__members_subcommand() {
+  case "$1|$2" in
+    "|students") echo students ;;
+    "|scores") echo scores ;;
+    "|magic-link") echo magic-link ;;
+    "|products") echo products ;;
+    "|subscriptions") echo subscriptions ;;
+    "|courses") echo courses ;;
+    "|report") echo report ;;
+    "|auth") echo auth ;;
+    "|api") echo api ;;
+    "|sandbox") echo sandbox ;;
+    "|completion") echo completion ;;
+    "|history") echo history ;;
+    "|undo") echo undo ;;
+    "|help") echo help ;;
+    "students|list") echo list ;;
+    "students|get") echo get ;;
+    "students|create") echo create ;;
+    "students|delete") echo delete ;;
+    "students|products") echo products ;;
+    "students|grant") echo grant ;;
+    "students|revoke") echo revoke ;;
+    "students|help") echo help ;;
+    "scores|get") echo get ;;
+    "scores|set") echo set ;;
+    "scores|help") echo help ;;
+    "products|list") echo list ;;
+    "products|get") echo get ;;
+    "products|help") echo help ;;
+    "subscriptions|list") echo list ;;
+    "subscriptions|get") echo get ;;
+    "subscriptions|help") echo help ;;
+    "courses|list") echo list ;;
+    "courses|get") echo get ;;
+    "courses|accesses") echo accesses ;;
+    "courses|help") echo help ;;
+    "report|engaged-courses") echo engaged-courses ;;
+    "report|help") echo help ;;
+    "auth|login") echo login ;;
+    "auth|status") echo status ;;
+    "auth|switch") echo switch ;;
+    "auth|logout") echo logout ;;
+    "auth|token") echo token ;;
+    "auth|help") echo help ;;
+    *) return 1 ;;
+  esac
+}
+
+# __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
+__members_takes_value() {
+  case "$1|$2" in
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students revoke|--reason"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+  esac
+  return 1
+}
+
+# __members_commands PATH: the subcommands of PATH.
+__members_commands() {
+  case "$1" in
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo help" ;;
+    "students") echo "list get create delete products grant revoke help" ;;
+    "scores") echo "get set help" ;;
+    "products") echo "list get help" ;;
+    "subscriptions") echo "list get help" ;;
+    "courses") echo "list get accesses help" ;;
+    "report") echo "engaged-courses help" ;;
+    "auth") echo "login status switch logout token help" ;;
+  esac
+}
+
+# __members_flags PATH: the options of PATH, then the global ones.
+__members_flags() {
+  case "$1" in
+    "") echo "-V --version -h --help" ;;
+    "students") echo "-h --help" ;;
+    "students list") echo "--with-subscriptions --page --per-page --all --limit -h --help" ;;
+    "students get") echo "-h --help" ;;
+    "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
+    "students delete") echo "--reason -h --help" ;;
+    "students products") echo "-h --help" ;;
+    "students grant") echo "--accession --expiration --reason -h --help" ;;
+    "students revoke") echo "--reason -h --help" ;;
+    "students help") echo "" ;;
+    "scores") echo "-h --help" ;;
+    "scores get") echo "-h --help" ;;
+    "scores set") echo "--reason -h --help" ;;
+    "scores help") echo "" ;;
+    "magic-link") echo "--expire-in --reason -h --help" ;;
+    "products") echo "-h --help" ;;
+    "products list") echo "--page --per-page --all -h --help" ;;
+    "products get") echo "-h --help" ;;
+    "products help") echo "" ;;
+    "subscriptions") echo "-h --help" ;;
+    "subscriptions list") echo "--page --per-page --all --status --access --product --student -h --help" ;;
+    "subscriptions get") echo "-h --help" ;;
+    "subscriptions help") echo "" ;;
+    "courses") echo "-h --help" ;;
+    "courses list") echo "--page --per-page --all -h --help" ;;
+    "courses get") echo "-h --help" ;;
+    "courses accesses") echo "-h --help" ;;
+    "courses help") echo "" ;;
+    "report") echo "-h --help" ;;
+    "report engaged-courses") echo "--top --limit --cursor --max-pages -h --help" ;;
+    "report help") echo "" ;;
+    "auth") echo "-h --help" ;;
+    "auth login") echo "--token-stdin --no-verify --activate -h --help" ;;
+    "auth status") echo "--offline -h --help" ;;
+    "auth switch") echo "-h --help" ;;
+    "auth logout") echo "-h --help" ;;
+    "auth token") echo "-h --help" ;;
+    "auth help") echo "" ;;
+    "api") echo "-X --method -f --field --input --paginate -h --help" ;;
+    "sandbox") echo "--host --port --seed --students --latency --fail-rate --rate-limit --data --login -h --help" ;;
+    "completion") echo "-h --help" ;;
+    "history") echo "--student --since --limit -h --help" ;;
+    "undo") echo "--reason -h --help" ;;
+    "help") echo "" ;;
+  esac
+  echo "-p --profile -o --output --json --fields --no-header --csv-raw --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --out"
+}
+
+# __members_values PATH FLAG: completes the value of FLAG.
+__members_values() {
+  case "$1|$2" in
+    "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
+    "subscriptions list|--access") __members_words "active inactive" ;;
+    "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
+    "api|--input") __members_files ;;
+    "sandbox|--data") __members_files ;;
+    *"|-p"|*"|--profile") __members_profiles ;;
+    *"|-o"|*"|--output") __members_words "table json ndjson csv" ;;
+    *"|--out") __members_files ;;
+  esac
+}
+
+# __members_argument PATH INDEX: completes the positional argument INDEX (from 0) of PATH.
+__members_argument() {
+  case "$1|$2" in
+    "students help|0") __members_words "list get create delete products grant revoke" ;;
+    "scores help|0") __members_words "get set" ;;
+    "products help|0") __members_words "list get" ;;
+    "subscriptions help|0") __members_words "list get" ;;
+    "courses help|0") __members_words "list get accesses" ;;
+    "report help|0") __members_words "engaged-courses" ;;
+    "auth switch|0") __members_profiles ;;
+    "auth help|0") __members_words "login status switch logout token" ;;
+    "completion|0") __members_words "bash zsh fish" ;;
+    "help|0") __members_words "students scores magic-link products subscriptions courses report auth api sandbox completion history undo" ;;
+  esac
+}
+
+# Plain reads, not mapfile: bash 3.2 (macOS) has no mapfile.
+__members_words() {
+  local word
+  while IFS= read -r word; do COMPREPLY+=("$word"); done < <(IFS=$' \t\n'; compgen -W "$1" -- "$cur")
+}
+
+# A comma-separated list: completes the item after the last comma, skipping items already given.
+__members_list() {
+  local prefix="" word
+  [[ $cur == *,* ]] && prefix="${cur%,*},"
+  for word in $1; do
+    [[ ",$prefix" == *",$word,"* ]] && continue
+    [[ "$prefix$word" == "$cur"* ]] && COMPREPLY+=("$prefix$word")
+  done
+}
+
+__members_files() {
+  compopt -o filenames 2>/dev/null
+  local file
+  while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")
+}
+
+# Profile names from the config file (never tokens); nothing on any error.
+__members_profiles() {
+  local name
+  while IFS= read -r name; do
+    [[ -n $name && $name == "$cur"* ]] && COMPREPLY+=("$name")
+  done < <(command members __complete-profiles 2>/dev/null)
+}
+
+_members() {
+  local cur="${COMP_WORDS[COMP_CWORD]-}" path="" option="" word sub
+  local -i i=1 nargs=0 rest=0
+  COMPREPLY=()
+  # Walk the words before the cursor: subcommands extend the path, options
+  # skip their values (`--opt value`, or `--opt = value` as bash splits `--opt=value`).
+  while (( i < COMP_CWORD )); do
+    word="${COMP_WORDS[i]}"
+    if (( rest == 0 )) && [[ $word == -* ]]; then
+      if [[ $word == -- ]]; then
+        rest=1
+      elif __members_takes_value "$path" "$word"; then
+        if (( i + 1 == COMP_CWORD )); then
+          option="$word"
+          [[ $cur == = ]] && cur=""
+          break
+        fi
+        [[ "${COMP_WORDS[i+1]-}" == = ]] && i+=1
+        if (( i + 1 == COMP_CWORD )); then
+          option="$word"
+          break
+        fi
+        i+=1
+      fi
+    elif (( nargs == 0 )) && sub="$(__members_subcommand "$path" "$word")"; then
+      path="${path:+$path }$sub"
+    else
+      nargs+=1
+    fi
+    i+=1
+  done
+
+  if [[ -n $option ]]; then
+    __members_values "$path" "$option"
+  elif (( rest == 0 )) && [[ $cur == -* ]]; then
+    __members_words "$(__members_flags "$path")"
+  elif (( nargs == 0 )) && [[ -n "$(__members_commands "$path")" ]]; then
+    __members_words "$(__members_commands "$path")"
+  else
+    __members_argument "$path" "$nargs"
+  fi
+  return 0
+}
+
+complete -F _members members

@@ -1,0 +1,335 @@
+# fish completion for members
+#
+# Generated from the command tree by `members completion fish`; do not edit.
+# Regenerate with `npm run completions`. Install: see docs/completions.md.
+
+# __members_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.
+function __members_subcommand --argument-names path word
+    switch "$path|$word"
+        case '|students'
+            echo students
+        case '|scores'
+            echo scores
+        case '|magic-link'
+            echo magic-link
+        case '|products'
+            echo products
+        case '|subscriptions'
+            echo subscriptions
+        case '|courses'
+            echo courses
+        case '|report'
+            echo report
+        case '|auth'
+            echo auth
+        case '|api'
+            echo api
+        case '|sandbox'
+            echo sandbox
+        case '|completion'
+            echo completion
+        case '|history'
+            echo history
+        case '|undo'
+            echo undo
+        case '|help'
+            echo help
+        case 'students|list'
+            echo list
+        case 'students|get'
+            echo get
+        case 'students|create'
+            echo create
+        case 'students|delete'
+            echo delete
+        case 'students|products'
+            echo products
+        case 'students|grant'
+            echo grant
+        case 'students|revoke'
+            echo revoke
+        case 'students|help'
+            echo help
+        case 'scores|get'
+            echo get
+        case 'scores|set'
+            echo set
+        case 'scores|help'
+            echo help
+        case 'products|list'
+            echo list
+        case 'products|get'
+            echo get
+        case 'products|help'
+            echo help
+        case 'subscriptions|list'
+            echo list
+        case 'subscriptions|get'
+            echo get
+        case 'subscriptions|help'
+            echo help
+        case 'courses|list'
+            echo list
+        case 'courses|get'
+            echo get
+        case 'courses|accesses'
+            echo accesses
+        case 'courses|help'
+            echo help
+        case 'report|engaged-courses'
+            echo engaged-courses
+        case 'report|help'
+            echo help
+        case 'auth|login'
+            echo login
+        case 'auth|status'
+            echo status
+        case 'auth|switch'
+            echo switch
+        case 'auth|logout'
+            echo logout
+        case 'auth|token'
+            echo token
+        case 'auth|help'
+            echo help
+        case '*'
+            return 1
+    end
+end
+
+# __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
+function __members_takes_value --argument-names path flag
+    switch "$path|$flag"
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students revoke|--reason' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+            return 0
+    end
+    return 1
+end
+
+# Prints the command path of the line being completed, then how many
+# positional arguments follow it.
+function __members_state
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path ''
+    set -l nargs 0
+    set -l skip 0
+    set -l rest 0
+    set -l sub
+    for word in $words
+        if test $skip -eq 1
+            set skip 0
+        else if test $rest -eq 0; and string match -q -- '-*' $word
+            if test "$word" = --
+                set rest 1
+            else if __members_takes_value "$path" $word
+                set skip 1
+            end
+        else if test $nargs -eq 0; and set sub (__members_subcommand "$path" $word)
+            if test -z "$path"
+                set path $sub
+            else
+                set path "$path $sub"
+            end
+        else
+            set nargs (math $nargs + 1)
+        end
+    end
+    printf '%s\n' "$path" $nargs
+end
+
+# __members_at PATH: the line is at the command PATH.
+function __members_at --argument-names path
+    set -l state (__members_state)
+    test "$state[1]" = "$path"
+end
+
+# __members_arg PATH INDEX [+]: the word being completed is positional argument INDEX of PATH (or later, with +).
+function __members_arg --argument-names path index more
+    set -l state (__members_state)
+    test "$state[1]" = "$path"; or return 1
+    test "$state[2]" -eq $index; or begin; test "$more" = +; and test "$state[2]" -gt $index; end
+end
+
+# A comma-separated list: completes the item after the last comma, skipping items already given.
+function __members_list
+    set -l prefix (string match -r -- '^.*,' (commandline -ct)); or set prefix ''
+    for word in $argv
+        contains -- $word (string split , -- $prefix); or echo $prefix$word
+    end
+end
+
+# Profile names from the config file (never tokens); nothing on any error.
+function __members_profiles
+    command members __complete-profiles 2>/dev/null
+end
+
+# No file names unless an option or argument takes a file.
+complete -c members -f
+
+# Global options
+complete -c members -s p -l profile -x -a '(__members_profiles)' -d 'profile to use (env MEMBERS_PROFILE)'
+complete -c members -s o -l output -x -a 'table json ndjson csv' -d 'output format'
+complete -c members -l json -d 'same as -o json'
+complete -c members -l fields -x -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title)'
+complete -c members -l no-header -d 'no header row in table and csv'
+complete -c members -l csv-raw -d 'write csv cells untouched (no spreadsheet formula guard)'
+complete -c members -l no-color -d 'no colour'
+complete -c members -s q -l quiet -d 'no spinner, progress, notices or warnings'
+complete -c members -s v -l verbose -d 'log every HTTP exchange on stderr, secrets redacted'
+complete -c members -l base-url -x -d 'API base URL (env MEMBERS_BASE_URL)'
+complete -c members -l timeout -x -d 'per-request timeout'
+complete -c members -l retries -x -d 'retry budget per request'
+complete -c members -s y -l yes -d 'answer yes to confirmations'
+complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600)'
+
+# Commands, their options and arguments
+complete -c members -n '__members_arg \'\' 0' -a students -d 'List, look up, create and delete students; grant and revoke their products'
+complete -c members -n '__members_arg \'\' 0' -a scores -d 'Read and set a student\'s community score'
+complete -c members -n '__members_arg \'\' 0' -a magic-link -d 'Create a time-limited link that logs a student in; prints the URL alone'
+complete -c members -n '__members_arg \'\' 0' -a products -d 'List products and their subscriber counts'
+complete -c members -n '__members_arg \'\' 0' -a subscriptions -d 'List and inspect subscriptions (a student with a product)'
+complete -c members -n '__members_arg \'\' 0' -a courses -d 'List courses, their modules and lessons, and who accessed them'
+complete -c members -n '__members_arg \'\' 0' -a report -d 'Partner reports of the platform'
+complete -c members -n '__members_arg \'\' 0' -a auth -d 'Log in, switch and inspect profiles and their tokens'
+complete -c members -n '__members_arg \'\' 0' -a api -d 'Send an authenticated request to the API and print the JSON body'
+complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server that implements the whole API on seeded data'
+complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh or fish'
+complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
+complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a grant, a revoke or a delete recorded in the audit log (see `members history`)'
+complete -c members -n '__members_arg \'\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
+complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'students\' 0' -a list -d 'List students, one page at a time (--all for every page)'
+complete -c members -n '__members_arg \'students\' 0' -a get -d 'Show one student and its subscriptions'
+complete -c members -n '__members_arg \'students\' 0' -a create -d 'Create a student'
+complete -c members -n '__members_arg \'students\' 0' -a delete -d 'Delete a student (asks first; --yes when not on a terminal)'
+complete -c members -n '__members_arg \'students\' 0' -a products -d 'List a student\'s subscriptions (products, status, access, dates)'
+complete -c members -n '__members_arg \'students\' 0' -a grant -d 'Give a student a product; nothing is sent if the student already has it'
+complete -c members -n '__members_arg \'students\' 0' -a revoke -d 'Take a product away from a student (asks first; --yes when not on a terminal)'
+complete -c members -n '__members_arg \'students\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'students\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students list\'' -l with-subscriptions -d 'include each student\'s subscriptions'
+complete -c members -n '__members_at \'students list\'' -l page -x -d 'page to show, from 1 (default 1)'
+complete -c members -n '__members_at \'students list\'' -l per-page -x -d 'records per page (default: the server\'s; 100 with --all)'
+complete -c members -n '__members_at \'students list\'' -l all -d 'follow the pages to the end'
+complete -c members -n '__members_at \'students list\'' -l limit -x -d 'stop after N records, fetching only the pages needed'
+complete -c members -n '__members_at \'students list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students create\'' -l first-name -x -d 'first name'
+complete -c members -n '__members_at \'students create\'' -l last-name -x -d 'last name'
+complete -c members -n '__members_at \'students create\'' -l email -x -d 'e-mail address'
+complete -c members -n '__members_at \'students create\'' -l phone -x -d 'phone number'
+complete -c members -n '__members_at \'students create\'' -l birth -x -d 'date of birth, YYYY-MM-DD'
+complete -c members -n '__members_at \'students create\'' -l document -x -d 'document number'
+complete -c members -n '__members_at \'students create\'' -l reference-id -x -d 'id of the student in another system'
+complete -c members -n '__members_at \'students create\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students create\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students delete\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students delete\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students products\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students grant\'' -l accession -x -d 'accession date, YYYY-MM-DD (default: today)'
+complete -c members -n '__members_at \'students grant\'' -l expiration -x -d 'expiration date, YYYY-MM-DD'
+complete -c members -n '__members_at \'students grant\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students grant\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students revoke\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'students help\' 0' -x -a 'list get create delete products grant revoke'
+complete -c members -n '__members_arg \'scores\' 0' -a get -d 'Show a student\'s score, posts, comments and replies'
+complete -c members -n '__members_arg \'scores\' 0' -a set -d 'Set a student\'s score (an integer)'
+complete -c members -n '__members_arg \'scores\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'scores\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'scores get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'scores set\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'scores set\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'scores help\' 0' -x -a 'get set'
+complete -c members -n '__members_at \'magic-link\'' -l expire-in -x -d 'life of the link: seconds, or a number with s, m, h or d'
+complete -c members -n '__members_at \'magic-link\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'magic-link\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'products\' 0' -a list -d 'List products, one page at a time (--all for every page)'
+complete -c members -n '__members_arg \'products\' 0' -a get -d 'Show one product, with its active and inactive subscribers'
+complete -c members -n '__members_arg \'products\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'products\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'products list\'' -l page -x -d 'page to show, from 1 (default 1)'
+complete -c members -n '__members_at \'products list\'' -l per-page -x -d 'records per page (default: the server\'s; 100 with --all)'
+complete -c members -n '__members_at \'products list\'' -l all -d 'follow the pages to the end'
+complete -c members -n '__members_at \'products list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'products get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'products help\' 0' -x -a 'list get'
+complete -c members -n '__members_arg \'subscriptions\' 0' -a list -d 'List subscriptions; filters apply over every page'
+complete -c members -n '__members_arg \'subscriptions\' 0' -a get -d 'Show one subscription with its student and product'
+complete -c members -n '__members_arg \'subscriptions\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'subscriptions\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'subscriptions list\'' -l page -x -d 'page to show, from 1 (default 1)'
+complete -c members -n '__members_at \'subscriptions list\'' -l per-page -x -d 'records per page (default: the server\'s; 100 with --all)'
+complete -c members -n '__members_at \'subscriptions list\'' -l all -d 'follow the pages to the end'
+complete -c members -n '__members_at \'subscriptions list\'' -l status -x -a '(__members_list active inactive refunded chargeback canceled)' -d 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)'
+complete -c members -n '__members_at \'subscriptions list\'' -l access -x -a 'active inactive' -d 'keep subscriptions whose access is released (active) or not (inactive)'
+complete -c members -n '__members_at \'subscriptions list\'' -l product -x -d 'keep subscriptions to this product'
+complete -c members -n '__members_at \'subscriptions list\'' -l student -x -d 'keep subscriptions of this student (id, e-mail, doc:DOCUMENT or ref:REFERENCE)'
+complete -c members -n '__members_at \'subscriptions list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'subscriptions get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'subscriptions help\' 0' -x -a 'list get'
+complete -c members -n '__members_arg \'courses\' 0' -a list -d 'List courses with their counts of modules and lessons'
+complete -c members -n '__members_arg \'courses\' 0' -a get -d 'Show one course, then its modules and lessons as a tree'
+complete -c members -n '__members_arg \'courses\' 0' -a accesses -d 'Who accessed a course: last access, whether and when they finished it'
+complete -c members -n '__members_arg \'courses\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'courses\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'courses list\'' -l page -x -d 'page to show, from 1 (default 1)'
+complete -c members -n '__members_at \'courses list\'' -l per-page -x -d 'records per page (default: the server\'s; 100 with --all)'
+complete -c members -n '__members_at \'courses list\'' -l all -d 'follow the pages to the end'
+complete -c members -n '__members_at \'courses list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'courses get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'courses accesses\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'courses help\' 0' -x -a 'list get accesses'
+complete -c members -n '__members_arg \'report\' 0' -a engaged-courses -d 'Stream the (deprecated) report of the most engaged courses: one row per student and course'
+complete -c members -n '__members_arg \'report\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'report\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'report engaged-courses\'' -l top -x -d 'number of courses in the ranking, 1-50'
+complete -c members -n '__members_at \'report engaged-courses\'' -l limit -x -d 'rows per page requested from the server, 2-500'
+complete -c members -n '__members_at \'report engaged-courses\'' -l cursor -x -d 'start from this next_cursor of an earlier page'
+complete -c members -n '__members_at \'report engaged-courses\'' -l max-pages -x -d 'stop after N pages (default: every page)'
+complete -c members -n '__members_at \'report engaged-courses\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'report help\' 0' -x -a 'engaged-courses'
+complete -c members -n '__members_arg \'auth\' 0' -a login -d 'Store a profile: base URL and tokens (tokens never come from flags)'
+complete -c members -n '__members_arg \'auth\' 0' -a status -d 'Show every profile, its masked tokens, and whether the token in force works'
+complete -c members -n '__members_arg \'auth\' 0' -a switch -d 'Make another stored profile the active one'
+complete -c members -n '__members_arg \'auth\' 0' -a logout -d 'Forget a profile\'s tokens (the profile in force unless --profile)'
+complete -c members -n '__members_arg \'auth\' 0' -a token -d 'Print the API token of the profile in force (for scripts)'
+complete -c members -n '__members_arg \'auth\' 0' -a help -d 'show help for a command'
+complete -c members -n '__members_at \'auth\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'auth login\'' -l token-stdin -d 'read the API token from stdin'
+complete -c members -n '__members_at \'auth login\'' -l no-verify -d 'store without checking the token against the API'
+complete -c members -n '__members_at \'auth login\'' -l activate -d 'make this profile the active one'
+complete -c members -n '__members_at \'auth login\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'auth status\'' -l offline -d 'do not check the token against the API'
+complete -c members -n '__members_at \'auth status\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'auth switch\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'auth switch\' 0' -x -a '(__members_profiles)'
+complete -c members -n '__members_at \'auth logout\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'auth token\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'auth help\' 0' -x -a 'login status switch logout token'
+complete -c members -n '__members_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'HTTP method'
+complete -c members -n '__members_at \'api\'' -s f -l field -x -d 'add a field: query parameter for GET, JSON body field otherwise (repeatable)'
+complete -c members -n '__members_at \'api\'' -l input -r -F -d 'read the JSON request body from FILE, or - for stdin'
+complete -c members -n '__members_at \'api\'' -l paginate -d 'follow links.next and print the concatenated data'
+complete -c members -n '__members_at \'api\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'sandbox\'' -l host -x -d 'address to listen on'
+complete -c members -n '__members_at \'sandbox\'' -l port -x -d 'port (0 picks a free one)'
+complete -c members -n '__members_at \'sandbox\'' -l seed -x -d 'seed of the generated data'
+complete -c members -n '__members_at \'sandbox\'' -l students -x -d 'number of students to generate'
+complete -c members -n '__members_at \'sandbox\'' -l latency -x -d 'delay added to every response (e.g. 20ms, 1s)'
+complete -c members -n '__members_at \'sandbox\'' -l fail-rate -x -d 'fraction of requests answered 500/503 (0..1)'
+complete -c members -n '__members_at \'sandbox\'' -l rate-limit -x -d 'requests per second before answering 429'
+complete -c members -n '__members_at \'sandbox\'' -l data -r -F -d 'persist the state to this JSON file'
+complete -c members -n '__members_at \'sandbox\'' -l login -d 'store the sandbox as the profile "sandbox" and make it active'
+complete -c members -n '__members_at \'sandbox\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'completion\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'completion\' 0' -x -a 'bash zsh fish'
+complete -c members -n '__members_at \'history\'' -l student -x -d 'only changes to this student: as it was given (id, e-mail, doc:…, ref:…) or its id'
+complete -c members -n '__members_at \'history\'' -l since -x -d 'only changes on or after DATE (YYYY-MM-DD, local time)'
+complete -c members -n '__members_at \'history\'' -l limit -x -d 'only the N newest changes'
+complete -c members -n '__members_at \'history\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'undo\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'undo\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'help\' 0' -x -a 'students scores magic-link products subscriptions courses report auth api sandbox completion history undo'

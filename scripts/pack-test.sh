@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Packs members-cli, checks what the tarball ships, installs it globally into a
+# temporary prefix as a user would, and runs it: --version, the completion
+# scripts, and a session against `members sandbox`. Then runs the same with the
+# package's node_modules removed, to tell whether the esbuild bundle needs its
+# runtime dependencies at all (reported, not enforced).
+# Usage: scripts/pack-test.sh   (builds first; needs the npm registry or cache)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/members-pack.XXXXXX")
+sandbox_pid=""
+stop_sandbox() {
+  if [[ -n $sandbox_pid ]]; then
+    kill "$sandbox_pid" 2>/dev/null || true
+    wait "$sandbox_pid" 2>/dev/null || true
+    sandbox_pid=""
+  fi
+}
+trap 'stop_sandbox; rm -rf "$work"' EXIT
+
+fail() {
+  echo "pack-test: FAIL: $*" >&2
+  exit 1
+}
+
+version=$(node -p 'require("./package.json").version')
+npm run build --silent  # (npm pack builds too, through "prepack"; the listing below does not run it)
+
+# 1. What the tarball ships: package.json, README, bin, dist (no tests, no
+#    sources), completions; nothing else.
+npm pack --dry-run --json --silent --ignore-scripts > "$work/pack.json"
+node - "$work/pack.json" <<'EOF' || fail "the tarball's contents (see above)"
+const fs = require('node:fs');
+const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const paths = pack.files.map((file) => file.path);
+const allowed = [
+  /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/members\.js$/,
+  /^dist\/[\w-]+\.js(\.map)?$/, /^completions\/(members\.bash|_members|members\.fish)$/,
+];
+const required = ['package.json', 'README.md', 'bin/members.js', 'dist/main.js',
+  'completions/members.bash', 'completions/_members', 'completions/members.fish'];
+const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
+const missing = required.filter((path) => !paths.includes(path));
+const sum = (filter) => pack.files.filter(filter).reduce((total, file) => total + file.size, 0);
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+console.log(`pack-test: ${pack.filename}: ${pack.entryCount} files, ${mb(pack.size)} packed, ${mb(pack.unpackedSize)} unpacked`
+  + ` (source maps ${mb(sum((file) => file.path.endsWith('.map')))}, JavaScript ${mb(sum((file) => file.path.endsWith('.js')))})`);
+if (unexpected.length) console.error(`unexpected in the tarball: ${unexpected.join(', ')}`);
+if (missing.length) console.error(`missing from the tarball: ${missing.join(', ')}`);
+process.exit(unexpected.length || missing.length ? 1 : 0);
+EOF
+
+# 2. Install it as a user would: npm install -g from the tarball.
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+prefix="$work/prefix"
+npm install -g "$work/$tarball" --prefix "$prefix" --no-audit --no-fund --prefer-offline --loglevel=error > /dev/null
+members="$prefix/bin/members"
+[[ -x $members ]] || fail "no executable $members after npm install -g"
+
+# A clean environment: no MEMBERS_* from the caller, an empty config directory.
+session() { # session NAME: --version, completion, and a sandbox round trip
+  local name=$1 config="$work/config-$1" out="$work/sandbox-$1.json"
+  mkdir -p "$config"
+  local -a env_clean=(env -i "PATH=$PATH" "HOME=$work" "LANG=C.UTF-8" "MEMBERS_CONFIG_DIR=$config")
+
+  local got
+  got=$("${env_clean[@]}" "$members" --version) || fail "$name: members --version exited with $?"
+  [[ $got == "$version" ]] || fail "$name: members --version printed '$got', expected '$version'"
+
+  "${env_clean[@]}" "$members" completion bash | cmp -s - completions/members.bash \
+    || fail "$name: the installed members prints another bash script than completions/members.bash"
+
+  "${env_clean[@]}" "$members" sandbox --port 0 -o json --quiet > "$out" 2> "$work/sandbox-$name.err" &
+  sandbox_pid=$!
+  local tries=0
+  until [[ -s $out ]]; do
+    kill -0 "$sandbox_pid" 2>/dev/null || fail "$name: members sandbox exited: $(cat "$work/sandbox-$name.err")"
+    (( ++tries <= 200 )) || fail "$name: members sandbox printed nothing in 20 s"
+    sleep 0.1
+  done
+  local base_url token
+  base_url=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]).base_url)' "$out")
+  token=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]).api_token)' "$out")
+
+  local products
+  products=$("${env_clean[@]}" "MEMBERS_BASE_URL=$base_url" "MEMBERS_TOKEN=$token" "$members" products list -o json) \
+    || fail "$name: members products list exited with $?"
+  node -e 'const list = JSON.parse(process.argv[1]); if (!Array.isArray(list) || list.length === 0 || !list[0].id) process.exit(1)' "$products" \
+    || fail "$name: members products list printed no products: $products"
+
+  kill -TERM "$sandbox_pid"
+  wait "$sandbox_pid" || fail "$name: members sandbox did not stop cleanly on SIGTERM"
+  sandbox_pid=""
+  echo "pack-test: $name: --version, completion bash, sandbox + products list (${#products} bytes of JSON): ok"
+}
+
+session installed
+
+# 3. The same without the package's node_modules: is the bundle self-contained?
+rm -rf "$prefix/lib/node_modules/members-cli/node_modules"
+# (A subshell, so that a failure is a finding; it stops its own sandbox.)
+if (trap stop_sandbox EXIT; session bare) 2> "$work/bare.err"; then
+  echo "pack-test: note: the bundle is self-contained: it runs without node_modules, so its runtime"
+  echo "pack-test: note: \"dependencies\" need not be installed (they could be devDependencies)."
+else
+  echo "pack-test: note: the bundle needs node_modules: $(tail -n 3 "$work/bare.err")"
+fi
+echo "pack-test: ok"

@@ -1,0 +1,172 @@
+/**
+ * Recording changes in the audit log from a command: who (OS user), where
+ * (profile, base URL) and when are filled in here. A failed write never hides
+ * the change: the record goes to stderr instead and the command keeps its
+ * exit code.
+ */
+import os from 'node:os';
+import type { Student, Subscription } from '../api/schemas.js';
+import { auditLogPath } from '../config/paths.js';
+import type { Session } from '../session.js';
+import { appendAudit, newAuditId, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
+
+export * from './log.js';
+
+/** The OS user; some containers run under a uid without a name. */
+export function osUser(env: Record<string, string | undefined>): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return env.USER || env.LOGNAME || env.USERNAME || `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
+/** The base URL as recorded and compared: no credentials, query, fragment or trailing slash. */
+export function auditBaseUrl(raw: string | undefined): string {
+  if (!raw) return '';
+  try {
+    const url = new URL(raw);
+    const path = url.pathname.replace(/\/+$/, '');
+    return `${url.origin}${path}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Replaces every occurrence of a secret in the strings of `value` with `***` (a token pasted into --reason). */
+function scrub<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return secrets.reduce((text: string, secret) => text.split(secret).join('***'), value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, secrets)])) as T;
+  }
+  return value;
+}
+
+/** Who, where and when, for records made now by this session. */
+async function stamper(session: Session): Promise<(entry: AuditEntry, id?: string) => AuditRecord> {
+  let profile = '';
+  let baseUrl = '';
+  let secrets: string[] = [];
+  try {
+    const settings = await session.settings();
+    profile = settings.profile;
+    baseUrl = auditBaseUrl(settings.baseUrl);
+    secrets = [settings.token, settings.developerToken, settings.platformToken].filter((s): s is string => Boolean(s && s.length >= 4));
+  } catch {
+    // Settings were resolved before the change was sent; this cannot fail twice. Record what we have.
+  }
+  const user = osUser(session.io.env);
+  return (entry, id = newAuditId()) => scrub({
+    id, time: new Date().toISOString(), user, profile, base_url: baseUrl, ...entry,
+  }, secrets);
+}
+
+/**
+ * Appends records; on failure says so on stderr, with the records
+ * themselves (they hold no secret), even with --quiet: they exist nowhere else.
+ */
+async function write(session: Session, records: AuditRecord[]): Promise<void> {
+  let dir = '';
+  try {
+    dir = await session.configDir();
+    appendAudit(dir, records);
+  } catch (error) {
+    const where = dir ? auditLogPath(dir) : 'the audit log';
+    const { stderr } = session.io;
+    stderr.write(`warning: the change was made, but it could not be recorded in ${where}: ${(error as Error).message}\n`);
+    for (const record of records) stderr.write(`warning: audit record: ${JSON.stringify(record)}\n`);
+  }
+}
+
+/** Records one change; resolves to its audit id (also when the write failed: the record was then printed). */
+export async function recordChange(session: Session, entry: AuditEntry): Promise<string> {
+  const record = (await stamper(session))(entry);
+  await write(session, [record]);
+  return record.id;
+}
+
+/** What undo needs of a subscription: to re-grant it after a revoke, or to check it before revoking a grant. */
+export function subscriptionSnapshot(subscription: Subscription): Snapshot {
+  return {
+    id: subscription.id ?? null,
+    product_id: subscription.product_id,
+    accession_date: subscription.accession_date ?? null,
+    expiration_date: subscription.expiration_date ?? null,
+    status: subscription.status ?? null,
+    active: subscription.active ?? null,
+  };
+}
+
+/** What undo needs to create a deleted student again. */
+export function studentSnapshot(student: Student): Snapshot {
+  return {
+    id: student.id,
+    first_name: student.first_name ?? null,
+    last_name: student.last_name ?? null,
+    email: student.email ?? null,
+    phone: student.phone ?? null,
+    birth: student.birth ?? null,
+    document: student.document ?? null,
+    reference_id: student.reference_id ?? null,
+  };
+}
+
+/** One row of a bulk run, as the bulk commands report it (a ChangeOutcome with its line fits). */
+export interface BulkRowOutcome {
+  /** The row's line in the file, the header being line 1. */
+  line: number;
+  student: string;
+  student_id?: string;
+  product_id?: string;
+  /** Only `granted`, `revoked` and `created` are changes; the others are not recorded. */
+  result: string;
+  requestId?: string;
+  /** granted: the new subscription; revoked: the one removed. */
+  subscription?: Subscription;
+  /** Rows of a dry run are never recorded. */
+  dryRun?: boolean;
+}
+
+export interface BulkRun {
+  /** The command as `history` shows it, e.g. `students grant --file`. */
+  command: string;
+  reason?: string;
+  outcomes: readonly BulkRowOutcome[];
+  /** Rows by result, e.g. `{ granted: 3, skipped: 1, failed: 0 }`; kept as the run record's `counts`. */
+  summary: Record<string, number>;
+  /** The run was stopped by Ctrl-C before every row was done. */
+  interrupted?: boolean;
+}
+
+const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', revoked: 'revoke', created: 'create' };
+
+/**
+ * Records a bulk run: one record per row that changed something (granted,
+ * revoked, created; not in a dry run), each with `run_id` and `line`, then one
+ * record for the run (`action: bulk`, `counts`). Nothing is recorded when no
+ * row changed anything. Resolves to the run's audit id, or undefined when
+ * nothing was recorded.
+ */
+export async function recordBulkRun(session: Session, run: BulkRun): Promise<string | undefined> {
+  const applied = run.outcomes.filter((row) => !row.dryRun && ROW_ACTIONS[row.result] !== undefined);
+  if (applied.length === 0) return undefined;
+  const stamp = await stamper(session);
+  const runId = newAuditId();
+  const rows = applied.map((row) => {
+    const action = ROW_ACTIONS[row.result] as AuditEntry['action'];
+    const snapshot = row.subscription ? subscriptionSnapshot(row.subscription) : undefined;
+    return stamp({
+      command: run.command, action, student: row.student, student_id: row.student_id, product_id: row.product_id,
+      result: row.result, request_id: row.requestId, reason: run.reason, run_id: runId, line: row.line,
+      before: action === 'revoke' ? snapshot : undefined,
+      after: action === 'grant' ? snapshot : undefined,
+    });
+  });
+  const failed = run.summary.failed ?? 0;
+  const result = run.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
+  const summary = stamp({ command: run.command, action: 'bulk', result, reason: run.reason, counts: { ...run.summary } }, runId);
+  await write(session, [...rows, summary]);
+  return runId;
+}

@@ -1,0 +1,222 @@
+/**
+ * The local audit trail (contract §5 `history`): `audit.jsonl` in the config
+ * directory, one JSON record per line, mode 0600.
+ *
+ * Concurrent runs never interleave or lose lines: the file is opened with
+ * O_APPEND and each record goes out in ONE write(2) of less than 4 KiB (POSIX
+ * makes such an append atomic on a regular file). Reading is tolerant: a torn
+ * or invalid line is skipped and reported, never fatal.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { auditLogPath } from '../config/paths.js';
+
+export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'scores.set', 'magic-link', 'bulk', 'undo'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A flat picture of a resource: what undo needs to restore or to check it. */
+export type Snapshot = Record<string, string | number | boolean | null>;
+
+/** What a command knows of its change; `recordChange` adds who, when and where. */
+export interface AuditEntry {
+  /** `students grant`, `students grant --file`, `undo`… */
+  command: string;
+  action: AuditAction;
+  /** The STUDENT as given (an id, an e-mail, doc:…, ref:…, or a CSV cell). */
+  student?: string;
+  /** Its resolved id, when known. */
+  student_id?: string;
+  product_id?: string;
+  /** `granted`, `revoked`, `created`, `deleted`, `updated`; for a bulk run `completed`, `partial`, `interrupted`. */
+  result: string;
+  /** The server's X-Request-Id of the change, if it sent one. */
+  request_id?: string;
+  reason?: string;
+  /** Undo: the id of the record it reverses. */
+  undoes?: string;
+  /** Bulk rows: the id of the run record, and the row's line in the file. */
+  run_id?: string;
+  line?: number;
+  /** Bulk run: rows by result. */
+  counts?: Record<string, number>;
+  /** Revoke: the subscription as it was; delete: the student's fields. */
+  before?: Snapshot;
+  /** Grant: the subscription created. */
+  after?: Snapshot;
+  /** scores set: the new score. */
+  score?: number;
+  /** magic-link: the life of the link in seconds (never the URL: it is a credential). */
+  expire_in?: number;
+}
+
+export interface AuditRecord extends AuditEntry {
+  /** Unique and short: usable as `members undo ID`. */
+  id: string;
+  /** ISO 8601, UTC. */
+  time: string;
+  /** The OS user who ran the command. */
+  user: string;
+  profile: string;
+  base_url: string;
+}
+
+/** Under PIPE_BUF (4096) with the newline: an append of this size is one atomic write. */
+export const MAX_RECORD_BYTES = 4000;
+/** A longer --reason is cut to this many characters, with `…`. */
+export const MAX_REASON_CHARS = 1000;
+
+/** `m5k2x1ab-3f9c2e4d`: milliseconds in base 36 (sorts by time until 2059), then 32 random bits. */
+export function newAuditId(now: number = Date.now()): string {
+  return `${now.toString(36).padStart(8, '0')}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The order of the keys in a line, so that the log reads the same way throughout. */
+const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
+  'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
+  'request_id', 'reason', 'undoes', 'run_id', 'line', 'counts', 'score', 'expire_in', 'before', 'after',
+];
+
+function ordered(record: AuditRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of KEY_ORDER) if (record[key] !== undefined) out[key] = record[key];
+  return out;
+}
+
+const cut = (text: string, chars: number) => {
+  const points = [...text];
+  return points.length <= chars ? text : `${points.slice(0, Math.max(chars - 1, 0)).join('')}…`;
+};
+
+/**
+ * One record as one line (with its newline) of at most MAX_RECORD_BYTES:
+ * the reason is cut to MAX_REASON_CHARS, then the longest strings are halved
+ * until the line fits.
+ */
+export function auditLine(record: AuditRecord): string {
+  const out = structuredClone(ordered(record));
+  if (typeof out.reason === 'string') out.reason = cut(out.reason, MAX_REASON_CHARS);
+  for (;;) {
+    const line = `${JSON.stringify(out)}\n`;
+    if (Buffer.byteLength(line) <= MAX_RECORD_BYTES) return line;
+    const longest = longestString(out);
+    if (!longest || longest.length <= 16) throw new Error(`audit record ${record.id} does not fit in ${MAX_RECORD_BYTES} bytes`);
+    longest.holder[longest.key] = cut(longest.value, Math.floor(longest.length / 2));
+  }
+}
+
+function longestString(object: Record<string, unknown>): { holder: Record<string, unknown>; key: string; value: string; length: number } | undefined {
+  let best: ReturnType<typeof longestString>;
+  const visit = (holder: Record<string, unknown>) => {
+    for (const [key, value] of Object.entries(holder)) {
+      // The identity of the record stays whole.
+      if (holder === object && ['id', 'time', 'action', 'undoes', 'run_id'].includes(key)) continue;
+      if (typeof value === 'string') {
+        const length = [...value].length;
+        if (!best || length > best.length) best = { holder, key, value, length };
+      } else if (value && typeof value === 'object' && !Array.isArray(value)) {
+        visit(value as Record<string, unknown>);
+      }
+    }
+  };
+  visit(object);
+  return best;
+}
+
+/**
+ * Appends records to `audit.jsonl` in `dir`, one write(2) per record on one
+ * O_APPEND descriptor. The directory is created 0700 and the file 0600,
+ * whatever the umask; a file found looser is tightened before anything is
+ * written to it. Throws on any failure (the caller decides what to say).
+ */
+export function appendAudit(dir: string, records: AuditRecord | readonly AuditRecord[]): void {
+  const list = Array.isArray(records) ? records : [records as AuditRecord];
+  if (list.length === 0) return;
+  const lines = list.map(auditLine);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fd = openSync(auditLogPath(dir), 'a', 0o600);
+  try {
+    if ((fstatSync(fd).mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+    for (const line of lines) {
+      const bytes = Buffer.from(line);
+      const written = writeSync(fd, bytes);
+      if (written !== bytes.length) throw new Error(`short write to ${auditLogPath(dir)} (${written} of ${bytes.length} bytes)`);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const RecordShape = z.looseObject({
+  id: z.string().min(1),
+  time: z.string().min(1),
+  command: z.string(),
+  action: z.string(),
+  result: z.string(),
+});
+
+/** A line that is not a record; `line` counts from 1. */
+export interface SkippedLine {
+  line: number;
+  text: string;
+}
+
+function parseRecord(text: string): AuditRecord | undefined {
+  try {
+    const parsed = RecordShape.safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data as unknown as AuditRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A whole record after a torn one on the same line: the first tail that parses (a nested `{"id":` does not). */
+function rescue(text: string): AuditRecord | undefined {
+  for (let at = text.indexOf('{"id":', 1); at > 0; at = text.indexOf('{"id":', at + 1)) {
+    const record = parseRecord(text.slice(at));
+    if (record) return record;
+  }
+  return undefined;
+}
+
+/**
+ * The records of `audit.jsonl` in `dir`, in file order; nothing when there is
+ * no log yet. A line that is not a record (a write cut short by a full disk,
+ * a hand edit) is reported to `onSkip` and skipped; when a torn line was
+ * followed by a whole record on the same line, that record is kept.
+ */
+export async function* readAudit(dir: string, onSkip: (skipped: SkippedLine) => void = () => undefined): AsyncGenerator<AuditRecord> {
+  const stream = createReadStream(auditLogPath(dir), { encoding: 'utf8' });
+  const opened = new Promise<boolean>((resolve, reject) => {
+    stream.once('ready', () => resolve(true));
+    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
+  });
+  if (!(await opened)) return;
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const text of lines) {
+      number++;
+      if (text.trim() === '') continue;
+      const record = parseRecord(text);
+      if (record) {
+        yield record;
+        continue;
+      }
+      onSkip({ line: number, text });
+      const rescued = rescue(text);
+      if (rescued) yield rescued;
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/** Every record, in file order. */
+export async function readAllAudit(dir: string, onSkip?: (skipped: SkippedLine) => void): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  for await (const record of readAudit(dir, onSkip)) records.push(record);
+  return records;
+}

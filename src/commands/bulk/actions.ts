@@ -1,0 +1,30 @@
+/**
+ * `members students grant --file F`, `members students revoke --file F`,
+ * `members students import F`: the bulk forms (contract §5). Each returns the
+ * run's report, or throws after printing the results and the summary (exit 7
+ * when a row failed, 130 when interrupted); `hooks.onFinish` receives the
+ * report in every case where something was sent (the audit log's hook).
+ */
+import type { Session } from '../../session.js';
+import { bulkSettings, type BulkFlags } from './options.js';
+import { grantOperation, importOperation, revokeOperation } from './operations.js';
+import { runBulk, type BulkHooks, type BulkReport } from './run.js';
+
+export type { BulkHooks, BulkReport, BulkSummary } from './run.js';
+export type { BulkRowOutcome, BulkResult, BulkResultKind } from './operations.js';
+
+export interface BulkCommandFlags extends BulkFlags {
+  reason?: string;
+}
+
+export function bulkGrant(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
+  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+}
+
+export function bulkRevoke(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
+  return runBulk(session, revokeOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+}
+
+export function importStudents(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
+  return runBulk(session, importOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+}

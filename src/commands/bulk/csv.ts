@@ -1,0 +1,157 @@
+/**
+ * The CSV input of the bulk commands (contract §5): UTF-8 with or without a
+ * BOM, LF, CRLF or CR line ends, RFC 4180 quoting (commas, quotes and line
+ * breaks inside quoted fields), parsed by csv-parse. Header names are matched
+ * case-insensitively after trimming; unknown or missing columns are usage
+ * errors (exit 2) naming them and listing the allowed ones.
+ *
+ * Line numbers count physical lines of the file, the header being line 1. A
+ * quoted field may hold line breaks, so a record's line is where it STARTS:
+ * csv-parse reports where each record ends (`info.bytes`); the next record
+ * starts there. (`info.lines` is not used: it is the line where a record ends,
+ * and it counts a CRLF inside a quoted field as two lines.)
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Io } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+export interface CsvColumns {
+  required: readonly string[];
+  optional: readonly string[];
+}
+
+/** One data row: its line in the file and its cells by (lower-case) column name, each trimmed. */
+export interface CsvRow {
+  line: number;
+  values: Record<string, string>;
+}
+
+/** `-` is stdin. The name for messages is `stdin` or the path as given. */
+export async function readCsvSource(io: Pick<Io, 'stdin' | 'cwd'>, file: string): Promise<Buffer> {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(resolve(io.cwd, file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied'
+      : (error as Error).message;
+    throw new UsageError(`cannot read ${file}: ${why}`);
+  }
+}
+
+/** `student,product_id[,accession_date][,expiration_date]` */
+export function describeColumns(columns: CsvColumns): string {
+  return columns.required.join(',') + columns.optional.map((name) => `[,${name}]`).join('');
+}
+
+/**
+ * Parses the whole input. Structural problems (not UTF-8, no header, bad
+ * columns, a quote never closed…) are UsageErrors: no row can be trusted.
+ * Rows whose cells are all blank (blank lines, `,,` from spreadsheets) are
+ * left out. A row with another number of fields than the header is kept with
+ * `problem` set, so that every row's problems can be reported together.
+ */
+export async function parseCsv(input: Buffer, columns: CsvColumns, source: string): Promise<Array<CsvRow & { problem?: string }>> {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(input);
+  } catch {
+    throw new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
+  }
+  const { parse } = await import('csv-parse/sync');
+  const lines = lineIndex(input);
+  const records: Array<{ fields: string[]; start: number }> = [];
+  let end = 0;
+  try {
+    parse(input, {
+      bom: true,
+      relax_column_count: true,
+      // Any line end, also mixed in one file; csv-parse would otherwise keep to the first one it sees.
+      record_delimiter: ['\r\n', '\n', '\r'],
+      on_record: (fields: string[], context) => {
+        // Blank lines come through as records too, so each record starts where the previous one ended.
+        records.push({ fields, start: end });
+        end = context.bytes;
+        return null;
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}`);
+  }
+
+  const rows = records
+    .map(({ fields, start }) => ({ fields: fields.map((field) => field.trim()), line: lines.lineAt(start) }))
+    .filter(({ fields }) => fields.some((field) => field !== ''));
+  const header = rows.shift();
+  if (!header) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
+  const names = header.fields.map((name) => name.toLowerCase());
+  checkHeader(names, columns, source);
+
+  return rows.map(({ fields, line }) => {
+    const values: Record<string, string> = {};
+    names.forEach((name, index) => (values[name] = fields[index] ?? ''));
+    if (fields.length === names.length) return { line, values };
+    return { line, values, problem: `${fields.length} ${fields.length === 1 ? 'field' : 'fields'} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
+  });
+}
+
+function checkHeader(names: string[], columns: CsvColumns, source: string): void {
+  const allowed = [...columns.required, ...columns.optional];
+  const allowedText = `the columns are ${describeColumns(columns)} (in any order, header names case-insensitive)`;
+  const unknown = names.filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
+    throw new UsageError(`${source}: unknown ${unknown.length === 1 ? 'column' : 'columns'} ${list} in the header (line 1); ${allowedText}`);
+  }
+  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+  if (repeated.length > 0) {
+    throw new UsageError(`${source}: column ${JSON.stringify(repeated[0])} appears more than once in the header (line 1)`);
+  }
+  const missing = columns.required.filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    throw new UsageError(`${source}: missing required ${missing.length === 1 ? 'column' : 'columns'} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
+  }
+}
+
+/** What csv-parse found wrong, in the words of someone fixing a spreadsheet export. */
+function csvProblem(error: unknown): string {
+  switch ((error as { code?: string }).code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (a " is missing)';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote inside a field that is not quoted; quote the whole field and double the quote ("say ""hi""")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'text after the closing quote of a field; a quote inside a quoted field is written twice ("")';
+    default:
+      return `not valid CSV: ${(error as Error).message}`;
+  }
+}
+
+/** Where each line starts (byte offsets), for offset → line number. */
+function lineIndex(input: Buffer): { lineAt(offset: number): number } {
+  const starts = [0];
+  for (let i = 0; i < input.length; i++) {
+    const byte = input[i];
+    if (byte === LF || (byte === CR && input[i + 1] !== LF)) starts.push(i + 1);
+  }
+  return {
+    lineAt(offset) {
+      // The last line start at or before offset.
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if ((starts[mid] as number) <= offset) low = mid;
+        else high = mid - 1;
+      }
+      return low + 1;
+    },
+  };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;

@@ -1,0 +1,256 @@
+/**
+ * The three bulk operations — grant, revoke, import — as data for the runner
+ * (run.ts): their CSV columns, the offline check of one row, what makes two
+ * rows duplicates, and the work for one row on top of the same cores as the
+ * single commands (changes.ts, students.ts), which check the state first.
+ *
+ * Requests per row (for benchmarks; add retries and 429s on a flaky server):
+ * - grant:  1 state check (GET …/products/{product_id}) + 1 POST when the
+ *           product is missing. A student given by e-mail, doc: or ref: adds
+ *           1 lookup (GET) per distinct student per run (cached), an id none.
+ *           Already held: 1 GET, no POST. A POST with an unknown outcome (5xx,
+ *           network) is followed by 1 state check before any resend.
+ * - revoke: 1 state check + 1 DELETE when held; the same cached lookup.
+ *           Not held: + 1 GET of the student (an unknown student is a failure,
+ *           not a skip) unless it was looked up already.
+ * - import: 1 lookup by e-mail + 1 POST when the e-mail is new (a POST with an
+ *           unknown outcome: 1 lookup before any resend).
+ * - --dry-run: the GETs only; grant also looks up students given by id (once each).
+ */
+import type { Api } from '../../api/client.js';
+import type { Student } from '../../api/schemas.js';
+import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
+import { createStudent, getStudent, type NewStudent } from '../../api/students.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { View } from '../../output/view.js';
+import { parseDate } from '../../values.js';
+import {
+  checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome, type GrantDates,
+} from '../students/changes.js';
+import { resolveStudent, type ResolvedStudent, type StudentCache } from '../students/resolve.js';
+import type { CsvColumns } from './csv.js';
+import type { KeyedQueue } from './pool.js';
+
+export type BulkResultKind = 'granted' | 'revoked' | 'created' | 'skipped' | 'failed';
+
+/** The record printed for each row (contract §5), keys in this order. */
+export interface BulkResult {
+  line: number;
+  student: string;
+  product_id: string;
+  result: BulkResultKind;
+  message: string;
+}
+
+/** A row's result and what the audit log needs besides; only the BulkResult part is printed. */
+export interface BulkRowOutcome extends BulkResult {
+  student_id?: string;
+  /** The server's request id of the change, if it sent one. */
+  requestId?: string;
+  /** `--reason`, for the audit log. */
+  reason?: string;
+  /** Nothing was sent (`--dry-run`); `result` says what would have happened. */
+  dryRun?: boolean;
+  /** A POST whose outcome was unknown was found applied by a lookup instead of being resent. */
+  recovered?: boolean;
+  /** The grant/revoke core's own outcome (with the subscription), when it ran to the end. */
+  change?: ChangeOutcome;
+  /** Why a `failed` row failed. */
+  error?: unknown;
+}
+
+export interface RowContext {
+  api: Api;
+  /** Lookups shared by every row of the run. */
+  cache: StudentCache;
+  /** Serialises rows that turn out to name the same student and product. */
+  queue: KeyedQueue;
+  dryRun: boolean;
+  reason?: string;
+}
+
+export interface BulkOperation<Plan> {
+  /** For the audit log: `students grant`… */
+  command: string;
+  columns: CsvColumns;
+  /** The result of a row that changed something. */
+  done: 'granted' | 'revoked' | 'created';
+  /** Asks even for a few rows (on a terminal), and needs --yes off one. */
+  destructive: boolean;
+  view: View;
+  /** The `student` and `product_id` of a row's result, invalid rows included. */
+  identify(values: Record<string, string>): Pick<BulkResult, 'student' | 'product_id'>;
+  /** Checks one row without any request; a UsageError names the column at fault. */
+  plan(values: Record<string, string>, now: Date): Plan;
+  /** Rows with the same key are duplicates; `sameWhat` says what they share. */
+  key(plan: Plan): string;
+  sameWhat: string;
+  apply(context: RowContext, plan: Plan): Promise<Omit<BulkRowOutcome, 'line'>>;
+  /** The confirmation question for `count` rows of `source`. */
+  question(count: number, source: string): string;
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+/** A required cell: blank is a usage error naming the column. */
+function required(values: Record<string, string>, column: string): string {
+  const value = values[column] ?? '';
+  if (value === '') throw new UsageError(`${column} is empty`);
+  return value;
+}
+
+function studentKey(values: Record<string, string>): StudentKey {
+  const input = required(values, 'student');
+  try {
+    return parseStudentKey(input);
+  } catch {
+    throw new UsageError(`student ${JSON.stringify(input)} is not a student key: give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
+  }
+}
+
+/** Two keys name the same student when they are equal; e-mails compare case-insensitively. */
+const keyText = (key: StudentKey) => `${key.kind}:${key.kind === 'email' ? key.value.toLowerCase() : key.value}`;
+
+/** The core's outcome as a row's, noting a POST that was confirmed instead of resent. */
+function fromChange(outcome: ChangeOutcome): Omit<BulkRowOutcome, 'line'> {
+  const message = outcome.recovered ? `${outcome.message} (an uncertain response was checked: applied once, not resent)` : outcome.message;
+  return {
+    student: outcome.student, product_id: outcome.product_id, result: outcome.result, message,
+    student_id: outcome.student_id, requestId: outcome.requestId, reason: outcome.reason, dryRun: outcome.dryRun,
+    recovered: outcome.recovered, change: outcome,
+  };
+}
+
+const RESULT_COLUMNS = {
+  line: { header: 'line', path: 'line' },
+  student: { header: 'student', path: 'student' },
+  product: { header: 'product', path: 'product_id' },
+  result: { header: 'result', path: 'result' },
+  message: { header: 'message', path: 'message' },
+};
+
+const CHANGE_VIEW: View = {
+  noun: 'rows',
+  columns: [RESULT_COLUMNS.line, RESULT_COLUMNS.student, RESULT_COLUMNS.product, RESULT_COLUMNS.result, RESULT_COLUMNS.message],
+};
+
+interface ChangePlan {
+  student: string;
+  key: StudentKey;
+  productId: string;
+}
+
+interface GrantPlan extends ChangePlan {
+  dates: GrantDates;
+}
+
+const identifyChange = (values: Record<string, string>) => ({ student: values.student ?? '', product_id: values.product_id ?? '' });
+
+function changePlan(values: Record<string, string>): ChangePlan {
+  const key = studentKey(values);
+  return { student: values.student ?? '', key, productId: checkProductId(values.product_id ?? '', 'product_id') };
+}
+
+/** Resolves the row's student (once per run) and runs `change` alone for that student and product. */
+async function changeRow(context: RowContext, plan: ChangePlan, fetch: boolean, change: (student: ResolvedStudent) => Promise<ChangeOutcome>) {
+  const student = await resolveStudent(context.api, plan.student, { cache: context.cache, fetch });
+  return fromChange(await context.queue.run(`${student.id}\n${plan.productId}`, () => change(student)));
+}
+
+export const grantOperation: BulkOperation<GrantPlan> = {
+  command: 'students grant',
+  columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] },
+  done: 'granted',
+  destructive: false,
+  view: CHANGE_VIEW,
+  identify: identifyChange,
+  plan(values, now) {
+    const plan = changePlan(values);
+    const dates = grantDates(values.accession_date, values.expiration_date, { accession: 'accession_date', expiration: 'expiration_date' }, now);
+    return { ...plan, dates };
+  },
+  key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
+  sameWhat: 'the same student and product_id',
+  apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
+    grantToStudent(context.api, student, plan.productId, plan.dates, { reason: context.reason, dryRun: context.dryRun })),
+  question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
+};
+
+export const revokeOperation: BulkOperation<ChangePlan> = {
+  command: 'students revoke',
+  columns: { required: ['student', 'product_id'], optional: [] },
+  done: 'revoked',
+  destructive: true,
+  view: CHANGE_VIEW,
+  identify: identifyChange,
+  plan: (values) => changePlan(values),
+  key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
+  sameWhat: 'the same student and product_id',
+  apply: (context, plan) => changeRow(context, plan, false, (student) =>
+    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun })),
+  question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,
+};
+
+/** The same test as `students create --email`: something, one `@`, a domain with a dot. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;
+
+type Named = { first_name?: string | null; last_name?: string | null; full_name?: string | null; email?: string | null };
+
+/** `Maria Silva <maria@example.com>`, as the single commands name a student. */
+function studentName(student: Named): string {
+  const name = student.full_name || [student.first_name, student.last_name].filter(Boolean).join(' ');
+  const email = student.email ?? '';
+  return name && email ? `${name} <${email}>` : name || email;
+}
+
+export const importOperation: BulkOperation<NewStudent> = {
+  command: 'students import',
+  columns: { required: ['first_name', 'last_name', 'email'], optional: [...IMPORT_OPTIONAL] },
+  done: 'created',
+  destructive: false,
+  view: {
+    noun: 'rows',
+    columns: [RESULT_COLUMNS.line, { header: 'e-mail', path: 'student' }, RESULT_COLUMNS.result, RESULT_COLUMNS.message],
+  },
+  identify: (values) => ({ student: values.email ?? '', product_id: '' }),
+  plan(values) {
+    const body: NewStudent = {
+      first_name: required(values, 'first_name'),
+      last_name: required(values, 'last_name'),
+      email: required(values, 'email'),
+    };
+    if (!EMAIL.test(body.email)) throw new UsageError(`email ${JSON.stringify(body.email)} is not an e-mail address (expected e.g. maria@example.com)`);
+    for (const column of IMPORT_OPTIONAL) {
+      const value = values[column] ?? '';
+      if (value !== '') body[column] = column === 'birth' ? parseDate(value, 'birth') : value;
+    }
+    return body;
+  },
+  key: (body) => body.email.toLowerCase(),
+  sameWhat: 'the same email',
+  async apply(context, body) {
+    const base = { student: body.email, product_id: '', reason: context.reason };
+    const existing = await findByEmail(context.api, body.email);
+    if (existing) {
+      return { ...base, result: 'skipped', student_id: existing.id, message: `student ${studentName(existing)} already exists; nothing sent` };
+    }
+    if (context.dryRun) {
+      return { ...base, result: 'created', dryRun: true, message: `would create student ${studentName(body)} (dry run; nothing sent)` };
+    }
+    const { data, requestId, recovered } = await createStudent(context.api, body);
+    const note = recovered ? ' (an uncertain response was checked: created once, not resent)' : '';
+    return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${studentName(data)}${note}` };
+  },
+  question: (count, source) => `Create the students on ${plural(count, 'row')} of ${source}?`,
+};
+
+async function findByEmail(api: Api, email: string): Promise<Student | undefined> {
+  try {
+    return await getStudent(api, { kind: 'email', value: email });
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * `members undo AUDIT_ID`: reverses one recorded change, only if the state it
+ * left is still there. What the log alone refuses (unknown id, a change that
+ * cannot be undone, one already undone, another server) is a usage error,
+ * exit 2, before any request. What the server's current state refuses (the
+ * subscription changed, the product is back, the e-mail is taken) is
+ * UndoConflictError, exit 5: nothing is sent, and a person must look.
+ */
+import type { Api } from '../../api/client.js';
+import type { Student, Subscription } from '../../api/schemas.js';
+import { createStudent, getStudent, type NewStudent } from '../../api/students.js';
+import {
+  auditBaseUrl, readAllAudit, recordChange, studentSnapshot, subscriptionSnapshot, type AuditRecord, type Snapshot,
+} from '../../audit/index.js';
+import { auditLogPath } from '../../config/paths.js';
+import { CliError, ExitCode, NotFoundError, UsageError } from '../../errors.js';
+import type { Session } from '../../session.js';
+import { withOutput } from '../list-options.js';
+import { grantToStudent, revokeFromStudent } from '../students/changes.js';
+import type { ResolvedStudent } from '../students/resolve.js';
+import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../students/views.js';
+
+/** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
+export class UndoConflictError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.rejected);
+  }
+}
+
+/** What undoing a record takes, decided from the log alone. */
+export type UndoPlan =
+  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot }
+  | { kind: 'grant'; studentId: string; productId: string; accession: string; expiration?: string }
+  | { kind: 'recreate'; body: NewStudent; oldId?: string };
+
+/** `2024-03-05 00:00:00` → `2024-03-05`; null when there is no date. */
+export function dateOnly(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  return /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] ?? value;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * Decides how to undo `target`, or says why it cannot be (UsageError): from
+ * its action and result, and from the other records (an undo already made).
+ */
+export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): UndoPlan {
+  const { id } = target;
+  const done = records.find((record) => record.action === 'undo' && record.undoes === id);
+  if (done) {
+    throw new UsageError(`change ${id} was already undone by ${done.id} (${done.time} by ${done.user}); see \`members history\``);
+  }
+  const needs = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new UsageError(`change ${id} cannot be undone: its record has no ${what}`);
+    return value;
+  };
+  if (target.result === 'granted' && (target.action === 'grant' || target.action === 'undo')) {
+    return {
+      kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      granted: needs(target.after, 'granted subscription'),
+    };
+  }
+  if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo')) {
+    const before = needs(target.before, 'revoked subscription');
+    const accession = needs(dateOnly(before.accession_date) ?? undefined, 'accession date');
+    return {
+      kind: 'grant', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      accession, expiration: dateOnly(before.expiration_date) ?? undefined,
+    };
+  }
+  if (target.action === 'delete' && target.result === 'deleted') {
+    const before = needs(target.before, "deleted student's fields");
+    const body: NewStudent = {
+      first_name: needs(text(before.first_name), 'first name'),
+      last_name: needs(text(before.last_name), 'last name'),
+      email: needs(text(before.email), 'e-mail'),
+    };
+    const phone = text(before.phone);
+    const birth = dateOnly(before.birth);
+    const document = text(before.document);
+    const reference = text(before.reference_id);
+    if (phone) body.phone = phone;
+    if (birth) body.birth = birth;
+    if (document) body.document = document;
+    if (reference) body.reference_id = reference;
+    return { kind: 'recreate', body, oldId: target.student_id };
+  }
+  throw new UsageError(notUndoable(target));
+}
+
+function notUndoable(target: AuditRecord): string {
+  const { id } = target;
+  switch (target.action) {
+    case 'create':
+      return `change ${id} created a student; creating cannot be undone. If it was a mistake, delete the student: `
+        + `\`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``;
+    case 'scores.set':
+      return `change ${id} set a score; the score before it was not recorded, so it cannot be undone. `
+        + `Set it by hand with \`members scores set ${target.student ?? 'STUDENT'} SCORE\``;
+    case 'magic-link':
+      return `change ${id} created a magic link; a link cannot be withdrawn, it expires by itself`
+        + `${target.expire_in ? ` ${target.expire_in}s after ${target.time}` : ''}`;
+    case 'bulk':
+      return `change ${id} is a bulk run; undo its rows one at a time: \`members history -o json\` lists them with "run_id": "${id}"`;
+    case 'undo':
+      return target.result === 'created'
+        ? `change ${id} created a deleted student again; to remove it, \`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``
+        : `change ${id} cannot be undone`;
+    default:
+      return `change ${id} (${target.action}, ${target.result}) cannot be undone`;
+  }
+}
+
+function question(id: string, plan: UndoPlan, label: string): string {
+  switch (plan.kind) {
+    case 'revoke':
+      return `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
+    case 'grant':
+      return `Undo ${id}: grant product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
+    case 'recreate':
+      return `Undo ${id}: create student ${plan.body.first_name} ${plan.body.last_name} <${plan.body.email}> again, with a new id?`;
+  }
+}
+
+const dates = (accession: string | null, expiration: string | null | undefined) =>
+  `accession ${accession ?? 'none'}, expiration ${expiration ?? 'none'}`;
+
+/** How the held subscription differs from the one granted; empty when it is the same. */
+export function changesSince(granted: Snapshot, held: Subscription): string[] {
+  const changes: string[] = [];
+  for (const field of ['accession_date', 'expiration_date'] as const) {
+    const was = dateOnly(granted[field]);
+    const now = dateOnly(held[field]);
+    if (was !== now) changes.push(`${field.replace('_date', '')} ${was ?? 'none'} → ${now ?? 'none'}`);
+  }
+  const heldId = held.id ?? null;
+  if (granted.id !== null && granted.id !== undefined && heldId !== null && String(granted.id) !== String(heldId)) {
+    changes.push(`subscription ${String(granted.id)} → ${String(heldId)} (granted again since)`);
+  }
+  return changes;
+}
+
+export async function undo(session: Session, rawId: string, opts: { reason?: string }): Promise<void> {
+  const id = rawId.trim();
+  if (id === '') throw new UsageError('empty AUDIT_ID; `members history` lists the ids of the changes');
+  const dir = await session.configDir();
+  const messages = await session.messages();
+  const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
+  const target = records.find((record) => record.id === id);
+  if (!target) throw new UsageError(`no change with id ${id} in ${auditLogPath(dir)}; \`members history\` lists the ids of the changes`);
+  const plan = planUndo(target, records);
+
+  // The change must be undone where it was made.
+  const settings = await session.settings();
+  const here = auditBaseUrl(settings.baseUrl);
+  if (target.base_url && here !== target.base_url) {
+    throw new UsageError(
+      `change ${id} was made on ${target.base_url} (profile ${target.profile}), but the profile in force is ${settings.profile} `
+        + `(${here || 'no base URL'}); run again with --profile ${target.profile}`,
+    );
+  }
+  const label = target.student ?? (plan.kind === 'recreate' ? plan.body.email : `student ${target.student_id}`);
+  const ask = question(id, plan, label);
+  // Off a terminal without --yes the answer is known already: fail before any request.
+  if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(ask);
+
+  const confirm = async () => {
+    await session.announceChange();
+    await session.confirm(ask);
+  };
+  const base = { command: 'undo', action: 'undo' as const, undoes: id, reason: opts.reason };
+  await withOutput(session, async (output) => {
+    const api = await session.api();
+    switch (plan.kind) {
+      case 'revoke': {
+        const student = byId(plan.studentId, label);
+        const outcome = await revokeFromStudent(api, student, plan.productId, {
+          beforeChange: async (held) => {
+            const changes = held ? changesSince(plan.granted, held) : [];
+            if (changes.length > 0) {
+              throw new UndoConflictError(
+                `cannot undo ${id}: the subscription of ${label} to product ${plan.productId} changed since it was granted `
+                  + `(${changes.join('; ')}); nothing was sent. Look at \`members students products ${target.student ?? plan.studentId}\` and revoke by hand if it is still wanted`,
+              );
+            }
+            await confirm();
+          },
+        });
+        if (outcome.result === 'skipped') {
+          throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has product ${plan.productId}; nothing was sent`);
+        }
+        await recordChange(session, {
+          ...base, student: target.student, student_id: plan.studentId, product_id: plan.productId, result: 'revoked',
+          request_id: outcome.requestId, before: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined,
+        });
+        messages.notice(`✓ Undid ${id}: revoked product ${plan.productId} from ${label}`);
+        return;
+      }
+      case 'grant': {
+        const student = byId(plan.studentId, label);
+        const outcome = await grantToStudent(api, student, plan.productId, { accession: plan.accession, expiration: plan.expiration }, {
+          beforeChange: confirm,
+        });
+        if (outcome.result === 'skipped') {
+          const held = outcome.subscription;
+          throw new UndoConflictError(
+            `cannot undo ${id}: ${label} has product ${plan.productId} again since it was revoked `
+              + `(${dates(dateOnly(held?.accession_date), dateOnly(held?.expiration_date))}); nothing was sent`,
+          );
+        }
+        await recordChange(session, {
+          ...base, student: target.student, student_id: plan.studentId, product_id: plan.productId, result: 'granted',
+          request_id: outcome.requestId, after: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined,
+        });
+        if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
+        messages.notice(`✓ Undid ${id}: granted product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)}); `
+          + 'it is a new subscription, with the status and access the server gives a grant');
+        return;
+      }
+      case 'recreate': {
+        const existing = await findByEmail(api, plan.body.email);
+        if (existing) {
+          throw new UndoConflictError(`cannot undo ${id}: a student with e-mail ${plan.body.email} exists again (id ${existing.id}); nothing was sent`);
+        }
+        await confirm();
+        const { data, requestId } = await createStudent(api, plan.body);
+        await recordChange(session, {
+          ...base, student: plan.body.email, student_id: data.id, result: 'created', request_id: requestId, after: studentSnapshot(data),
+        });
+        await output.one(data, STUDENT_VIEW);
+        messages.notice(`✓ Undid ${id}: created ${plan.body.first_name} ${plan.body.last_name} <${plan.body.email}> again as a new student, `
+          + `id ${data.id}${plan.oldId ? ` (was ${plan.oldId})` : ''}; its products, scores and progress are not restored`);
+        return;
+      }
+    }
+  });
+}
+
+const byId = (id: string, input: string): ResolvedStudent => ({ input, key: { kind: 'id', value: id }, id });
+
+async function findByEmail(api: Api, email: string): Promise<Student | undefined> {
+  try {
+    return await getStudent(api, { kind: 'email', value: email });
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The committed completion scripts, run by the real shells against the real
+ * command tree and the built binary (profile names come from it).
+ */
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { bashComplete, fakeMembersDir, fishComplete, hasShell, zshComplete } from '../unit/completion/shells.js';
+import { BIN, run, tempDir } from './harness.js';
+
+const script = (file: string) => fileURLToPath(new URL(`../../completions/${file}`, import.meta.url));
+const BASH = script('members.bash');
+
+const GLOBAL_LONG = [
+  '--profile', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--no-color',
+  '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--out',
+];
+
+let configDir: string;
+let bin: ReturnType<typeof fakeMembersDir>;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  configDir = tempDir('members-completion-e2e-');
+  for (const profile of ['staging', 'production']) {
+    const login = await run(['auth', 'login', '--profile', profile, '--base-url', `https://${profile}.example.com`, '--no-verify'], {
+      env: { MEMBERS_CONFIG_DIR: configDir, MEMBERS_TOKEN: `tok_${profile.toUpperCase()}_SENTINEL` },
+    });
+    expect(login.code, login.stderr).toBe(0);
+  }
+  // `members` on PATH, as an installed binary would be.
+  bin = fakeMembersDir(`exec "${process.execPath}" "${BIN}" "$@"`);
+  env = { PATH: `${bin.dir}:${process.env.PATH}`, MEMBERS_CONFIG_DIR: configDir };
+});
+
+afterAll(() => {
+  rmSync(configDir, { recursive: true, force: true });
+  bin?.cleanup();
+});
+
+/** The visible subcommands of a top-level command, read from the real program. */
+function subcommands(name: string): string[] {
+  const { program } = buildProgram({ io: fakeIo().io });
+  const command = program.commands.find((c) => c.name() === name);
+  if (!command) throw new Error(`no command ${name}`);
+  return command.createHelp().visibleCommands(command).map((c) => c.name());
+}
+
+describe('completions/members.bash', () => {
+  const complete = (...words: string[]) => bashComplete(BASH, words, env);
+
+  it('completes command names', () => {
+    expect(complete('members', 'stu')).toEqual(['students']);
+    expect(complete('members', 'students', '')).toEqual(subcommands('students'));
+    expect(complete('members', 'students', '')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'help']));
+  });
+
+  it('completes options: the command\'s own, then the global ones', () => {
+    expect(complete('members', 'students', 'get', '--')).toEqual(['--help', ...GLOBAL_LONG]);
+  });
+
+  it('completes fixed values', () => {
+    expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', 'subscriptions', 'list', '--access', '')).toEqual(['active', 'inactive']);
+    expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['canceled,refunded']);
+    expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('offers the stored profiles after -p, from `members __complete-profiles`', () => {
+    expect(complete('members', '-p', '')).toEqual(['production', 'staging']);
+    expect(complete('members', 'students', 'list', '--profile', 'st')).toEqual(['staging']);
+    expect(complete('members', 'auth', 'switch', '')).toEqual(['production', 'staging']);
+  });
+
+  it('never shows a token', async () => {
+    const { code, stdout, stderr } = await run(['__complete-profiles'], { env: { MEMBERS_CONFIG_DIR: configDir } });
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'production\nstaging\n', stderr: '' });
+  });
+});
+
+describe.runIf(hasShell('zsh'))('completions/_members', () => {
+  it('completes commands, values and profiles', () => {
+    const complete = (line: string) => zshComplete(script('_members'), line, env);
+    expect(complete('members stu')).toEqual(['students']);
+    expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members -p ')).toEqual(['production', 'staging']);
+  });
+});
+
+describe.runIf(hasShell('fish'))('completions/members.fish', () => {
+  it('completes commands, values and profiles', () => {
+    const complete = (line: string) => fishComplete(script('members.fish'), line, env);
+    expect(complete('members stu')).toEqual(['students']);
+    expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(complete('members -p ')).toEqual(['production', 'staging']);
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * The built binary against servers that fail the way real ones do: dying in
+ * the middle of a list, never answering, answering garbage, answering with a
+ * shape the schemas do not know. Every case ends (no hang), with the exit code
+ * of contract §4, a message that says what happened, and no stack trace.
+ * Run `npm run build` first.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { run, tempDir } from '../e2e/harness.js';
+import {
+  STACK_FRAME, cliEnv, httpServer, queryOf, sendJson, silentServer, student, studentPage, type TestServer,
+} from './servers.js';
+
+let configDir: string;
+beforeAll(() => {
+  configDir = tempDir('members-faults-');
+});
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+
+const servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+async function track<T extends { close(): Promise<void> }>(server: Promise<T>): Promise<T> {
+  const started = await server;
+  servers.push(started);
+  return started;
+}
+
+const members = (server: { url: string }, args: string[]) => run(args, { env: cliEnv(configDir, server.url) });
+const ndjsonIds = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id);
+
+describe('a server that dies in the middle of a list', () => {
+  it('stops listening after page 1 of 5: exit 6, page 1 printed, stderr says the output is incomplete', async () => {
+    const server = await track(httpServer((request, response, self) => {
+      if (queryOf(request).get('page') === '1') {
+        sendJson(response, 200, studentPage(self.url, 1, 100, 500));
+        // Gone for good: no longer listening, every connection cut.
+        setImmediate(() => void self.close());
+        return;
+      }
+      response.socket?.destroy();
+    }));
+    const started = Date.now();
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '1']);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(code).toBe(6);
+    expect(ndjsonIds(stdout)).toEqual(Array.from({ length: 100 }, (_, i) => student(i + 1).id));
+    expect(stdout.endsWith('\n')).toBe(true);
+    const [message, json, ...rest] = stderr.split('\n');
+    expect(message).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(\w+\) after 1 retry; check the network and --base-url \(GET \/api\/v1\/students\?[^)]*page=2[^)]*\) \(output is incomplete: 100 records were written before the failure\)$/);
+    expect(JSON.parse(json as string)).toEqual({ error: { exit_code: 6, status: null, message: (message as string).slice('error: '.length) } });
+    expect(rest).toEqual(['']);
+  });
+
+  it('cuts page 2 off in the middle of its body: exit 6, page 1 printed, incomplete output said', async () => {
+    const server = await track(httpServer((request, response, self) => {
+      const page = Number(queryOf(request).get('page'));
+      if (page === 1) return sendJson(response, 200, studentPage(self.url, 1, 100, 500));
+      const text = JSON.stringify(studentPage(self.url, page, 100, 500));
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      response.write(text.slice(0, 1000));
+      setTimeout(() => response.socket?.destroy(), 20);
+    }));
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '1']);
+    expect(code).toBe(6);
+    expect(ndjsonIds(stdout)).toHaveLength(100);
+    expect(stderr).toMatch(/^error: .*\(output is incomplete: 100 records were written before the failure\)\n/);
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('says nothing about incomplete output when the first page already failed', async () => {
+    const server = await track(httpServer((_request, response) => void response.socket?.destroy()));
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '0']);
+    expect(code).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr).not.toContain('incomplete');
+  });
+
+  it('writes no partial --out file and says nothing about incomplete output', async () => {
+    const server = await track(httpServer((request, response, self) => {
+      if (queryOf(request).get('page') === '1') return sendJson(response, 200, studentPage(self.url, 1, 100, 500));
+      sendJson(response, 503, { message: 'Service Unavailable' });
+    }));
+    const out = `${configDir}/partial.ndjson`;
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '0', '--out', out]);
+    expect(code).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^error: server unavailable \(503\); try again later or raise --retries \(GET \/api\/v1\/students\?[^)]*page=2[^)]*\)\n$/);
+    const { existsSync, readdirSync } = await import('node:fs');
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(configDir).filter((name) => name.includes('partial'))).toEqual([]);
+  });
+});
+
+describe('a server that accepts the connection and never answers', () => {
+  it('times out with --timeout 1 --retries 1: exit 6, "timed out", two attempts', async () => {
+    const server = await track(silentServer());
+    const started = Date.now();
+    const { code, stdout, stderr } = await members(server, ['students', 'get', 'ana@example.com', '--timeout', '1', '--retries', '1']);
+    const elapsed = Date.now() - started;
+    expect(code).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: timed out after 1000 ms after 1 retry; raise --timeout or try again later (GET /api/v1/students/email/ana%40example.com)\n');
+    expect(elapsed).toBeGreaterThanOrEqual(2000);
+    expect(elapsed).toBeLessThan(15_000);
+    expect(server.connections()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('times out a body that stops arriving after the headers', async () => {
+    const server = await track(httpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"data": {');
+    }));
+    const { code, stderr } = await members(server, ['students', 'get', 'ana@example.com', '--timeout', '1', '--retries', '0']);
+    expect(code).toBe(6);
+    expect(stderr).toMatch(/^error: timed out after 1000 ms; raise --timeout or try again later \(GET \/api\/v1\/students\/email\/ana%40example\.com\)\n$/);
+  });
+});
+
+describe('a server that answers garbage', () => {
+  it('a 200 with truncated JSON: exit 6, a clear message, no stack trace', async () => {
+    const server = await track(httpServer((_request, response) => sendJson(response, 200, '{"data": [')));
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '-o', 'json']);
+    expect(code).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')[0]).toBe('error: the server sent a response that is not JSON (status 200) (GET /api/v1/students?page=1)');
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('an HTML error page (502): exit 6 after the retries, the status named, no HTML or stack trace', async () => {
+    const server = await track(httpServer((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html><body><h1>Bad gateway</h1></body></html>');
+    }));
+    const { code, stdout, stderr } = await members(server, ['students', 'get', 'ana@example.com', '--retries', '1']);
+    expect(code).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: server unavailable (502) after 1 retry; try again later or raise --retries (GET /api/v1/students/email/ana%40example.com)\n');
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('an HTML page with status 200: exit 6, not JSON', async () => {
+    const server = await track(httpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>Login</html>');
+    }));
+    const { code, stderr } = await members(server, ['products', 'get', 'p1']);
+    expect(code).toBe(6);
+    expect(stderr).toBe('error: the server sent a response that is not JSON (status 200) (GET /api/v1/products/p1)\n');
+  });
+
+  it('an HTML 404 page: exit 4 naming what was not found', async () => {
+    const server = await track(httpServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html' });
+      response.end('<html>Not Found</html>');
+    }));
+    const { code, stderr } = await members(server, ['students', 'get', 'ana@example.com']);
+    expect(code).toBe(4);
+    expect(stderr).toBe('error: student with e-mail ana@example.com not found (GET /api/v1/students/email/ana%40example.com)\n');
+  });
+});
+
+describe('a 200 whose body does not match the schema', () => {
+  it('names the field (data.email a number on students get), exit 1, no stack trace', async () => {
+    const server = await track(httpServer((_request, response) => sendJson(response, 200, { data: { ...student(1), email: 42 } })));
+    const { code, stdout, stderr } = await members(server, ['students', 'get', 'ana@example.com']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'error: unexpected response from the server: data.email: Invalid input: expected string, received number; ' +
+        'the API may have changed, report it with --verbose output (GET /api/v1/students/email/ana%40example.com)\n',
+    );
+  });
+
+  it('names the field on a list page (data.3.id missing)', async () => {
+    const server = await track(httpServer((_request, response, self) => {
+      const page = studentPage(self.url, 1, 10, 10) as { data: Array<Record<string, unknown>> };
+      delete page.data[3]?.id;
+      sendJson(response, 200, page);
+    }));
+    const { code, stderr } = await members(server, ['students', 'list', '-o', 'ndjson']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: unexpected response from the server: data\.3\.id: Invalid input: expected string, received undefined; /);
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a JSON array or null where an object belongs', async () => {
+    for (const body of ['[]', 'null', '"text"', '{"data": null}']) {
+      const server = await track(httpServer((_request, response) => sendJson(response, 200, body)));
+      const { code, stderr } = await members(server, ['students', 'get', 'ana@example.com']);
+      expect({ body, code }).toEqual({ body, code: 1 });
+      expect(stderr).toMatch(/^error: unexpected response from the server: /);
+      expect(stderr).not.toMatch(STACK_FRAME);
+    }
+  });
+});
+
+describe('links to other origins', () => {
+  it('refuses a links.next to another origin when there is no meta: no request reaches it', async () => {
+    const other = await track(httpServer((request, response, self) => sendJson(response, 200, studentPage(self.url, 2, 100, 200, { meta: false }))));
+    const server = await track(httpServer((_request, response) => {
+      const page = studentPage(other.url, 1, 100, 200, { meta: false }) as { links: { next: string } };
+      sendJson(response, 200, page);
+    }));
+    const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson']);
+    expect(other.received).toEqual([]);
+    expect(code).toBe(5);
+    expect(ndjsonIds(stdout)).toHaveLength(100);
+    expect(stderr.split('\n')[0]).toBe(
+      `error: refusing to follow a link to another origin (${other.url}); only ${server.url} receives requests ` +
+        `(GET ${other.url}/api/v1/students?page=2&per_page=100) (output is incomplete: 100 records were written before the failure)`,
+    );
+  });
+
+  it('refuses `members api --paginate` links to another origin too', async () => {
+    const other = await track(httpServer((_request, response) => sendJson(response, 200, { data: [] })));
+    const server = await track(httpServer((_request, response) => sendJson(response, 200, { data: [{ id: 'a' }], links: { next: `${other.url}/steal` } })));
+    const { code, stderr } = await members(server, ['api', '/api/v1/students', '--paginate']);
+    expect(other.received).toEqual([]);
+    expect(code).toBe(5);
+    expect(stderr).toContain(`refusing to follow a link to another origin (${other.url})`);
+  });
+
+  it('never follows a 302 to another origin: the Authorization header never reaches it', async () => {
+    const other = await track(httpServer((_request, response) => sendJson(response, 200, { data: student(1) })));
+    const server = await track(httpServer((_request, response) => {
+      response.writeHead(302, { location: `${other.url}/api/v1/students/email/ana%40example.com` });
+      response.end();
+    }));
+    const { code, stdout, stderr } = await members(server, ['students', 'get', 'ana@example.com', '-v']);
+    expect(other.received.map((r) => r.headers.authorization)).toEqual([]);
+    expect(other.received).toEqual([]);
+    expect(server.received[0]?.headers.authorization).toBe('Bearer tok_faults_0123456789');
+    expect(code).toBe(5);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`error: the server redirected (302) to ${other.url}/api/v1/students/email/ana%40example.com; redirects are not followed. Check --base-url`);
+    expect(stderr).not.toContain('tok_faults_0123456789');
+  });
+
+  it('does not follow a same-origin 301 either, nor a 307 on a POST', async () => {
+    const server: TestServer = await track(httpServer((_request, response, self) => {
+      response.writeHead(307, { location: `${self.url}/elsewhere` });
+      response.end();
+    }));
+    const get = await members(server, ['products', 'get', 'p1']);
+    expect(get.code).toBe(5);
+    const post = await members(server, ['scores', 'set', '00000000-0000-4000-8000-000000000001', '5', '--reason', 'faults']);
+    expect(post.code).toBe(5);
+    expect(server.received.map((r) => r.url)).not.toContain('/elsewhere');
+  });
+});
