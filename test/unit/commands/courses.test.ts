@@ -1,34 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { main } from '../../../src/main.js';
-import { fakeIo } from '../../helpers/fake-io.js';
+import { describe, expect, it } from 'vitest';
+import { BASE, mockCli } from '../../helpers/mock-cli.js';
 
-const BASE = 'https://members.example.com';
-const TOKEN = 'tok_API_SENTINEL_0123456789';
-
-let agent: MockAgent;
-let configDir: string;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  configDir = mkdtempSync(join(tmpdir(), 'members-courses-'));
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  const fake = fakeIo({ env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: configDir } });
-  const code = await main(args, fake.io, { dispatcher: agent });
-  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
-}
+const t = mockCli();
 
 const lesson = (id: string, title: string, published = '1') =>
   ({ id, title, subtitle: '', slug: id, blocked: '0', published, url_upsell: null, text_upsell: null });
@@ -47,9 +20,9 @@ const EMPTY = { id: 'c2', title: 'Coming soon', description: null, status: 'draf
 
 describe('courses list', () => {
   it('shows counts of modules and lessons in the table', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses', method: 'GET', query: { page: '1' } })
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses', method: 'GET', query: { page: '1' } })
       .reply(200, { data: [YOGA, EMPTY], links: {}, meta: { current_page: 1, last_page: 1, per_page: 15, total: 2 } });
-    const { code, stdout, stderr } = await cli(['courses', 'list']);
+    const { code, stdout, stderr } = await t.cli(['courses', 'list']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'ID  TITLE               STATUS     PUBLISHED  MODULES  LESSONS',
@@ -61,17 +34,17 @@ describe('courses list', () => {
   });
 
   it('csv carries the scalar fields as sent', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses', method: 'GET', query: { page: '1' } })
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses', method: 'GET', query: { page: '1' } })
       .reply(200, { data: [EMPTY], links: {}, meta: { current_page: 1, last_page: 1, per_page: 15, total: 1 } });
-    const { stdout } = await cli(['courses', 'list', '-o', 'csv']);
+    const { stdout } = await t.cli(['courses', 'list', '-o', 'csv']);
     expect(stdout).toBe('id,title,description,status,slug,blocked,published\nc2,Coming soon,,draft,soon,1,0\n');
   });
 });
 
 describe('courses get', () => {
   it('shows the course, then its modules and lessons as a tree', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/c1', method: 'GET' }).reply(200, { data: YOGA });
-    const { code, stdout } = await cli(['courses', 'get', 'c1']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/c1', method: 'GET' }).reply(200, { data: YOGA });
+    const { code, stdout } = await t.cli(['courses', 'get', 'c1']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'Yoga for beginners  (c1)',
@@ -87,14 +60,14 @@ describe('courses get', () => {
   });
 
   it('prints the record as sent with -o json', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/c1', method: 'GET' }).reply(200, { data: YOGA });
-    const { stdout } = await cli(['courses', 'get', 'c1', '-o', 'json']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/c1', method: 'GET' }).reply(200, { data: YOGA });
+    const { stdout } = await t.cli(['courses', 'get', 'c1', '-o', 'json']);
     expect(JSON.parse(stdout)).toEqual(YOGA);
   });
 
   it('exits 4 for an unknown course', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/zz', method: 'GET' }).reply(404, { message: 'Course not found.' });
-    const { code, stderr } = await cli(['courses', 'get', 'zz']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz', method: 'GET' }).reply(404, { message: 'Course not found.' });
+    const { code, stderr } = await t.cli(['courses', 'get', 'zz']);
     expect(code).toBe(4);
     expect(stderr).toBe('error: course zz not found (GET /api/v1/courses/zz)\n');
   });
@@ -109,8 +82,8 @@ describe('courses accesses', () => {
   ];
 
   it('lists who accessed the course', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: accesses });
-    const { code, stdout } = await cli(['courses', 'accesses', 'c1']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: accesses });
+    const { code, stdout } = await t.cli(['courses', 'accesses', 'c1']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'NAME         E-MAIL             LAST ACCESS       FINISHED  FINISHED AT',
@@ -121,22 +94,22 @@ describe('courses accesses', () => {
   });
 
   it('ndjson gives one record per line', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: accesses });
-    const { stdout } = await cli(['courses', 'accesses', 'c1', '-o', 'ndjson']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: accesses });
+    const { stdout } = await t.cli(['courses', 'accesses', 'c1', '-o', 'ndjson']);
     expect(stdout).toBe(accesses.map((a) => `${JSON.stringify(a)}\n`).join(''));
   });
 
   it('says so when nobody accessed it', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: [] });
-    const { code, stdout, stderr } = await cli(['courses', 'accesses', 'c1']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/c1/accesses', method: 'GET' }).reply(200, { data: [] });
+    const { code, stdout, stderr } = await t.cli(['courses', 'accesses', 'c1']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe('No course accesses found\n');
   });
 
   it('exits 4 for an unknown course', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/courses/zz/accesses', method: 'GET' }).reply(404, { message: 'Course not found.' });
-    const { code, stderr } = await cli(['courses', 'accesses', 'zz']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz/accesses', method: 'GET' }).reply(404, { message: 'Course not found.' });
+    const { code, stderr } = await t.cli(['courses', 'accesses', 'zz']);
     expect(code).toBe(4);
     expect(stderr).toBe('error: course zz not found (GET /api/v1/courses/zz/accesses)\n');
   });

@@ -1,68 +1,39 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { main } from '../../../src/main.js';
-import { fakeIo } from '../../helpers/fake-io.js';
+import { describe, expect, it } from 'vitest';
+import { AUTH, mockCli } from '../../helpers/mock-cli.js';
 
-const BASE = 'https://members.example.com';
-const TOKEN = 'tok_API_SENTINEL_0123456789';
-const AUTH = { authorization: `Bearer ${TOKEN}` };
+const t = mockCli();
 const URL_ = 'https://members.example.com/magic/abc123';
 
-let agent: MockAgent;
-let configDir: string;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  configDir = mkdtempSync(join(tmpdir(), 'members-magic-'));
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  const fake = fakeIo({ env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: configDir } });
-  const code = await main(args, fake.io, { dispatcher: agent });
-  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
-}
-
-const pool = () => agent.get(BASE);
 
 describe('magic-link', () => {
   it('by e-mail: the e-mail endpoint, 1h by default, and the URL alone on stdout', async () => {
-    pool().intercept({ path: '/api/v1/students/email/maria%2Bvip%40example.com/magic-link', method: 'POST', headers: AUTH, body: '{"expire_in":3600}' })
+    t.pool().intercept({ path: '/api/v1/students/email/maria%2Bvip%40example.com/magic-link', method: 'POST', headers: AUTH, body: '{"expire_in":3600}' })
       .reply(200, { data: { expire_in: 3600, url: URL_ } });
-    const { code, stdout, stderr } = await cli(['magic-link', 'maria+vip@example.com']);
+    const { code, stdout, stderr } = await t.cli(['magic-link', 'maria+vip@example.com']);
     expect(code).toBe(0);
     expect(stdout).toBe(`${URL_}\n`);
     expect(stderr).toBe('→ default (members.example.com)\n');
   });
 
   it('by document: looks the id up first; --expire-in 2h is sent as 7200 seconds; json gives {expire_in, url}', async () => {
-    pool().intercept({ path: '/api/v1/students/document/RG%2F12345', method: 'GET', headers: AUTH }).reply(200, { data: { id: 's1' } });
-    pool().intercept({ path: '/api/v1/students/s1/magic-link', method: 'POST', headers: AUTH, body: '{"expire_in":7200}' })
+    t.pool().intercept({ path: '/api/v1/students/document/RG%2F12345', method: 'GET', headers: AUTH }).reply(200, { data: { id: 's1' } });
+    t.pool().intercept({ path: '/api/v1/students/s1/magic-link', method: 'POST', headers: AUTH, body: '{"expire_in":7200}' })
       .reply(200, { data: { expire_in: 7200, url: URL_ } });
-    const { code, stdout } = await cli(['magic-link', 'doc:RG/12345', '--expire-in', '2h', '-o', 'json', '--quiet']);
+    const { code, stdout } = await t.cli(['magic-link', 'doc:RG/12345', '--expire-in', '2h', '-o', 'json', '--quiet']);
     expect(code).toBe(0);
     expect(stdout).toBe(`{"expire_in":7200,"url":"${URL_}"}\n`);
   });
 
   it('refuses a bad duration before sending anything: exit 2', async () => {
-    const { code, stdout, stderr } = await cli(['magic-link', 's1', '--expire-in', '2 weeks']);
+    const { code, stdout, stderr } = await t.cli(['magic-link', 's1', '--expire-in', '2 weeks']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: invalid --expire-in "2 weeks": use seconds or a number with a unit, e.g. 90, 90s, 15m, 2h, 7d\n');
   });
 
   it('an unknown e-mail is exit 4', async () => {
-    pool().intercept({ path: '/api/v1/students/email/nobody%40example.com/magic-link', method: 'POST' }).reply(404, { message: 'Student not found.' });
-    const { code, stdout, stderr } = await cli(['magic-link', 'nobody@example.com']);
+    t.pool().intercept({ path: '/api/v1/students/email/nobody%40example.com/magic-link', method: 'POST' }).reply(404, { message: 'Student not found.' });
+    const { code, stdout, stderr } = await t.cli(['magic-link', 'nobody@example.com']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
     expect(stderr).toContain('error: student with e-mail nobody@example.com not found (POST /api/v1/students/email/nobody%40example.com/magic-link)\n');

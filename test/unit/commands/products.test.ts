@@ -1,34 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { main } from '../../../src/main.js';
-import { fakeIo } from '../../helpers/fake-io.js';
+import { describe, expect, it } from 'vitest';
+import { BASE, TOKEN, mockCli } from '../../helpers/mock-cli.js';
 
-const BASE = 'https://members.example.com';
-const TOKEN = 'tok_API_SENTINEL_0123456789';
-
-let agent: MockAgent;
-let configDir: string;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  configDir = mkdtempSync(join(tmpdir(), 'members-products-'));
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  const fake = fakeIo({ env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: configDir } });
-  const code = await main(args, fake.io, { dispatcher: agent });
-  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
-}
+const t = mockCli();
 
 const product = (id: string, title: string, active: number, inactive: number) => ({
   id, title, description: `${title} course`, period: 30, lifetime: false, status: 'active', type: 'recurring',
@@ -49,12 +22,12 @@ function page(data: unknown[], current: number, last: number, total: number, per
 }
 
 const intercept = (query: Record<string, string>) =>
-  agent.get(BASE).intercept({ path: '/api/v1/products', method: 'GET', query, headers: { authorization: `Bearer ${TOKEN}` } });
+  t.agent.get(BASE).intercept({ path: '/api/v1/products', method: 'GET', query, headers: { authorization: `Bearer ${TOKEN}` } });
 
 describe('products list', () => {
   it('prints one page as a table with the subscriber counts, and a footer on stderr', async () => {
     intercept({ page: '1' }).reply(200, page([P1, P2], 1, 144, 288, 2));
-    const { code, stdout, stderr } = await cli(['products', 'list']);
+    const { code, stdout, stderr } = await t.cli(['products', 'list']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'ID  TITLE    TYPE       STATUS  LIFETIME  SUBSCRIBERS (ACTIVE / INACTIVE)',
@@ -67,27 +40,27 @@ describe('products list', () => {
 
   it('sends --page and --per-page, and formats large counts in the footer', async () => {
     intercept({ page: '3', per_page: '2' }).reply(200, page([P3], 3, 2156, 4312, 2));
-    const { code, stderr } = await cli(['products', 'list', '--page', '3', '--per-page', '2']);
+    const { code, stderr } = await t.cli(['products', 'list', '--page', '3', '--per-page', '2']);
     expect(code).toBe(0);
     expect(stderr).toBe('Page 3 of 2,156 (4,312 products). Use --page N or --all.\n');
   });
 
   it('prints no footer with --quiet, in json, or when there is one page', async () => {
     intercept({ page: '1' }).reply(200, page([P1], 1, 2, 2, 1));
-    expect((await cli(['products', 'list', '--quiet'])).stderr).toBe('');
+    expect((await t.cli(['products', 'list', '--quiet'])).stderr).toBe('');
     intercept({ page: '1' }).reply(200, page([P1], 1, 2, 2, 1));
-    const json = await cli(['products', 'list', '-o', 'json']);
+    const json = await t.cli(['products', 'list', '-o', 'json']);
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout)).toEqual([P1]);
     intercept({ page: '1' }).reply(200, page([P1], 1, 1, 1, 15));
-    expect((await cli(['products', 'list'])).stderr).toBe('');
+    expect((await t.cli(['products', 'list'])).stderr).toBe('');
   });
 
   it('--all asks for 100 per page and prints the union of the pages, in order', async () => {
     intercept({ page: '1', per_page: '100' }).reply(200, page([P1], 1, 3, 3, 1));
     intercept({ page: '2', per_page: '100' }).reply(200, page([P2], 2, 3, 3, 1));
     intercept({ page: '3', per_page: '100' }).reply(200, page([P3], 3, 3, 3, 1));
-    const { code, stdout, stderr } = await cli(['products', 'list', '--all', '-o', 'ndjson']);
+    const { code, stdout, stderr } = await t.cli(['products', 'list', '--all', '-o', 'ndjson']);
     expect(code).toBe(0);
     expect(stdout).toBe([P1, P2, P3].map((p) => `${JSON.stringify(p)}\n`).join(''));
     expect(stderr).toBe('');
@@ -95,7 +68,7 @@ describe('products list', () => {
 
   it('says so on stderr when there are no products', async () => {
     intercept({ page: '1' }).reply(200, page([], 1, 1, 0, 15));
-    const { code, stdout, stderr } = await cli(['products', 'list']);
+    const { code, stdout, stderr } = await t.cli(['products', 'list']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe('No products found\n');
@@ -105,7 +78,7 @@ describe('products list', () => {
     [['--page', '0'], 'invalid --page "0": expected an integer of at least 1'],
     [['--per-page', 'ten'], 'invalid --per-page "ten": expected an integer of at least 1'],
   ])('rejects %j before any request (exit 2)', async (flags, message) => {
-    const { code, stdout, stderr } = await cli(['products', 'list', ...flags]);
+    const { code, stdout, stderr } = await t.cli(['products', 'list', ...flags]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`error: ${message}\n`);
@@ -114,8 +87,8 @@ describe('products list', () => {
 
 describe('products get', () => {
   it('prints one product as a key/value table', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(200, { data: P1 });
-    const { code, stdout } = await cli(['products', 'get', 'p1']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(200, { data: P1 });
+    const { code, stdout } = await t.cli(['products', 'get', 'p1']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'ID                               p1',
@@ -136,20 +109,20 @@ describe('products get', () => {
   });
 
   it('prints the record as sent with --json', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(200, { data: P1 });
-    const { stdout } = await cli(['products', 'get', 'p1', '--json']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/products/p1', method: 'GET' }).reply(200, { data: P1 });
+    const { stdout } = await t.cli(['products', 'get', 'p1', '--json']);
     expect(stdout).toBe(`${JSON.stringify(P1)}\n`);
   });
 
   it('encodes the id as one path segment', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/products/a%2F..%2Fstudents', method: 'GET' }).reply(200, { data: P1 });
-    expect((await cli(['products', 'get', 'a/../students'])).code).toBe(0);
+    t.agent.get(BASE).intercept({ path: '/api/v1/products/a%2F..%2Fstudents', method: 'GET' }).reply(200, { data: P1 });
+    expect((await t.cli(['products', 'get', 'a/../students'])).code).toBe(0);
   });
 
   it('exits 4 for an unknown product', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/products/nope', method: 'GET' })
+    t.agent.get(BASE).intercept({ path: '/api/v1/products/nope', method: 'GET' })
       .reply(404, { message: 'Product not found.', exception: 'ProductNotFoundException' });
-    const { code, stdout, stderr } = await cli(['products', 'get', 'nope']);
+    const { code, stdout, stderr } = await t.cli(['products', 'get', 'nope']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: product nope not found (GET /api/v1/products/nope)\n');

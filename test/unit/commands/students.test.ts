@@ -1,43 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { main } from '../../../src/main.js';
-import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
+import { describe, expect, it } from 'vitest';
 import { grantDates } from '../../../src/commands/students/changes.js';
 import { resolveStudent, type StudentCache } from '../../../src/commands/students/resolve.js';
 import { Api } from '../../../src/api/client.js';
 import { HttpClient } from '../../../src/api/http.js';
 
-const BASE = 'https://members.example.com';
-const TOKEN = 'tok_API_SENTINEL_0123456789';
-const AUTH = { authorization: `Bearer ${TOKEN}` };
+import { AUTH, BASE, TOKEN, mockCli } from '../../helpers/mock-cli.js';
+
+const t = mockCli();
 const ANNOUNCE = '→ default (members.example.com)\n';
 
-let agent: MockAgent;
-let configDir: string;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  configDir = mkdtempSync(join(tmpdir(), 'members-students-'));
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
-
-async function cli(args: string[], io: FakeIoOptions = {}) {
-  const fake = fakeIo({ ...io, env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: configDir } });
-  const code = await main(args, fake.io, { dispatcher: agent });
-  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
-}
-
-const pool = () => agent.get(BASE);
-const get = (path: string) => pool().intercept({ path, method: 'GET', headers: AUTH });
+const get = (path: string) => t.pool().intercept({ path, method: 'GET', headers: AUTH });
 
 const MARIA = {
   id: 's1', first_name: 'Maria', last_name: 'Silva', full_name: 'Maria Silva', email: 'maria+vip@example.com',
@@ -58,9 +30,9 @@ describe('students list', () => {
   });
 
   it('prints one page with the support-desk columns and the footer on stderr', async () => {
-    pool().intercept({ path: '/api/v1/students', query: { page: '1' }, method: 'GET', headers: AUTH })
+    t.pool().intercept({ path: '/api/v1/students', query: { page: '1' }, method: 'GET', headers: AUTH })
       .reply(200, page([MARIA], 1, 288, 4312, 15));
-    const { code, stdout, stderr } = await cli(['students', 'list']);
+    const { code, stdout, stderr } = await t.cli(['students', 'list']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'NAME         E-MAIL                 DOCUMENT        REFERENCE  CREATED',
@@ -73,17 +45,17 @@ describe('students list', () => {
   it('--all asks for 100 per page, fetches the known remaining pages, and prints no footer', async () => {
     const s = (n: number) => ({ ...MARIA, id: `s${n}`, email: `s${n}@example.com` });
     for (const [n, data] of [[1, [s(1), s(2)]], [2, [s(3)]], [3, [s(4)]]] as const) {
-      pool().intercept({ path: '/api/v1/students', query: { page: String(n), per_page: '100', with: 'subscriptions' }, method: 'GET' })
+      t.pool().intercept({ path: '/api/v1/students', query: { page: String(n), per_page: '100', with: 'subscriptions' }, method: 'GET' })
         .reply(200, page([...data], n, 3, 4, 100));
     }
-    const { code, stdout, stderr } = await cli(['students', 'list', '--all', '--with-subscriptions', '-o', 'ndjson', '--fields', 'id']);
+    const { code, stdout, stderr } = await t.cli(['students', 'list', '--all', '--with-subscriptions', '-o', 'ndjson', '--fields', 'id']);
     expect(code).toBe(0);
     expect(stdout).toBe('{"id":"s1"}\n{"id":"s2"}\n{"id":"s3"}\n{"id":"s4"}\n');
     expect(stderr).toBe('');
   });
 
   it('rejects a bad --page before any request', async () => {
-    const { code, stderr } = await cli(['students', 'list', '--page', '0']);
+    const { code, stderr } = await t.cli(['students', 'list', '--page', '0']);
     expect(code).toBe(2);
     expect(stderr).toBe('error: invalid --page "0": expected an integer of at least 1\n');
   });
@@ -92,14 +64,14 @@ describe('students list', () => {
 describe('students get', () => {
   it('requests a document as one encoded path segment', async () => {
     get('/api/v1/students/document/RG%2F12345').reply(200, { data: { ...MARIA, document: 'RG/12345' } });
-    const { code, stdout } = await cli(['students', 'get', 'doc:RG/12345', '-o', 'json']);
+    const { code, stdout } = await t.cli(['students', 'get', 'doc:RG/12345', '-o', 'json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ ...MARIA, document: 'RG/12345' });
   });
 
   it('shows the student, then its subscriptions, in table mode', async () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: { ...MARIA, subscriptions: [SUB] } });
-    const { code, stdout } = await cli(['students', 'get', 'maria+vip@example.com']);
+    const { code, stdout } = await t.cli(['students', 'get', 'maria+vip@example.com']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'ID         s1',
@@ -119,7 +91,7 @@ describe('students get', () => {
 
   it('says which student was not found: exit 4', async () => {
     get('/api/v1/students/reference/crm-9').reply(404, NOT_FOUND);
-    const { code, stderr } = await cli(['students', 'get', 'ref:crm-9']);
+    const { code, stderr } = await t.cli(['students', 'get', 'ref:crm-9']);
     expect(code).toBe(4);
     expect(stderr).toBe('error: student with reference crm-9 not found (GET /api/v1/students/reference/crm-9)\n');
   });
@@ -128,7 +100,7 @@ describe('students get', () => {
 describe('students products', () => {
   it('encodes an id such as ../products as one segment', async () => {
     get('/api/v1/students/..%2Fproducts/products').reply(200, { data: [SUB] });
-    const { code, stdout } = await cli(['students', 'products', '../products', '-o', 'csv', '--fields', 'product_id,product.title,active']);
+    const { code, stdout } = await t.cli(['students', 'products', '../products', '-o', 'csv', '--fields', 'product_id,product.title,active']);
     expect(code).toBe(0);
     expect(stdout).toBe('product_id,product.title,active\np1,Yoga,1\n');
   });
@@ -136,24 +108,24 @@ describe('students products', () => {
 
 describe('students create', () => {
   it('refuses a malformed e-mail before sending anything: exit 2', async () => {
-    const { code, stdout, stderr } = await cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'maria.example.com']);
+    const { code, stdout, stderr } = await t.cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'maria.example.com']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: invalid --email "maria.example.com": expected an address such as maria@example.com\n');
   });
 
   it('refuses an impossible birth date before sending anything: exit 2', async () => {
-    const { code, stderr } = await cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@example.com', '--birth', '2023-02-30']);
+    const { code, stderr } = await t.cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@example.com', '--birth', '2023-02-30']);
     expect(code).toBe(2);
     expect(stderr).toBe('error: invalid --birth "2023-02-30": expected a real calendar date as YYYY-MM-DD\n');
   });
 
   it('announces the target, sends exactly the given fields, prints the student', async () => {
-    pool().intercept({
+    t.pool().intercept({
       path: '/api/v1/students', method: 'POST', headers: AUTH,
       body: JSON.stringify({ first_name: 'Maria', last_name: 'Silva', email: 'maria+vip@example.com', birth: '1990-04-12' }),
     }).reply(201, { data: MARIA });
-    const { code, stdout, stderr } = await cli([
+    const { code, stdout, stderr } = await t.cli([
       'students', 'create', '--first-name', 'Maria', '--last-name', 'Silva', '--email', 'maria+vip@example.com',
       '--birth', '1990-04-12', '--reason', 'ticket 1', '-o', 'json',
     ]);
@@ -163,9 +135,9 @@ describe('students create', () => {
   });
 
   it('a duplicate e-mail is the server rejecting the request: exit 5', async () => {
-    pool().intercept({ path: '/api/v1/students', method: 'POST' })
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST' })
       .reply(422, { message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } });
-    const { code, stderr } = await cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@example.com', '-o', 'json']);
+    const { code, stderr } = await t.cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@example.com', '-o', 'json']);
     expect(code).toBe(5);
     expect(stderr.split('\n')[0]).toBe(`${ANNOUNCE.trim()}`);
     expect(stderr).toContain('"exit_code":5,"status":422');
@@ -174,15 +146,15 @@ describe('students create', () => {
 
 describe('students delete', () => {
   it('off a terminal without --yes: exit 2 and no request at all', async () => {
-    const { code, stderr } = await cli(['students', 'delete', 'maria@example.com']);
+    const { code, stderr } = await t.cli(['students', 'delete', 'maria@example.com']);
     expect(code).toBe(2);
     expect(stderr).toBe('error: Delete student maria@example.com: confirmation needed but stdin is not a terminal; pass --yes to proceed\n');
   });
 
   it('with --yes: looks the student up, announces, deletes, and says so', async () => {
     get('/api/v1/students/s1').reply(200, { data: MARIA });
-    pool().intercept({ path: '/api/v1/students/s1', method: 'DELETE', headers: AUTH }).reply(204, '');
-    const { code, stdout, stderr } = await cli(['students', 'delete', 's1', '--yes']);
+    t.pool().intercept({ path: '/api/v1/students/s1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    const { code, stdout, stderr } = await t.cli(['students', 'delete', 's1', '--yes']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe(`${ANNOUNCE}✓ Deleted student Maria Silva <maria+vip@example.com>\n`);
@@ -190,7 +162,7 @@ describe('students delete', () => {
 
   it('an unknown student is exit 4 and nothing is deleted', async () => {
     get('/api/v1/students/nobody').reply(404, NOT_FOUND);
-    const { code } = await cli(['students', 'delete', 'nobody', '--yes']);
+    const { code } = await t.cli(['students', 'delete', 'nobody', '--yes']);
     expect(code).toBe(4);
   });
 });
@@ -199,7 +171,7 @@ describe('students grant', () => {
   it('a product already held: a notice, exit 0, and no POST', async () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
-    const { code, stdout, stderr } = await cli(['students', 'grant', 'maria+vip@example.com', 'p1', '-o', 'json']);
+    const { code, stdout, stderr } = await t.cli(['students', 'grant', 'maria+vip@example.com', 'p1', '-o', 'json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual(SUB);
     expect(stderr).toBe('Maria Silva <maria+vip@example.com> already has product "Yoga" (p1); nothing sent\n');
@@ -207,11 +179,11 @@ describe('students grant', () => {
 
   it('an id needs no lookup: checks the product, announces, POSTs the dates', async () => {
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
-    pool().intercept({
+    t.pool().intercept({
       path: '/api/v1/students/s1/products', method: 'POST', headers: AUTH,
       body: JSON.stringify({ product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2025-01-01' }),
     }).reply(201, { data: SUB });
-    const { code, stdout, stderr } = await cli(['students', 'grant', 's1', 'p1', '--accession', '2024-01-01', '--expiration', '2025-01-01']);
+    const { code, stdout, stderr } = await t.cli(['students', 'grant', 's1', 'p1', '--accession', '2024-01-01', '--expiration', '2025-01-01']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'PRODUCT     Yoga', 'PRODUCT ID  p1', 'STATUS      active', 'ACCESS      yes', 'ACCESSION   2024-01-01', 'EXPIRATION  2025-01-01', '',
@@ -220,9 +192,9 @@ describe('students grant', () => {
   });
 
   it('checks the dates before any request: exit 2', async () => {
-    const bad = await cli(['students', 'grant', 's1', 'p1', '--accession', '2024-13-01']);
+    const bad = await t.cli(['students', 'grant', 's1', 'p1', '--accession', '2024-13-01']);
     expect(bad.code).toBe(2);
-    const backwards = await cli(['students', 'grant', 's1', 'p1', '--accession', '2024-02-01', '--expiration', '2024-01-31']);
+    const backwards = await t.cli(['students', 'grant', 's1', 'p1', '--accession', '2024-02-01', '--expiration', '2024-01-31']);
     expect(backwards.code).toBe(2);
     expect(backwards.stderr).toBe('error: --expiration 2024-01-31 is before --accession 2024-02-01; the expiration cannot precede the accession\n');
   });
@@ -237,7 +209,7 @@ describe('students revoke', () => {
   it('a product not held: a notice, exit 0, and no DELETE', async () => {
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
     get('/api/v1/students/s1').reply(200, { data: MARIA });
-    const { code, stdout, stderr } = await cli(['students', 'revoke', 's1', 'p1']);
+    const { code, stdout, stderr } = await t.cli(['students', 'revoke', 's1', 'p1']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe('Student s1 does not have product p1; nothing sent\n');
@@ -246,7 +218,7 @@ describe('students revoke', () => {
   it('an unknown student is exit 4, not "does not have"', async () => {
     get('/api/v1/students/ghost/products/p1').reply(404, NOT_FOUND);
     get('/api/v1/students/ghost').reply(404, NOT_FOUND);
-    const { code, stderr } = await cli(['students', 'revoke', 'ghost', 'p1', '--yes']);
+    const { code, stderr } = await t.cli(['students', 'revoke', 'ghost', 'p1', '--yes']);
     expect(code).toBe(4);
     expect(stderr).toBe('error: student ghost not found (GET /api/v1/students/ghost)\n');
   });
@@ -254,15 +226,15 @@ describe('students revoke', () => {
   it('off a terminal without --yes: exit 2 after the check, and no DELETE', async () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
-    const { code, stderr } = await cli(['students', 'revoke', 'maria+vip@example.com', 'p1']);
+    const { code, stderr } = await t.cli(['students', 'revoke', 'maria+vip@example.com', 'p1']);
     expect(code).toBe(2);
     expect(stderr).toBe(`${ANNOUNCE}error: Revoke product "Yoga" (p1) from Maria Silva <maria+vip@example.com>: confirmation needed but stdin is not a terminal; pass --yes to proceed\n`);
   });
 
   it('with --yes: DELETE and a notice', async () => {
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
-    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
-    const { code, stdout, stderr } = await cli(['students', 'revoke', 's1', 'p1', '--yes', '--reason', 'refund']);
+    t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    const { code, stdout, stderr } = await t.cli(['students', 'revoke', 's1', 'p1', '--yes', '--reason', 'refund']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe(`${ANNOUNCE}✓ Revoked product "Yoga" (p1) from student s1\n`);
@@ -274,7 +246,7 @@ describe('resolveStudent', () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/document/123.456.789-09').reply(200, { data: MARIA });
     const api = new Api(new HttpClient({
-      baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [TOKEN], dispatcher: agent,
+      baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [TOKEN], dispatcher: t.agent,
     }));
     const cache: StudentCache = new Map();
     const [a, b] = await Promise.all([

@@ -1,34 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
-import { main } from '../../../src/main.js';
-import { fakeIo } from '../../helpers/fake-io.js';
+import { describe, expect, it } from 'vitest';
+import { BASE, mockCli } from '../../helpers/mock-cli.js';
 
-const BASE = 'https://members.example.com';
-const TOKEN = 'tok_API_SENTINEL_0123456789';
-
-let agent: MockAgent;
-let configDir: string;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  configDir = mkdtempSync(join(tmpdir(), 'members-subscriptions-'));
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  rmSync(configDir, { recursive: true, force: true });
-});
-
-async function cli(args: string[]) {
-  const fake = fakeIo({ env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: configDir } });
-  const code = await main(args, fake.io, { dispatcher: agent });
-  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
-}
+const t = mockCli();
 
 const students = {
   maria: { id: 's-maria', first_name: 'Maria', last_name: 'Souza', full_name: 'Maria Souza', email: 'maria@example.com' },
@@ -59,7 +32,7 @@ const S = [
 /** Three pages of two. */
 function interceptPages(perPage: string) {
   for (const current of [1, 2, 3]) {
-    agent.get(BASE).intercept({ path: '/api/v1/subscriptions', method: 'GET', query: { page: String(current), per_page: perPage } }).reply(200, {
+    t.agent.get(BASE).intercept({ path: '/api/v1/subscriptions', method: 'GET', query: { page: String(current), per_page: perPage } }).reply(200, {
       data: S.slice((current - 1) * 2, current * 2),
       links: { next: current < 3 ? `${BASE}/api/v1/subscriptions?page=${current + 1}&per_page=${perPage}` : null },
       meta: { current_page: current, last_page: 3, per_page: 2, total: 6 },
@@ -71,10 +44,10 @@ const ids = (ndjson: string) => ndjson.trim().split('\n').filter(Boolean).map((l
 
 describe('subscriptions list', () => {
   it('prints one page as a table with the footer', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/subscriptions', method: 'GET', query: { page: '1' } }).reply(200, {
+    t.agent.get(BASE).intercept({ path: '/api/v1/subscriptions', method: 'GET', query: { page: '1' } }).reply(200, {
       data: S.slice(0, 4), links: {}, meta: { current_page: 1, last_page: 2, per_page: 4, total: 6 },
     });
-    const { code, stdout, stderr } = await cli(['subscriptions', 'list']);
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'STUDENT           PRODUCT  STATUS    ACCESS  ACCESSION   EXPIRATION',
@@ -89,7 +62,7 @@ describe('subscriptions list', () => {
 
   it('--access active --status canceled,refunded: who kept access after cancelling, over every page', async () => {
     interceptPages('100');
-    const { code, stdout, stderr } = await cli(['subscriptions', 'list', '--access', 'active', '--status', 'canceled,refunded', '-o', 'ndjson']);
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', '--access', 'active', '--status', 'canceled,refunded', '-o', 'ndjson']);
     expect(code).toBe(0);
     expect(ids(stdout)).toEqual(['2', '4', '6']);
     expect(stderr).toBe('');
@@ -97,32 +70,32 @@ describe('subscriptions list', () => {
 
   it('--access inactive and --product filter too, keeping --per-page', async () => {
     interceptPages('2');
-    const { code, stdout } = await cli(['subscriptions', 'list', '--access', 'inactive', '--product', 'p-yoga', '--per-page', '2', '-o', 'ndjson']);
+    const { code, stdout } = await t.cli(['subscriptions', 'list', '--access', 'inactive', '--product', 'p-yoga', '--per-page', '2', '-o', 'ndjson']);
     expect(code).toBe(0);
     expect(ids(stdout)).toEqual(['3', '5']);
   });
 
   it('--student resolves an e-mail to the id first', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/students/email/joao%40example.com', method: 'GET' })
+    t.agent.get(BASE).intercept({ path: '/api/v1/students/email/joao%40example.com', method: 'GET' })
       .reply(200, { data: { ...students.joao, subscriptions: [] } });
     interceptPages('100');
-    const { code, stdout } = await cli(['subscriptions', 'list', '--student', 'joao@example.com', '--status', 'REFUNDED', '-o', 'json']);
+    const { code, stdout } = await t.cli(['subscriptions', 'list', '--student', 'joao@example.com', '--status', 'REFUNDED', '-o', 'json']);
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual(['3', '4']);
   });
 
   it('--student takes doc: and an id as well', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/students/document/123.456', method: 'GET' })
+    t.agent.get(BASE).intercept({ path: '/api/v1/students/document/123.456', method: 'GET' })
       .reply(200, { data: { ...students.maria, subscriptions: [] } });
     interceptPages('100');
-    expect(ids((await cli(['subscriptions', 'list', '--student', 'doc:123.456', '-o', 'ndjson'])).stdout)).toEqual(['1', '2', '5']);
+    expect(ids((await t.cli(['subscriptions', 'list', '--student', 'doc:123.456', '-o', 'ndjson'])).stdout)).toEqual(['1', '2', '5']);
     interceptPages('100');
-    expect(ids((await cli(['subscriptions', 'list', '--student', 's-joao', '-o', 'ndjson'])).stdout)).toEqual(['3', '4', '6']);
+    expect(ids((await t.cli(['subscriptions', 'list', '--student', 's-joao', '-o', 'ndjson'])).stdout)).toEqual(['3', '4', '6']);
   });
 
   it('an unknown --student is exit 4, and no list is fetched', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/students/email/nobody%40example.com', method: 'GET' }).reply(404, { message: 'Student not found.' });
-    const { code, stdout, stderr } = await cli(['subscriptions', 'list', '--student', 'nobody@example.com', '-o', 'csv']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/students/email/nobody%40example.com', method: 'GET' }).reply(404, { message: 'Student not found.' });
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', '--student', 'nobody@example.com', '-o', 'csv']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: student with e-mail nobody@example.com not found (GET /api/v1/students/email/nobody%40example.com)\n');
@@ -130,7 +103,7 @@ describe('subscriptions list', () => {
 
   it('a filter that matches nothing prints the csv header alone', async () => {
     interceptPages('100');
-    const { code, stdout } = await cli(['subscriptions', 'list', '--status', 'inactive', '-o', 'csv', '--fields', 'id,status']);
+    const { code, stdout } = await t.cli(['subscriptions', 'list', '--status', 'inactive', '-o', 'csv', '--fields', 'id,status']);
     expect(code).toBe(0);
     expect(stdout).toBe('id,status\n');
   });
@@ -142,14 +115,14 @@ describe('subscriptions list', () => {
     [['--status', 'active', '--page', '2'], '--page cannot be combined with --status, --access, --product or --student: the filters apply to every page'],
     [['--student', 'doc:'], 'empty student document in "doc:"; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE'],
   ])('rejects %j before any request (exit 2)', async (flags, message) => {
-    const { code, stdout, stderr } = await cli(['subscriptions', 'list', ...flags]);
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', ...flags]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`error: ${message}\n`);
   });
 
   it('rejects an --access that is not active or inactive (commander choices, exit 2)', async () => {
-    const { code, stdout, stderr } = await cli(['subscriptions', 'list', '--access', 'yes']);
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', '--access', 'yes']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.startsWith("error: option '--access <state>' argument 'yes' is invalid. Allowed choices are active, inactive.")).toBe(true);
@@ -158,8 +131,8 @@ describe('subscriptions list', () => {
 
 describe('subscriptions get', () => {
   it('prints the subscription with its student and product', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/subscriptions/2', method: 'GET' }).reply(200, { data: S[1] });
-    const { code, stdout } = await cli(['subscriptions', 'get', '2']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/subscriptions/2', method: 'GET' }).reply(200, { data: S[1] });
+    const { code, stdout } = await t.cli(['subscriptions', 'get', '2']);
     expect(code).toBe(0);
     expect(stdout).toBe([
       'ID            2',
@@ -180,8 +153,8 @@ describe('subscriptions get', () => {
   });
 
   it('exits 4 for an unknown subscription, with a JSON error line under -o json', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/subscriptions/999', method: 'GET' }).reply(404, { message: 'Subscription not found.' });
-    const { code, stdout, stderr } = await cli(['subscriptions', 'get', '999', '-o', 'json']);
+    t.agent.get(BASE).intercept({ path: '/api/v1/subscriptions/999', method: 'GET' }).reply(404, { message: 'Subscription not found.' });
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'get', '999', '-o', 'json']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
     const message = 'subscription 999 not found (GET /api/v1/subscriptions/999)';
