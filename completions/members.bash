@@ -27,6 +27,7 @@ __members_subcommand() {
     "students|products") echo products ;;
     "students|grant") echo grant ;;
     "students|revoke") echo revoke ;;
+    "students|import") echo import ;;
     "students|help") echo help ;;
     "scores|get") echo get ;;
     "scores|set") echo set ;;
@@ -56,7 +57,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students revoke|--reason"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students import|--reason"|"students import|--concurrency"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -65,7 +66,7 @@ __members_takes_value() {
 __members_commands() {
   case "$1" in
     "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo help" ;;
-    "students") echo "list get create delete products grant revoke help" ;;
+    "students") echo "list get create delete products grant revoke import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
     "subscriptions") echo "list get help" ;;
@@ -85,8 +86,9 @@ __members_flags() {
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason -h --help" ;;
     "students products") echo "-h --help" ;;
-    "students grant") echo "--accession --expiration --reason -h --help" ;;
-    "students revoke") echo "--reason -h --help" ;;
+    "students grant") echo "--accession --expiration --reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
+    "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
+    "students import") echo "--reason --concurrency --dry-run --skip-invalid -h --help" ;;
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;
     "scores get") echo "-h --help" ;;
@@ -129,6 +131,8 @@ __members_flags() {
 # __members_values PATH FLAG: completes the value of FLAG.
 __members_values() {
   case "$1|$2" in
+    "students grant|--file") __members_files ;;
+    "students revoke|--file") __members_files ;;
     "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
     "subscriptions list|--access") __members_words "active inactive" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
@@ -143,7 +147,8 @@ __members_values() {
 # __members_argument PATH INDEX: completes the positional argument INDEX (from 0) of PATH.
 __members_argument() {
   case "$1|$2" in
-    "students help|0") __members_words "list get create delete products grant revoke" ;;
+    "students import|0") __members_files ;;
+    "students help|0") __members_words "list get create delete products grant revoke import" ;;
     "scores help|0") __members_words "get set" ;;
     "products help|0") __members_words "list get" ;;
     "subscriptions help|0") __members_words "list get" ;;

@@ -48,6 +48,8 @@ function __members_subcommand --argument-names path word
             echo grant
         case 'students|revoke'
             echo revoke
+        case 'students|import'
+            echo import
         case 'students|help'
             echo help
         case 'scores|get'
@@ -100,7 +102,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students revoke|--reason' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students import|--reason' 'students import|--concurrency' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
             return 0
     end
     return 1
@@ -205,8 +207,9 @@ complete -c members -n '__members_arg \'students\' 0' -a get -d 'Show one studen
 complete -c members -n '__members_arg \'students\' 0' -a create -d 'Create a student'
 complete -c members -n '__members_arg \'students\' 0' -a delete -d 'Delete a student (asks first; --yes when not on a terminal)'
 complete -c members -n '__members_arg \'students\' 0' -a products -d 'List a student\'s subscriptions (products, status, access, dates)'
-complete -c members -n '__members_arg \'students\' 0' -a grant -d 'Give a student a product; nothing is sent if the student already has it'
-complete -c members -n '__members_arg \'students\' 0' -a revoke -d 'Take a product away from a student (asks first; --yes when not on a terminal)'
+complete -c members -n '__members_arg \'students\' 0' -a grant -d 'Give a student a product, or give the rows of a CSV with --file; nothing is sent for a product already held'
+complete -c members -n '__members_arg \'students\' 0' -a revoke -d 'Take a product away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)'
+complete -c members -n '__members_arg \'students\' 0' -a import -d 'Create the students of a CSV file; e-mails that exist already are skipped'
 complete -c members -n '__members_arg \'students\' 0' -a help -d 'show help for a command'
 complete -c members -n '__members_at \'students\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students list\'' -l with-subscriptions -d 'include each student\'s subscriptions'
@@ -231,10 +234,24 @@ complete -c members -n '__members_at \'students products\'' -s h -l help -d 'sho
 complete -c members -n '__members_at \'students grant\'' -l accession -x -d 'accession date, YYYY-MM-DD (default: today)'
 complete -c members -n '__members_at \'students grant\'' -l expiration -x -d 'expiration date, YYYY-MM-DD'
 complete -c members -n '__members_at \'students grant\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students grant\'' -l file -r -F -d 'apply the rows of a CSV file instead (- for stdin)'
+complete -c members -n '__members_at \'students grant\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'students grant\'' -l dry-run -d 'check every row and look the students up; change nothing'
+complete -c members -n '__members_at \'students grant\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students grant\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students revoke\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students revoke\'' -l file -r -F -d 'apply the rows of a CSV file instead (- for stdin)'
+complete -c members -n '__members_at \'students revoke\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'students revoke\'' -l dry-run -d 'check every row and look the students up; change nothing'
+complete -c members -n '__members_at \'students revoke\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
-complete -c members -n '__members_arg \'students help\' 0' -x -a 'list get create delete products grant revoke'
+complete -c members -n '__members_at \'students import\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students import\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check every row and look the students up; change nothing'
+complete -c members -n '__members_at \'students import\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
+complete -c members -n '__members_at \'students import\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'students import\' 0' -r -F
+complete -c members -n '__members_arg \'students help\' 0' -x -a 'list get create delete products grant revoke import'
 complete -c members -n '__members_arg \'scores\' 0' -a get -d 'Show a student\'s score, posts, comments and replies'
 complete -c members -n '__members_arg \'scores\' 0' -a set -d 'Set a student\'s score (an integer)'
 complete -c members -n '__members_arg \'scores\' 0' -a help -d 'show help for a command'

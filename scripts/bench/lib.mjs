@@ -1,5 +1,6 @@
 // Timing, peak-RSS and sandbox helpers of scripts/bench.mjs. No dependencies
 // beyond Node: each sample is one child process timed from spawn to exit.
+/* global fetch */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const NODE = process.execPath;
+const TIME = '/usr/bin/time';
+const PRELOAD = new URL('./maxrss.mjs', import.meta.url).href;
 
 /**
  * Copies bin/, dist/ and package.json to a private directory and returns its
@@ -20,15 +23,13 @@ export function snapshotApp() {
   for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   return { bin: join(dir, 'bin', 'members.js'), dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
-const TIME = '/usr/bin/time';
-const PRELOAD = fileURLToPath(new URL('./maxrss.cjs', import.meta.url));
 
 /**
  * A command to run: argv plus what it needs. `stdout` is 'ignore' (/dev/null)
  * unless a check wants it; `check(result)` may throw when the output is wrong.
  */
 export function command(name, argv, options = {}) {
-  return { name, argv, env: options.env, input: options.input, check: options.check, shell: options.shell ?? false };
+  return { name, argv, env: options.env, input: options.input, check: options.check };
 }
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -45,58 +46,54 @@ function childrenCpuMs() {
 }
 
 /**
- * Runs once; wall-clock milliseconds from spawn to exit, and the CPU time
- * the child used (coarse: average it over many runs).
+ * Runs once; wall-clock milliseconds from spawn to exit, the CPU time the
+ * child used (coarse: average it over many runs) and, with `rss`, its peak
+ * RSS in MiB. `rss` wraps the child in GNU time (or an --import preload),
+ * which adds about a millisecond: use it for long cases, or in separate runs.
  */
-export function runOnce(cmd, { capture = false } = {}) {
-  const cpuBefore = childrenCpuMs();
-  const started = process.hrtime.bigint();
-  const result = spawnSync(cmd.argv[0], cmd.argv.slice(1), {
-    env: cmd.env ?? process.env,
-    stdio: [cmd.input === undefined ? 'ignore' : 'pipe', capture ? 'pipe' : 'ignore', 'pipe'],
-    input: cmd.input,
-    maxBuffer: 1 << 30,
-  });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const cpuMs = childrenCpuMs() - cpuBefore;
-  if (result.error) throw result.error;
-  if (result.status !== 0) {
-    throw new Error(`${cmd.name}: exit ${result.status ?? result.signal}\n${String(result.stderr).slice(0, 2000)}`);
+export function runOnce(cmd, { capture = false, rss = false } = {}) {
+  const dir = rss ? mkdtempSync(join(tmpdir(), 'members-bench-rss-')) : undefined;
+  const rssFile = dir && join(dir, 'rss');
+  let { argv, env = process.env } = cmd;
+  if (rss && existsSync(TIME)) {
+    argv = [TIME, '-f', '%M', '-o', rssFile, ...argv];
+  } else if (rss) {
+    if (argv[0] !== NODE) throw new Error(`${cmd.name}: peak RSS needs GNU time or a node child`);
+    argv = [NODE, '--import', PRELOAD, ...argv.slice(1)];
+    env = { ...env, MEMBERS_BENCH_RSS_FILE: rssFile };
   }
-  return { ms, cpuMs, stdout: capture ? result.stdout : undefined, stderr: String(result.stderr) };
+  try {
+    const cpuBefore = childrenCpuMs();
+    const started = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), {
+      env,
+      stdio: [cmd.input === undefined ? 'ignore' : 'pipe', capture ? 'pipe' : 'ignore', 'pipe'],
+      input: cmd.input,
+      maxBuffer: 1 << 30,
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const cpuMs = childrenCpuMs() - cpuBefore;
+    if (result.error) throw result.error;
+    if (result.status !== 0) {
+      throw new Error(`${cmd.name}: exit ${result.status ?? result.signal}\n${String(result.stderr).slice(0, 2000)}`);
+    }
+    const rssMiB = rssFile ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : undefined;
+    return { ms, cpuMs, rssMiB, stdout: capture ? result.stdout : undefined, stderr: String(result.stderr) };
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** Runs once with its output captured and checked (not timed: a pipe costs more than /dev/null). */
-export function verify(cmd) {
-  const result = runOnce(cmd, { capture: true });
+/** Runs once with its output captured and checked. */
+export function verify(cmd, options = {}) {
+  const result = runOnce(cmd, { ...options, capture: true });
   cmd.check?.(result);
   return result;
 }
 
-/**
- * Peak RSS of the child in MiB. With GNU time, from wait4()'s ru_maxrss (the
- * child's own high-water mark, nothing of ours); without it, a --require
- * preload reports process.resourceUsage().maxRSS at exit (node children only).
- */
+/** Peak RSS (MiB) of one more run of `cmd`. */
 export function peakRssMiB(cmd) {
-  const dir = mkdtempSync(join(tmpdir(), 'members-bench-rss-'));
-  const out = join(dir, 'rss');
-  try {
-    let argv;
-    let env = cmd.env ?? process.env;
-    if (existsSync(TIME)) {
-      argv = [TIME, '-f', '%M', '-o', out, ...cmd.argv];
-    } else {
-      if (cmd.argv[0] !== NODE) return undefined;
-      argv = [NODE, '--require', PRELOAD, ...cmd.argv.slice(1)];
-      env = { ...env, MEMBERS_BENCH_RSS_FILE: out };
-    }
-    runOnce({ ...cmd, argv, env });
-    const kib = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
-    return kib / 1024;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return runOnce(cmd, { rss: true }).rssMiB;
 }
 
 export const rssMethod = () => (existsSync(TIME) ? 'GNU time %M (wait4 ru_maxrss)' : 'preload: process.resourceUsage().maxRSS at exit');
@@ -123,23 +120,21 @@ export function median(values) {
 /**
  * `warmup` untimed runs of each command, then `rounds` rounds, each running
  * every command once in a fresh random order (so drift in the machine's state
- * spreads over all of them). `before(cmd)` runs untimed before each sample.
- * Returns { name: { ms: [wall ms…], cpuMs: [cpu ms…] } }.
+ * spreads over all of them). With `rss`, every sample also records its peak
+ * RSS (for long cases, where the wrapper's millisecond does not matter).
+ * Returns { name: { ms: [wall ms…], cpuMs: [cpu ms…], rssMiB: [MiB…] } }.
  */
-export function measure(cmds, { rounds, warmup = 1, before } = {}) {
-  const samples = Object.fromEntries(cmds.map((cmd) => [cmd.name, { ms: [], cpuMs: [] }]));
+export function measure(cmds, { rounds, warmup = 1, rss = false } = {}) {
+  const samples = Object.fromEntries(cmds.map((cmd) => [cmd.name, { ms: [], cpuMs: [], rssMiB: [] }]));
   for (let i = 0; i < warmup; i++) {
-    for (const cmd of cmds) {
-      before?.(cmd);
-      runOnce(cmd);
-    }
+    for (const cmd of cmds) runOnce(cmd);
   }
   for (let round = 0; round < rounds; round++) {
     for (const cmd of shuffle(cmds)) {
-      before?.(cmd);
-      const { ms, cpuMs } = runOnce(cmd);
+      const { ms, cpuMs, rssMiB } = runOnce(cmd, { rss });
       samples[cmd.name].ms.push(ms);
       samples[cmd.name].cpuMs.push(cpuMs);
+      if (rssMiB !== undefined) samples[cmd.name].rssMiB.push(rssMiB);
     }
   }
   return samples;

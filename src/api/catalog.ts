@@ -1,5 +1,5 @@
 /** Products, courses and subscriptions (api-spec §4.2–§4.4). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
 import { fetchPage } from './pages.js';

@@ -93,6 +93,8 @@ export class HttpClient {
     const started = performance.now();
     let retries = 0;
     let attempt = 0;
+    /** The last network failure retried (a timeout, a cut connection), to name it if the retry fails too. */
+    let lastNetworkCode: string | undefined;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
@@ -112,6 +114,7 @@ export class HttpClient {
         ++attempt, this.options.retries, this.options.backoff ?? defaultBackoff,
       );
       if (delay === null) return callback(err);
+      if (status === undefined) lastNetworkCode = failure.code;
       retries++;
       setTimeout(() => callback(null), delay);
     };
@@ -139,7 +142,17 @@ export class HttpClient {
       throw this.networkError(error, label, retries);
     }
 
-    const text = await response.body.text();
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      // The connection broke or stalled after the headers. undici retries by asking for the rest with a
+      // Range header; a server that answers 200 instead ends that with UND_ERR_REQ_RETRY: name the failure
+      // that started it.
+      log('ERR');
+      const code = (error as { code?: string }).code === 'UND_ERR_REQ_RETRY' ? lastNetworkCode ?? 'UND_ERR_SOCKET' : undefined;
+      throw this.networkError(code ? Object.assign(new Error((error as Error).message, { cause: error }), { code }) : error, label, retries);
+    }
     log(String(response.statusCode));
     const body = parseBody(text);
     const requestId = headerValue(response.headers['x-request-id']);

@@ -3,7 +3,7 @@
  * nullish where real data has gaps: a schema should catch a server that
  * changed shape, not one that added a field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const str = z.string().nullish();
 const int = z.number().int().nullish();

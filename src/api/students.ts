@@ -1,5 +1,5 @@
 /** The student endpoints of api-spec §4.1, one typed function each. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TransientError } from '../errors.js';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';

@@ -113,60 +113,70 @@ export function studentSnapshot(student: Student): Snapshot {
   };
 }
 
-/** One row of a bulk run, as the bulk commands report it (a ChangeOutcome with its line fits). */
+/** One row of a bulk run, as the bulk commands report it (their BulkRowOutcome fits). */
 export interface BulkRowOutcome {
   /** The row's line in the file, the header being line 1. */
   line: number;
   student: string;
   student_id?: string;
+  /** Empty for `students import` rows. */
   product_id?: string;
   /** Only `granted`, `revoked` and `created` are changes; the others are not recorded. */
   result: string;
   requestId?: string;
-  /** granted: the new subscription; revoked: the one removed. */
+  /** granted: the new subscription; revoked: the one removed (here, or in `change`, the grant/revoke core's outcome). */
   subscription?: Subscription;
+  change?: { subscription?: Subscription };
   /** Rows of a dry run are never recorded. */
   dryRun?: boolean;
 }
 
+/** A bulk run as the bulk commands report it (their BulkReport fits). */
 export interface BulkRun {
-  /** The command as `history` shows it, e.g. `students grant --file`. */
+  /** `students grant`, `students revoke`, `students import`. */
   command: string;
+  /** The file as given, or `stdin`. */
+  source?: string;
   reason?: string;
+  dryRun?: boolean;
   outcomes: readonly BulkRowOutcome[];
-  /** Rows by result, e.g. `{ granted: 3, skipped: 1, failed: 0 }`; kept as the run record's `counts`. */
-  summary: Record<string, number>;
-  /** The run was stopped by Ctrl-C before every row was done. */
-  interrupted?: boolean;
+  /** `counts`: rows by result, e.g. `{ granted: 3, skipped: 1, failed: 0 }`, kept as the run record's `counts`. */
+  summary: { counts: Readonly<Record<string, number>>; interrupted?: boolean };
 }
 
 const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', revoked: 'revoke', created: 'create' };
 
+/** `students grant --file`: the bulk forms of grant and revoke, as the contract writes them. */
+const bulkCommand = (command: string) => (command === 'students grant' || command === 'students revoke' ? `${command} --file` : command);
+
 /**
  * Records a bulk run: one record per row that changed something (granted,
- * revoked, created; not in a dry run), each with `run_id` and `line`, then one
- * record for the run (`action: bulk`, `counts`). Nothing is recorded when no
- * row changed anything. Resolves to the run's audit id, or undefined when
- * nothing was recorded.
+ * revoked, created), each with `run_id` and `line`, then one record for the
+ * run (`action: bulk`, `source`, `counts`, `result` completed, partial or
+ * interrupted). Nothing is recorded for a dry run, nor when no row changed
+ * anything. Resolves to the run's audit id, or undefined when nothing was
+ * recorded. Never throws for the log: a failed write is reported on stderr.
  */
 export async function recordBulkRun(session: Session, run: BulkRun): Promise<string | undefined> {
-  const applied = run.outcomes.filter((row) => !row.dryRun && ROW_ACTIONS[row.result] !== undefined);
+  const applied = run.dryRun ? [] : run.outcomes.filter((row) => !row.dryRun && ROW_ACTIONS[row.result] !== undefined);
   if (applied.length === 0) return undefined;
   const stamp = await stamper(session);
   const runId = newAuditId();
+  const command = bulkCommand(run.command);
   const rows = applied.map((row) => {
     const action = ROW_ACTIONS[row.result] as AuditEntry['action'];
-    const snapshot = row.subscription ? subscriptionSnapshot(row.subscription) : undefined;
+    const subscription = row.subscription ?? row.change?.subscription;
+    const snapshot = subscription ? subscriptionSnapshot(subscription) : undefined;
     return stamp({
-      command: run.command, action, student: row.student, student_id: row.student_id, product_id: row.product_id,
+      command, action, student: row.student, student_id: row.student_id, product_id: row.product_id || undefined,
       result: row.result, request_id: row.requestId, reason: run.reason, run_id: runId, line: row.line,
       before: action === 'revoke' ? snapshot : undefined,
       after: action === 'grant' ? snapshot : undefined,
     });
   });
-  const failed = run.summary.failed ?? 0;
-  const result = run.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
-  const summary = stamp({ command: run.command, action: 'bulk', result, reason: run.reason, counts: { ...run.summary } }, runId);
+  const failed = run.summary.counts.failed ?? 0;
+  const result = run.summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
+  const summary = stamp({ command, action: 'bulk', result, reason: run.reason, source: run.source, counts: { ...run.summary.counts } }, runId);
   await write(session, [...rows, summary]);
   return runId;
 }

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditLogPath } from '../config/paths.js';
 
 export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'scores.set', 'magic-link', 'bulk', 'undo'] as const;
@@ -39,6 +39,8 @@ export interface AuditEntry {
   /** Bulk rows: the id of the run record, and the row's line in the file. */
   run_id?: string;
   line?: number;
+  /** Bulk run: the file as given, or `stdin`. */
+  source?: string;
   /** Bulk run: rows by result. */
   counts?: Record<string, number>;
   /** Revoke: the subscription as it was; delete: the student's fields. */
@@ -75,7 +77,7 @@ export function newAuditId(now: number = Date.now()): string {
 /** The order of the keys in a line, so that the log reads the same way throughout. */
 const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
   'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
-  'request_id', 'reason', 'undoes', 'run_id', 'line', 'counts', 'score', 'expire_in', 'before', 'after',
+  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'before', 'after',
 ];
 
 function ordered(record: AuditRecord): Record<string, unknown> {

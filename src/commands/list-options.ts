@@ -116,10 +116,14 @@ export function printList(session: Session, view: View, records: Records): Promi
  * with an InterruptedError (exit 130) even while a request is pending.
  */
 export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>, io: Io): AsyncGenerator<T> {
-  let interrupt: (error: Error) => void = () => undefined;
-  const interrupted = new Promise<never>((_resolve, reject) => (interrupt = reject));
-  interrupted.catch(() => undefined);
-  const stop = () => interrupt(new InterruptedError());
+  // One promise per step, not Promise.race against one long-lived promise: every race leaves a reaction on
+  // the pending promise that holds its result, so a 200,000-record list would stay in memory to the end.
+  let interrupt: ((error: Error) => void) | undefined;
+  let stopped: Error | undefined;
+  const stop = () => {
+    stopped ??= new InterruptedError();
+    interrupt?.(stopped);
+  };
   const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
   const iterator = Symbol.asyncIterator in records
     ? records[Symbol.asyncIterator]()
@@ -130,7 +134,12 @@ export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>,
       const next = Promise.resolve(iterator.next());
       next.catch(() => undefined); // abandoned after an interrupt
       pending = true;
-      const step = await Promise.race([next, interrupted]);
+      const step = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        if (stopped) return reject(stopped);
+        interrupt = reject;
+        next.then(resolve, reject);
+      });
+      interrupt = undefined;
       pending = false;
       if (step.done) return;
       yield step.value;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { withFileLock } from './lock.js';
 

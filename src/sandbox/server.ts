@@ -29,6 +29,10 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Persist the state here as JSON: loaded if it exists (its seed and tokens win), else seeded and written. */
   dataFile?: string;
+  /** For tests only (not a CLI flag): these tokens instead of the seeded or saved ones. */
+  apiToken?: string;
+  developerToken?: string;
+  platformToken?: string;
 }
 
 export interface Sandbox {
@@ -48,7 +52,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkOptions(options);
   const saved = settings.dataFile === undefined ? undefined : await readStateFile(settings.dataFile);
-  const store = new SandboxStore(saved ?? generateState(settings.seed, settings.students));
+  const state = saved ?? generateState(settings.seed, settings.students);
+  const { apiToken: api, developerToken: developer, platformToken: platform } = options;
+  const store = new SandboxStore({
+    ...state,
+    tokens: { api: api ?? state.tokens.api, developer: developer ?? state.tokens.developer, platform: platform ?? state.tokens.platform },
+  });
   const writer = settings.dataFile === undefined ? undefined : new StateWriter(settings.dataFile, store);
   if (writer) {
     store.onChange(() => writer.schedule());

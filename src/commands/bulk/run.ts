@@ -97,8 +97,9 @@ export async function runBulk<Plan>(
   const { io, globals } = session;
   if (globals.fields) assertKnownFields(SAMPLE_RESULT, globals.fields, op.view);
   const source = options.file === '-' ? 'stdin' : options.file;
-  const rows = checkRows(op, await parseCsv(await readCsvSource(io, options.file), op.columns, source), new Date());
   const messages = await session.messages();
+  if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
+  const rows = checkRows(op, await parseCsv(await readCsvSource(io, options.file), op.columns, source), new Date());
 
   const invalid = rows.filter((row) => row.problem !== undefined);
   if (invalid.length > 0 && !options.skipInvalid) {
@@ -207,6 +208,8 @@ async function apply<Plan>(
     wake.notify();
   }, () => stopping).finally(() => {
     settled = true;
+    // Before any table reaches the terminal.
+    progress.stop();
     wake.notify();
   });
 
@@ -226,12 +229,10 @@ async function apply<Plan>(
   } catch (error) {
     stopping = true;
     await pool;
-    progress.stop();
     removeListeners();
     await output.abort();
     throw error;
   }
-  progress.stop();
   removeListeners();
   await output.close();
 
@@ -278,11 +279,12 @@ async function applyRow<Plan>(
   }
 }
 
+/** One line (a table cell, a csv cell): the server's field errors come on lines of their own. */
 function failureMessage(error: unknown): string {
   if (!(error instanceof CliError)) return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  const message = error.message.replace(/\s*\n\s*/g, ' ');
   // Re-running is safe: every row checks the state before changing it.
-  if (error instanceof TransientError) return `${error.message}; running the same file again retries only what is missing`;
-  return error.message;
+  return error instanceof TransientError ? `${message}; running the same file again retries only what is missing` : message;
 }
 
 /** A refused token fails every row alike, and a bug is a bug: stop taking rows. */

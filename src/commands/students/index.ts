@@ -85,6 +85,7 @@ export function registerStudents(program: Command, runner: Runner): void {
     });
 
   addBulkOptions(students.command('grant')
+    .usage('[options] <student> <product_id> | --file <file>')
     .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent for a product already held')
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[product_id]', 'id of the product (see `members products list`)')
@@ -109,6 +110,7 @@ export function registerStudents(program: Command, runner: Runner): void {
     });
 
   addBulkOptions(students.command('revoke')
+    .usage('[options] <student> <product_id> | --file <file>')
     .description('Take a product away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)')
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[product_id]', 'id of the product')

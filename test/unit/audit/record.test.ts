@@ -177,32 +177,45 @@ describe('recordBulkRun', () => {
 
   it('writes one record per applied row, then one for the run', async () => {
     const runId = await recordBulkRun(session(), {
-      command: 'students grant --file',
+      command: 'students grant',
+      source: 'cohort.csv',
       reason: 'spring cohort',
+      dryRun: false,
       outcomes: [
-        row(2, 'granted', { subscription: SUB, requestId: 'r2' }), row(3, 'skipped'), row(4, 'granted', { subscription: SUB }),
-        row(5, 'failed'), row(6, 'granted', { subscription: SUB }),
+        row(2, 'granted', { change: { subscription: SUB }, requestId: 'r2' }), row(3, 'skipped'), row(4, 'granted', { subscription: SUB }),
+        row(5, 'failed'), row(6, 'granted', { change: { subscription: SUB } }),
       ],
-      summary: { granted: 3, skipped: 1, failed: 1 },
+      summary: { counts: { granted: 3, skipped: 1, failed: 1 }, interrupted: false },
     });
     const records = log();
     expect(records).toHaveLength(4);
-    expect(records.map((r) => [r.action, r.line, r.run_id, r.reason])).toEqual([
-      ['grant', 2, runId, 'spring cohort'], ['grant', 4, runId, 'spring cohort'], ['grant', 6, runId, 'spring cohort'],
-      ['bulk', undefined, undefined, 'spring cohort'],
+    expect(records.map((r) => [r.command, r.action, r.line, r.run_id, r.reason])).toEqual([
+      ['students grant --file', 'grant', 2, runId, 'spring cohort'], ['students grant --file', 'grant', 4, runId, 'spring cohort'],
+      ['students grant --file', 'grant', 6, runId, 'spring cohort'], ['students grant --file', 'bulk', undefined, undefined, 'spring cohort'],
     ]);
-    expect(records[0]).toMatchObject({ command: 'students grant --file', student: 's2@example.com', student_id: 's2', request_id: 'r2', after: { id: 77 } });
-    expect(records[3]).toMatchObject({ id: runId, command: 'students grant --file', result: 'partial', counts: { granted: 3, skipped: 1, failed: 1 } });
+    expect(records[0]).toMatchObject({ student: 's2@example.com', student_id: 's2', product_id: 'p1', request_id: 'r2', after: { id: 77 } });
+    expect(records[3]).toMatchObject({ id: runId, result: 'partial', source: 'cohort.csv', counts: { granted: 3, skipped: 1, failed: 1 } });
     expect(new Set(records.map((r) => r.id)).size).toBe(4);
   });
 
-  it('records revoked rows with the subscription removed, and nothing for a dry run or a run that changed nothing', async () => {
+  it('revoked rows keep the subscription removed; import rows have no product; an interrupted run says so', async () => {
+    await recordBulkRun(session(), {
+      command: 'students revoke', outcomes: [row(2, 'revoked', { change: { subscription: SUB } })], summary: { counts: { revoked: 1, failed: 0 } },
+    });
+    await recordBulkRun(session(), {
+      command: 'students import', outcomes: [row(2, 'created', { product_id: '' })], summary: { counts: { created: 1 }, interrupted: true },
+    });
+    expect(log().map((r) => [r.command, r.action, r.result, r.product_id, r.before?.accession_date])).toEqual([
+      ['students revoke --file', 'revoke', 'revoked', 'p1', '2024-01-01'], ['students revoke --file', 'bulk', 'completed', undefined, undefined],
+      ['students import', 'create', 'created', undefined, undefined], ['students import', 'bulk', 'interrupted', undefined, undefined],
+    ]);
+  });
+
+  it('records nothing for a dry run or a run that changed nothing', async () => {
     expect(await recordBulkRun(session(), {
-      command: 'students revoke --file', outcomes: [row(2, 'revoked', { dryRun: true, subscription: SUB })], summary: { revoked: 1 },
+      command: 'students revoke', dryRun: true, outcomes: [row(2, 'revoked', { dryRun: true })], summary: { counts: { revoked: 1 } },
     })).toBeUndefined();
-    expect(await recordBulkRun(session(), { command: 'students revoke --file', outcomes: [row(2, 'skipped')], summary: { skipped: 1 } })).toBeUndefined();
+    expect(await recordBulkRun(session(), { command: 'students revoke', outcomes: [row(2, 'skipped')], summary: { counts: { skipped: 1 } } })).toBeUndefined();
     expect(existsSync(logFile())).toBe(false);
-    await recordBulkRun(session(), { command: 'students revoke --file', outcomes: [row(2, 'revoked', { subscription: SUB })], summary: { revoked: 1, failed: 0 } });
-    expect(log().map((r) => [r.action, r.result, r.before?.accession_date])).toEqual([['revoke', 'revoked', '2024-01-01'], ['bulk', 'completed', undefined]]);
   });
 });

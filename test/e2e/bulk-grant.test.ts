@@ -1,0 +1,130 @@
+/**
+ * `members students grant --file` end to end against a flaky sandbox: 20% of
+ * requests answered 500/503 (half of the failed POSTs AFTER applying the
+ * change) and a rate limit. Each row must be applied exactly once: checked in
+ * the sandbox's own state, not only in the CLI's output.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import {
+  allStudents, holds, ndjson, products, spawnMembers, stats, tally, waitFor, writeCsv,
+  type BulkResult, type Product, type Student,
+} from './bulk-helpers.js';
+
+let sandbox: SandboxProcess;
+let dir: string;
+let students: Student[];
+let catalog: Product[];
+
+const members = (args: string[]) => run(args, { env: sandbox.env });
+const timeless = (text: string) => text.replace(/ in \d+\.\ds/g, ' in X.Xs');
+/** Keys of the rows: mostly ids, every fifth student by e-mail (looked up once each). */
+const keyOf = (student: Student, index: number) => (index % 5 === 0 ? student.email : student.id);
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '1200', '--seed', '11', '--fail-rate', '0.2', '--rate-limit', '200', '--latency', '1ms']);
+  dir = tempDir('members-bulk-');
+  [students, catalog] = await Promise.all([allStudents(sandbox), products(sandbox)]);
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('students grant --file against a flaky sandbox', () => {
+  it('applies 1,000 rows exactly once, through 500/503 and 429, in input order', async () => {
+    const product = catalog[0] as Product;
+    const chosen = students.slice(0, 1000);
+    const alreadyHeld = chosen.filter((student) => holds(student, product.id) > 0).length;
+    const file = writeCsv(dir, 'grant-1000.csv', [
+      'student,product_id,expiration_date',
+      ...chosen.map((student, index) => `${keyOf(student, index)},${product.id},2030-12-31`),
+    ]);
+
+    const { code, stdout, stderr } = await members([
+      'students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose',
+    ]);
+    const results = ndjson<BulkResult>(stdout);
+    expect(results.filter((r) => r.result === 'failed')).toEqual([]);
+    expect(code).toBe(0);
+    expect(results.map((r) => r.line)).toEqual(chosen.map((_, index) => index + 2));
+    expect(results.map((r) => r.student)).toEqual(chosen.map(keyOf));
+    expect(tally(results)).toEqual({ granted: 1000 - alreadyHeld, ...(alreadyHeld > 0 ? { skipped: alreadyHeld } : {}) });
+    expect(timeless(stderr.trimEnd().split('\n').at(-1) ?? '')).toBe(`1000 rows: ${1000 - alreadyHeld} granted, ${alreadyHeld} skipped, 0 failed in X.Xs`);
+
+    // The faults really happened, and no POST ever met "already has this product" (a blind resend).
+    expect(stderr).toMatch(/^POST \S+\/products (500|503) /m);
+    expect(stderr).toMatch(/ retries=[1-9]/);
+    expect(stderr).not.toMatch(/^POST \S+ 422 /m);
+    // Students given by e-mail were looked up once each.
+    const lookups = (await stats(sandbox))['GET /api/v1/students/email/{email}'];
+    expect(lookups).toBeGreaterThanOrEqual(200);
+    expect(stderr.match(/^GET \S+\/students\/email\/\S+ 200 /gm)).toHaveLength(200);
+
+    // The sandbox's own state: each of the 1,000 holds the product exactly once.
+    const after = new Map((await allStudents(sandbox)).map((student) => [student.id, student]));
+    const counts = chosen.map((student) => holds(after.get(student.id) as Student, product.id));
+    expect(counts.filter((n) => n !== 1)).toEqual([]);
+  }, 90_000);
+
+  it('a file with one bad row sends nothing and names the line', async () => {
+    const product = catalog[1] as Product;
+    const file = writeCsv(dir, 'grant-bad.csv', [
+      'student,product_id,accession_date',
+      ...students.slice(0, 5).map((student) => `${student.id},${product.id},2024-01-01`),
+      `${students[5]?.id},${product.id},2024-02-30`,
+    ]);
+    const before = await stats(sandbox);
+    const { code, stdout, stderr } = await members(['students', 'grant', '--file', file, '--yes']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe([
+      'error: line 7: invalid accession_date "2024-02-30": expected a real calendar date as YYYY-MM-DD',
+      `error: 1 invalid row in ${file}; nothing was sent. Fix it, or pass --skip-invalid to apply the other rows`,
+      '',
+    ].join('\n'));
+    expect(await stats(sandbox)).toEqual(before);
+  });
+
+  it('interrupted with SIGINT: exit 130 with the rows done so far and the summary; a re-run applies the rest once', async () => {
+    const product = catalog[2] as Product;
+    const chosen = students.slice(200, 500);
+    const missing = chosen.filter((student) => holds(student, product.id) === 0).length;
+    const file = writeCsv(dir, 'grant-interrupted.csv', ['student,product_id', ...chosen.map((student) => `${student.id},${product.id}`)]);
+    const args = ['students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson'];
+
+    const posts = async () => (await stats(sandbox))['POST /api/v1/students/{id}/products'] ?? 0;
+    const postsBefore = await posts();
+    const first = spawnMembers(args, sandbox.env);
+    await waitFor(async () => (await posts()) >= postsBefore + 20);
+    first.child.kill('SIGINT');
+    const { code } = await first.exited;
+    const { stdout, stderr } = first.output();
+    expect(code).toBe(130);
+    const done = ndjson<BulkResult>(stdout);
+    expect(done.length).toBeGreaterThan(0);
+    expect(done.length).toBeLessThan(chosen.length);
+    // Only rows processed, in input order from the first: no gap, no row never started.
+    expect(done.map((r) => r.line)).toEqual(done.map((_, index) => index + 2));
+    expect(done.filter((r) => r.result === 'failed')).toEqual([]);
+    expect(stderr).toContain('Stopping: finishing the rows in flight');
+    const lines = timeless(stderr).trimEnd().split('\n');
+    const granted = done.filter((r) => r.result === 'granted').length;
+    const interrupted = `interrupted after ${done.length} of ${chosen.length} rows; run the same file again to apply the rest (rows already applied come back skipped)`;
+    expect(lines.slice(-3)).toEqual([
+      `${done.length} of ${chosen.length} rows: ${granted} granted, ${done.length - granted} skipped, 0 failed in X.Xs (interrupted)`,
+      `error: ${interrupted}`,
+      JSON.stringify({ error: { exit_code: 130, status: null, message: interrupted } }),
+    ]);
+
+    const again = await members(args);
+    expect(again.code).toBe(0);
+    const rerun = ndjson<BulkResult>(again.stdout);
+    expect(rerun).toHaveLength(chosen.length);
+    // What the first run applied comes back skipped; together, every missing product was granted once.
+    for (const row of done) expect(rerun[row.line - 2]?.result).toBe('skipped');
+    expect(granted + (tally(rerun).granted ?? 0)).toBe(missing);
+    const after = new Map((await allStudents(sandbox)).map((student) => [student.id, student]));
+    expect(chosen.map((student) => holds(after.get(student.id) as Student, product.id)).filter((n) => n !== 1)).toEqual([]);
+  }, 60_000);
+});

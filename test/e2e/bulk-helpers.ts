@@ -1,0 +1,91 @@
+/**
+ * Shared by the bulk end-to-end tests: reading the sandbox's state reliably
+ * (it injects 5xx and 429 into our reads too), writing CSV files, and
+ * spawning the binary to interrupt it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, sandboxGet, type SandboxProcess } from './harness.js';
+
+export interface Sub { product_id: string }
+export interface Student { id: string; email: string; subscriptions?: Sub[] }
+export interface Product { id: string; title: string }
+export interface BulkResult { line: number; student: string; product_id: string; result: string; message: string }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A GET of the sandbox's API, retried through its injected failures. */
+export async function stateGet<T>(sandbox: SandboxProcess, path: string): Promise<T> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const { status, body } = await sandboxGet<T>(sandbox, path);
+    if (status === 200) return body;
+    if (status !== 429 && status < 500) throw new Error(`GET ${path}: ${status}`);
+    await sleep(status === 429 ? 250 : 20);
+  }
+  throw new Error(`GET ${path}: the sandbox kept failing`);
+}
+
+/** Every student with their subscriptions, page by page. */
+export async function allStudents(sandbox: SandboxProcess): Promise<Student[]> {
+  const students: Student[] = [];
+  for (let page = 1; ; page++) {
+    const body = await stateGet<{ data: Student[]; meta: { last_page: number } }>(
+      sandbox, `/api/v1/students?per_page=100&with=subscriptions&page=${page}`,
+    );
+    students.push(...body.data);
+    if (page >= body.meta.last_page) return students;
+  }
+}
+
+export async function products(sandbox: SandboxProcess): Promise<Product[]> {
+  return (await stateGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).data;
+}
+
+/** Requests per route template, introspection excluded (never faulted). */
+export async function stats(sandbox: SandboxProcess): Promise<Record<string, number>> {
+  return (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
+}
+
+export const holds = (student: Student, productId: string) =>
+  (student.subscriptions ?? []).filter((sub) => sub.product_id === productId).length;
+
+export function writeCsv(dir: string, name: string, lines: string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+export const ndjson = <T>(text: string): T[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+
+/** Counts of each `result`. */
+export function tally(results: BulkResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { result } of results) counts[result] = (counts[result] ?? 0) + 1;
+  return counts;
+}
+
+/** The binary, spawned for a test that signals it; stdout and stderr collected. */
+export function spawnMembers(args: string[], env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** Polls until `check` holds (every 20 ms, up to `ms`). */
+export async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await sleep(20);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A huge list: 200,000 students over 2,000 pages generated on the fly. The
+ * built binary streams them (`--all -o ndjson`, `-o json`), so it completes
+ * within a 64 MB heap and its peak resident memory stays under a fixed bound
+ * however long the list is. The bounds are sizes, not timings: they do not
+ * depend on the machine's speed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../e2e/harness.js';
+import { cliEnv, httpServer, queryOf, sendJson, studentPage, type TestServer } from './servers.js';
+
+const TOTAL = 200_000;
+const PER_PAGE = 100;
+/**
+ * An undici request alone brings a Node process to about 100 MB (the HTTP
+ * parser is WebAssembly): the records may add at most 50 MB.
+ */
+const PEAK_RSS_LIMIT_MB = 150;
+/**
+ * V8 grows its heap lazily, so peak RSS alone would also measure garbage not
+ * yet collected. A fixed old-space limit turns "memory grows with the list"
+ * into a crash: 200,000 students held at once need several times this.
+ */
+const HEAP_LIMIT_MB = 64;
+const GNU_TIME = '/usr/bin/time';
+
+let server: TestServer;
+let configDir: string;
+
+beforeAll(async () => {
+  configDir = tempDir('members-memory-');
+  server = await httpServer((request, response, self) => {
+    const query = queryOf(request);
+    const perPage = Number(query.get('per_page') ?? 15);
+    sendJson(response, 200, studentPage(self.url, Number(query.get('page') ?? 1), perPage, TOTAL));
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+interface Measured {
+  code: number | null;
+  /** Newlines on stdout, counted as they stream by: the test itself keeps none of the output. */
+  newlines: number;
+  firstLine: string;
+  lastLine: string;
+  stderr: string;
+  peakRssMb: number;
+}
+
+/**
+ * Runs the binary, measuring its peak RSS with GNU time when the machine has
+ * it, else from /proc/<pid>/status (VmHWM, polled until the process ends).
+ */
+function measure(args: string[]): Promise<Measured> {
+  const useTime = existsSync(GNU_TIME);
+  const [command, argv] = useTime
+    ? [GNU_TIME, ['-f', 'MAXRSS_KB=%M', process.execPath, BIN, ...args]]
+    : [process.execPath, [BIN, ...args]];
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH, NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MB}`, ...cliEnv(configDir, server.url) };
+    const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let newlines = 0;
+    let head = '';
+    let end = '';
+    let stderr = '';
+    let polledKb = 0;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', at + 1)) newlines++;
+      if (head.length < 4096) head += chunk.slice(0, 4096);
+      end = (end + chunk).slice(-4096);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const poll = useTime ? undefined : setInterval(() => {
+      try {
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+        if (hwm) polledKb = Math.max(polledKb, Number(hwm));
+      } catch {
+        // The process has just ended.
+      }
+    }, 20);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (poll) clearInterval(poll);
+      const timed = /MAXRSS_KB=(\d+)/.exec(stderr);
+      const peakKb = timed ? Number(timed[1]) : polledKb;
+      const endLines = end.replace(/\n$/, '').split('\n');
+      resolve({
+        code, newlines, firstLine: head.split('\n')[0] ?? '', lastLine: endLines[endLines.length - 1] ?? '',
+        stderr: stderr.replace(/MAXRSS_KB=\d+\n?/, ''), peakRssMb: peakKb / 1024,
+      });
+    });
+  });
+}
+
+describe('a 200,000-record list', () => {
+  it('streams as ndjson with a flat peak RSS', async () => {
+    const result = await measure(['students', 'list', '--all', '-o', 'ndjson']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.newlines).toBe(TOTAL);
+    expect((JSON.parse(result.firstLine) as { document: string }).document).toBe('1');
+    expect((JSON.parse(result.lastLine) as { document: string }).document).toBe(String(TOTAL));
+    expect(result.peakRssMb).toBeGreaterThan(0);
+    expect(result.peakRssMb).toBeLessThan(PEAK_RSS_LIMIT_MB);
+    // Every page asked for once, 100 records at a time.
+    const pages = server.received.map((r) => new URL(r.url, server.url).searchParams);
+    expect(pages.every((query) => query.get('per_page') === String(PER_PAGE))).toBe(true);
+    expect(new Set(pages.map((query) => query.get('page'))).size).toBe(TOTAL / PER_PAGE);
+  }, 180_000);
+
+  it('streams as one JSON array with a flat peak RSS', async () => {
+    const result = await measure(['students', 'list', '--all', '-o', 'json', '--fields', 'id,email']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // Compact JSON: the whole array on one line.
+    expect(result.newlines).toBe(1);
+    expect(result.firstLine.startsWith('[{"id":"00000000-0000-4000-8000-000000000001","email":"ana.lima.1@example.com"},')).toBe(true);
+    expect(result.lastLine.endsWith(`{"id":"00000000-0000-4000-8000-000000200000","email":"ana.lima.${TOTAL}@example.com"}]`)).toBe(true);
+    expect(result.peakRssMb).toBeGreaterThan(0);
+    expect(result.peakRssMb).toBeLessThan(PEAK_RSS_LIMIT_MB);
+  }, 180_000);
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { KeyedQueue, runPool } from '../../../src/commands/bulk/pool.js';
+
+const tick = (ms = 1) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('runPool', () => {
+  it('runs every index once, never more than `concurrency` at a time', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const seen: number[] = [];
+    await runPool(50, 4, async (index) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await tick(index % 3);
+      seen.push(index);
+      inFlight--;
+    });
+    expect(most).toBe(4);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+
+  it('takes no new index once stopped, and waits for those in flight', async () => {
+    let stop = false;
+    const done: number[] = [];
+    await runPool(100, 3, async (index) => {
+      if (index === 5) stop = true;
+      await tick();
+      done.push(index);
+    }, () => stop);
+    // 3, 4 and 5 started together; 5 stopped the pool.
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('handles nothing to do', async () => {
+    await runPool(0, 4, async () => {
+      throw new Error('not called');
+    });
+  });
+});
+
+describe('KeyedQueue', () => {
+  it('runs work for one key in turn, other keys alongside, and goes on after a failure', async () => {
+    const queue = new KeyedQueue();
+    const log: string[] = [];
+    const work = (name: string, ms: number, fail = false) => async () => {
+      log.push(`start ${name}`);
+      await tick(ms);
+      log.push(`end ${name}`);
+      if (fail) throw new Error(name);
+      return name;
+    };
+    const results = await Promise.allSettled([
+      queue.run('a', work('a1', 10, true)), queue.run('a', work('a2', 1)), queue.run('b', work('b1', 1)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(log.indexOf('start a2')).toBeGreaterThan(log.indexOf('end a1'));
+    expect(log.indexOf('start b1')).toBeLessThan(log.indexOf('end a1'));
+  });
+});

@@ -1,0 +1,139 @@
+/** `members students revoke --file` and `members students import` in-process, against exact interceptors. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Session } from '../../../src/session.js';
+import { AUTH, mockCli } from '../../helpers/mock-cli.js';
+import type { FakeIoOptions } from '../../helpers/fake-io.js';
+
+const t = mockCli();
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+const ANNOUNCE = '→ default (members.example.com)\n';
+const NOT_FOUND = { message: 'Not found.' };
+
+const student = (n: number, extra: Record<string, unknown> = {}) => ({
+  id: `s${n}`, first_name: 'Student', last_name: `${n}`, full_name: `Student ${n}`, email: `s${n}@example.com`, ...extra,
+});
+const sub = (product: string) => ({
+  active: 1, status: 'active', product_id: product, accession_date: '2024-01-01', expiration_date: null,
+  product: { id: product, title: `Product ${product}` }, created_at: '2024-01-01 10:00:00',
+});
+
+const get = (path: string) => t.pool().intercept({ path, method: 'GET', headers: AUTH });
+const requestsSent = () => t.agent.getCallHistory()?.calls().length ?? 0;
+const timeless = (text: string) => text.replace(/ in \d+\.\ds/g, ' in X.Xs');
+
+function csvFile(text: string): string {
+  const path = join(t.configDir, 'rows.csv');
+  writeFileSync(path, text);
+  return path;
+}
+
+async function cli(args: string[], io: FakeIoOptions = {}) {
+  const result = await t.cli(args, io);
+  return { ...result, stderr: timeless(result.stderr) };
+}
+
+describe('students revoke --file', () => {
+  it('off a terminal without --yes, even one row: exit 2 before any request', async () => {
+    t.agent.enableCallHistory();
+    const file = csvFile('student,product_id\ns1,p1\n');
+    const { code, stderr } = await cli(['students', 'revoke', '--file', file]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: Revoke products from students on 1 row of ${file}: confirmation needed but stdin is not a terminal; pass --yes to proceed\n`);
+    expect(requestsSent()).toBe(0);
+  });
+
+  it('on a terminal, a few rows ask y/N (a revoke is destructive)', async () => {
+    const confirm = vi.spyOn(Session.prototype, 'confirm').mockResolvedValue();
+    get('/api/v1/students/s1/products/p1').reply(200, { data: sub('p1') });
+    t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    const file = csvFile('student,product_id\ns1,p1\n');
+    const { code, stderr } = await cli(['students', 'revoke', '--file', file], { stdinTTY: true });
+    expect(code).toBe(0);
+    expect(confirm.mock.calls).toEqual([[`Revoke products from students on 1 row of ${file}?`, undefined]]);
+    expect(stderr).toBe(`${ANNOUNCE}1 row: 1 revoked, 0 skipped, 0 failed in X.Xs\n`);
+  });
+
+  it('revokes what is held, skips what is not, fails an unknown student: exit 7', async () => {
+    get('/api/v1/students/s1/products/p1').reply(200, { data: sub('p1') });
+    t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    get('/api/v1/students/s2/products/p1').reply(404, NOT_FOUND);
+    get('/api/v1/students/s2').reply(200, { data: student(2) });
+    get('/api/v1/students/email/ghost%40example.com').reply(404, NOT_FOUND);
+    const file = csvFile('student,product_id\ns1,p1\ns2,p1\nghost@example.com,p1\n');
+    const { code, stdout, stderr } = await cli(['students', 'revoke', '--file', file, '--yes', '--reason', 'refunds', '-o', 'json']);
+    expect(code).toBe(7);
+    expect(JSON.parse(stdout)).toEqual([
+      { line: 2, student: 's1', product_id: 'p1', result: 'revoked', message: 'revoked product "Product p1" (p1) from student s1' },
+      { line: 3, student: 's2', product_id: 'p1', result: 'skipped', message: 'student s2 does not have product p1; nothing sent' },
+      {
+        line: 4, student: 'ghost@example.com', product_id: 'p1', result: 'failed',
+        message: 'student with e-mail ghost@example.com not found (GET /api/v1/students/email/ghost%40example.com)',
+      },
+    ]);
+    expect(stderr.split('\n').slice(0, 2)).toEqual([ANNOUNCE.trimEnd(), '3 rows: 1 revoked, 1 skipped, 1 failed in X.Xs']);
+  });
+
+  it('a DELETE retried after its first attempt went through (404 now) counts as revoked', async () => {
+    get('/api/v1/students/s1/products/p1').reply(200, { data: sub('p1') });
+    const del = () => t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH });
+    del().reply(503, { message: 'Service Unavailable' }, { headers: { 'retry-after': '0' } });
+    del().reply(404, { message: 'The student does not have this product.' });
+    get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
+    const file = csvFile('student,product_id\ns1,p1\n');
+    const { code, stdout } = await cli(['students', 'revoke', '--file', file, '--yes', '-o', 'csv', '--fields', 'line,result']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('line,result\n2,revoked\n');
+  });
+});
+
+describe('students import', () => {
+  const HEADER = 'first_name,last_name,email,birth';
+
+  it('checks every row first: a bad e-mail, a bad date, a duplicate e-mail — exit 2, no request', async () => {
+    t.agent.enableCallHistory();
+    const file = csvFile([HEADER, 'Ana,Souza,ana@example.com,', 'Bia,Lima,bia@example,', 'Cris,,cris@example.com,1990-02-30', 'Ana,S.,ANA@example.com,'].join('\n'));
+    const { code, stdout, stderr } = await cli(['students', 'import', file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe([
+      'error: line 3: email "bia@example" is not an e-mail address (expected e.g. maria@example.com)',
+      'error: line 4: last_name is empty',
+      'error: line 5: duplicate of line 2 (the same email)',
+      `error: 3 invalid rows in ${file}; nothing was sent. Fix them, or pass --skip-invalid to apply the other rows`,
+      '',
+    ].join('\n'));
+    expect(requestsSent()).toBe(0);
+  });
+
+  it('creates new e-mails and skips existing ones; reads stdin with a BOM, CRLF and quoted commas', async () => {
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND);
+    t.pool().intercept({
+      path: '/api/v1/students', method: 'POST', headers: AUTH,
+      body: JSON.stringify({ first_name: 'Ana', last_name: 'Souza, Jr.', email: 'ana@example.com', birth: '1990-01-31', reference_id: 'crm-1' }),
+    }).reply(201, { data: student(9, { first_name: 'Ana', last_name: 'Souza, Jr.', full_name: 'Ana Souza, Jr.', email: 'ana@example.com' }) });
+    get('/api/v1/students/email/s2%40example.com').reply(200, { data: student(2) });
+    const input = '\uFEFFFirst_Name,Last_Name,Email,Birth,Reference_ID\r\nAna,"Souza, Jr.",ana@example.com,1990-01-31,crm-1\r\nOther,Name,s2@example.com,,\r\n';
+    const { code, stdout, stderr } = await cli(['students', 'import', '-', '--concurrency', '1', '-o', 'json'], { stdin: input });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([
+      { line: 2, student: 'ana@example.com', product_id: '', result: 'created', message: 'created student Ana Souza, Jr. <ana@example.com>' },
+      { line: 3, student: 's2@example.com', product_id: '', result: 'skipped', message: 'student Student 2 <s2@example.com> already exists; nothing sent' },
+    ]);
+    expect(stderr).toBe(`${ANNOUNCE}2 rows: 1 created, 1 skipped, 0 failed in X.Xs\n`);
+  });
+
+  it('prints the e-mail, not an empty product, in table mode', async () => {
+    get('/api/v1/students/email/s2%40example.com').reply(200, { data: student(2) });
+    const { code, stdout } = await cli(['students', 'import', csvFile(`${HEADER}\nOther,Name,s2@example.com,\n`)]);
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'LINE  E-MAIL          RESULT   MESSAGE',
+      '2     s2@example.com  skipped  student Student 2 <s2@example.com> already exists; nothing sent',
+      '',
+    ].join('\n'));
+  });
+});
