@@ -9,7 +9,7 @@ import {
   ApiError, AuthError, NotFoundError, RejectedError, TransientError, ExitCode,
   type RequestLabel,
 } from '../errors.js';
-import { retryDelay, defaultBackoff, isRetryableCode, type Backoff } from './retry-policy.js';
+import { retryDelay, backoffDelay, defaultBackoff, isRetryableCode, type Backoff } from './retry-policy.js';
 import { redactor } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -163,6 +163,11 @@ export class HttpClient {
       return { status: response.statusCode, headers: response.headers, body, requestId };
     }
     throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, retries, req, response.headers);
+  }
+
+  /** Waits before retry number `attempt` of work the retry handler cannot redo itself (a checked POST). */
+  pause(attempt: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, this.options.backoff ?? defaultBackoff)));
   }
 
   async close(): Promise<void> {

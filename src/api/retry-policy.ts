@@ -41,7 +41,11 @@ export function retryDelay(failure: Failure, attempt: number, budget: number, ba
   }
   const retryAfter = parseRetryAfter(failure.retryAfter);
   if (retryAfter !== undefined) return Math.min(retryAfter, backoff.maxRetryAfterMs);
-  // Full jitter: spreads the retries of concurrent workers apart.
+  return backoffDelay(attempt, backoff);
+}
+
+/** Exponential, with jitter that spreads the retries of concurrent workers apart. */
+export function backoffDelay(attempt: number, backoff: Backoff = defaultBackoff): number {
   const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (backoff.random() * ceiling) / 2);
 }

@@ -122,6 +122,7 @@ async function postOnce<T>(
       if (!unknownOutcome || attempt >= api.retries) throw error;
       const effect = await lookForEffect();
       if (effect !== undefined) return { data: effect, recovered: true };
+      await api.http.pause(attempt + 1);
     }
   }
 }
