@@ -2,10 +2,10 @@
  * The entry point and the one error boundary: every failure becomes an exit
  * code here (contract §4), from typed errors only.
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io } from './context.js';
-import { CliError, ExitCode, exitCodeOf } from './errors.js';
+import { CliError, ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
@@ -14,21 +14,22 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, argv);
+    return reportError(error, io, argv, program);
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
 }
 
-function reportError(error: unknown, io: Io, argv: string[]): number {
+function reportError(error: unknown, io: Io, argv: string[], program: Command): number {
   let code: number;
   let message: string;
   let status: number | undefined;
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return ExitCode.ok;
+    // `members help` exits 0; bare `members` (help shown instead of a command) is a usage error.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     code = ExitCode.usage;
-    message = `${error.message.replace(/^error: /, '')}; see \`members ${error.code === 'commander.unknownCommand' ? '' : commandPath(argv)}--help\``;
-    if (error.code === 'commander.help') return code;
+    message = `${error.message.replace(/^error: /, '')}; see \`${commandPath(program, argv)} --help\``;
   } else if (error instanceof CliError) {
     code = error.exitCode;
     message = error.message;
@@ -45,14 +46,17 @@ function reportError(error: unknown, io: Io, argv: string[]): number {
   return code;
 }
 
-/** `students grant ` for `members students grant x --bad`: where to point the user for help. */
-function commandPath(argv: string[]): string {
-  const words: string[] = [];
+/** `members students grant` for `members students grant x --bad`: the deepest real command named in argv. */
+function commandPath(program: Command, argv: string[]): string {
+  const names = ['members'];
+  let command = program;
   for (const arg of argv) {
-    if (arg.startsWith('-') || words.length === 2) break;
-    words.push(arg);
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) break;
+    names.push(sub.name());
+    command = sub;
   }
-  return words.map((w) => `${w} `).join('');
+  return names.join(' ');
 }
 
 /** Read from argv, not the parsed options: a usage error may stop parsing before `-o` is seen. */

@@ -131,6 +131,7 @@ export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>,
   let pending = false;
   try {
     for (;;) {
+      if (stopped) throw stopped;
       const next = Promise.resolve(iterator.next());
       next.catch(() => undefined); // abandoned after an interrupt
       pending = true;

@@ -84,17 +84,45 @@ export function openProfileStore(dir: string): ProfileStore {
     return { ...stored, profiles: stored.profiles ?? {} };
   };
   return profileStore(file, {
-    read,
-    update: (change) => {
-      const store = open();
+    read: () => fileSystem('read', file, read),
+    update: (change) => fileSystem('write', file, () => {
+      // Opening reads the file.
+      const store = fileSystem('read', file, open);
       return withFileLock(`${file}.lock`, () => {
-        const config = read();
+        const config = fileSystem('read', file, read);
         if (!change(config)) return false;
         store.store = config;
         return true;
       });
-    },
+    }),
   });
+}
+
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'it is a directory', ELOOP: 'too many symbolic links', EMFILE: 'too many open files', EIO: 'input/output error',
+};
+
+/**
+ * A file-system failure on the config (say, a file left owned by root after a
+ * `sudo members …`) is a ConfigError naming the file and what to do, never
+ * an "unexpected error".
+ */
+function fileSystem<T>(doing: 'read' | 'write', file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    const { code, path: where } = error as NodeJS.ErrnoException;
+    if (error instanceof CliError || typeof code !== 'string') throw error;
+    const place = where && where !== file ? ` (on ${where})` : '';
+    const fix = code === 'EACCES' || code === 'EPERM'
+      ? `make it and its directory yours (\`chown\`; mode 0600 for the file, 0700 for the directory)`
+      : 'fix the problem';
+    throw new ConfigError(
+      `cannot ${doing} the config file ${file}: ${FS_PROBLEMS[code] ?? code} (${code})${place}; ${fix}, or set MEMBERS_CONFIG_DIR to another directory`,
+    );
+  }
 }
 
 /** Keeps the file in memory, for tests. */

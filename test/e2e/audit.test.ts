@@ -2,7 +2,7 @@
  * The audit trail end to end: the built binary against `members sandbox`.
  * Each test has its own config directory, hence its own audit log.
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
@@ -138,6 +138,31 @@ describe('audit trail', () => {
     for (const secret of [url, new URL(url).pathname, new URL(url).search, sandbox.apiToken, sandbox.developerToken, sandbox.platformToken].filter((s) => s.length > 1)) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it('a bulk grant of 3 rows writes 3 + 1 records; a row can be undone on its own', async () => {
+    freshLog();
+    const rows = [freeStudent(false), freeStudent(false), freeStudent(false)];
+    const file = join(configDir, 'grant.csv');
+    writeFileSync(file, ['student,product_id', ...rows.map(({ student, product }) => `${student.email},${product.id}`)].join('\n'));
+    const bulk = await members(['students', 'grant', '--file', file, '--reason', 'spring cohort', '-o', 'json']);
+    expect(bulk.code, bulk.stderr).toBe(0);
+
+    const records = logText().trimEnd().split('\n').map((line) => JSON.parse(line) as HistoryRow & { run_id?: string; line?: number; counts?: object });
+    expect(records).toHaveLength(4);
+    const run = records[3];
+    expect(run).toMatchObject({ command: 'students grant --file', action: 'bulk', result: 'completed', reason: 'spring cohort', source: file, counts: { granted: 3 } });
+    expect(records.slice(0, 3).map((r) => [r.action, r.run_id, r.line, r.student, r.product_id]).sort((a, b) => Number(a[2]) - Number(b[2])))
+      .toEqual(rows.map(({ student, product }, i) => ['grant', run?.id, i + 2, student.email, product.id]));
+
+    const { student, product } = rows[1] as { student: Student; product: Product };
+    const row = records.find((r) => r.student === student.email) as HistoryRow;
+    const undo = await members(['undo', row.id, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await held(student, product)).toBeUndefined();
+    expect(await held(rows[0]?.student as Student, rows[0]?.product as Product)).toBeDefined();
+    const bulkUndo = await members(['undo', run?.id as string, '--yes']);
+    expect(bulkUndo.code).toBe(2);
   });
 
   it('32 concurrent runs of the binary lose no line and corrupt none', async () => {

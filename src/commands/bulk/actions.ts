@@ -5,6 +5,7 @@
  * when a row failed, 130 when interrupted); `hooks.onFinish` receives the
  * report in every case where something was sent (the audit log's hook).
  */
+import { recordBulkRun } from '../../audit/index.js';
 import type { Session } from '../../session.js';
 import { bulkSettings, type BulkFlags } from './options.js';
 import { grantOperation, importOperation, revokeOperation } from './operations.js';
@@ -17,14 +18,24 @@ export interface BulkCommandFlags extends BulkFlags {
   reason?: string;
 }
 
+/** Records the run in the audit log (one record per applied row, one for the run), after the caller's own hook. */
+function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
+  return {
+    async onFinish(report) {
+      await hooks.onFinish?.(report);
+      await recordBulkRun(session, report);
+    },
+  };
+}
+
 export function bulkGrant(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
 }
 
 export function bulkRevoke(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, revokeOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+  return runBulk(session, revokeOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
 }
 
 export function importStudents(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, importOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
+  return runBulk(session, importOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
 }
