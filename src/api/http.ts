@@ -4,13 +4,30 @@
  * RetryHandler driven by our policy, and every failure turned into a typed
  * error whose exit code the error boundary reads.
  */
-import { Agent, interceptors, request, type Dispatcher, type RetryHandler } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+import type { Dispatcher, RetryHandler } from 'undici';
+// undici's own modules rather than its index, which loads fetch, WebSocket,
+// the cache and the mocks as well: half the start-up of a one-request run.
+import Agent from 'undici/lib/dispatcher/agent.js';
+import retryInterceptor from 'undici/lib/interceptor/retry.js';
+import request from 'undici/lib/api/api-request.js';
 import {
   ApiError, AuthError, NotFoundError, RejectedError, TransientError, ExitCode,
   type RequestLabel,
 } from '../errors.js';
 import { retryDelay, backoffDelay, defaultBackoff, isRetryableCode, type Backoff } from './retry-policy.js';
 import { redactor } from './redact.js';
+
+/*
+ * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it
+ * with its baseline compiler (Liftoff, ~2 ms) and, after a few responses,
+ * recompiles the parser's main function with TurboFan: ~30 ms of CPU on this
+ * project's 2-core machine (~130 ms when it is busy), more than a run of a
+ * few requests, or even a 100,000-row report, ever gets back. The flag only
+ * affects WebAssembly, which nothing else here uses; it must be set before
+ * the first connection compiles llhttp (docs/performance.md).
+ */
+setFlagsFromString('--liftoff-only');
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -68,7 +85,7 @@ export class HttpClient {
     this.retries = options.retries;
     this.redact = redactor(options.secrets);
     const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
-    this.dispatcher = base.compose(interceptors.retry({ maxRetries: options.retries }));
+    this.dispatcher = base.compose(retryInterceptor({ maxRetries: options.retries }));
   }
 
   /** Resolves a path or link against the base URL; refuses other origins. */
@@ -121,16 +138,17 @@ export class HttpClient {
 
     let response: Dispatcher.ResponseData<unknown>;
     try {
-      response = await request(url, {
+      response = await request.call(this.dispatcher, {
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        dispatcher: this.dispatcher,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         // Per-request options of the retry interceptor, merged over the dispatcher's.
         retryOptions: { retry },
-      } as Parameters<typeof request>[1]);
+      } as Dispatcher.RequestOptions);
     } catch (error) {
       // A retryable status that used up the budget (or a POST's 5xx) arrives as undici's RequestRetryError.
       const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };

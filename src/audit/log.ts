@@ -69,9 +69,9 @@ export const MAX_RECORD_BYTES = 4000;
 /** A longer --reason is cut to this many characters, with `…`. */
 export const MAX_REASON_CHARS = 1000;
 
-/** `m5k2x1ab-3f9c2e4d`: milliseconds in base 36 (sorts by time until 2059), then 32 random bits. */
+/** `m5k2x1ab-3f9c2e4d7a01`: milliseconds in base 36 (sorts by time until 2059), then 48 random bits (unique among the ids of one millisecond). */
 export function newAuditId(now: number = Date.now()): string {
-  return `${now.toString(36).padStart(8, '0')}-${randomBytes(4).toString('hex')}`;
+  return `${now.toString(36).padStart(8, '0')}-${randomBytes(6).toString('hex')}`;
 }
 
 /** The order of the keys in a line, so that the log reads the same way throughout. */

@@ -107,7 +107,7 @@ describe('newAuditId', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newAuditId(1_700_000_000_000)));
     expect(ids.size).toBe(10_000);
     const id = newAuditId(1_700_000_000_000);
-    expect(id).toMatch(/^[0-9a-z]{8}-[0-9a-f]{8}$/);
+    expect(id).toMatch(/^[0-9a-z]{8}-[0-9a-f]{12}$/);
     expect(newAuditId(1_700_000_000_001) > id.slice(0, 8)).toBe(true);
   });
 });

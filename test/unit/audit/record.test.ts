@@ -61,7 +61,7 @@ const SUB = {
 
 /** The fields every record has, from this session. */
 const stamp = (record: AuditRecord | undefined) => {
-  expect(record?.id).toMatch(/^[0-9a-z]{8}-[0-9a-f]{8}$/);
+  expect(record?.id).toMatch(/^[0-9a-z]{8}-[0-9a-f]{12}$/);
   expect(Date.parse(record?.time ?? '')).not.toBeNaN();
   expect(record?.user).toBe(userInfo().username);
   expect(record?.profile).toBe('default');
