@@ -63,7 +63,7 @@ export function zshScript(spec: CompletionSpec): string {
     `# zsh completion for ${spec.bin}`,
     '#',
     `# Generated from the command tree by \`${spec.bin} completion zsh\`; do not edit.`,
-    '# Regenerate with `npm run completions`. Install: see docs/completions.md.',
+    '# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.',
     '',
     `# Profile names from the config file (never tokens); nothing on any error.`,
     `_${bin}_profiles() {`,
