@@ -50,7 +50,9 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
       getOutHelpWidth: () => deps.io.stdout.columns ?? 80,
       getErrHelpWidth: () => deps.io.stderr.columns ?? 80,
     })
-    .exitOverride();
+    .exitOverride()
+    // Copied into every subcommand made after this: their --help lists the global options too, as gh does.
+    .configureHelp({ showGlobalOptions: true });
   addGlobalOptions(program);
 
   const runner: Runner = {
