@@ -176,10 +176,12 @@ export async function startSandbox(bin, args = []) {
       };
     },
     async api(path, init = {}) {
-      const response = await fetch(info.base_url + path, {
+      const send = () => fetch(info.base_url + path, {
         ...init,
         headers: { authorization: `Bearer ${info.api_token}`, accept: 'application/json', 'content-type': 'application/json', ...init.headers },
       });
+      // fetch may reuse a keep-alive connection the server has just closed (idle for 5 s): once more then.
+      const response = await send().catch((error) => (error?.cause?.code === 'UND_ERR_SOCKET' ? send() : Promise.reject(error)));
       const text = await response.text();
       if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text.slice(0, 300)}`);
       return text ? JSON.parse(text) : null;

@@ -42,6 +42,9 @@ export function stdoutDestination(stdout: OutStream): Destination {
   };
 }
 
+/** Text held back before a write to an --out file. */
+const FILE_CHUNK_CHARS = 64 * 1024;
+
 /** `path` is absolute. Opened at once so that a bad path fails before any request is sent. */
 export async function openOutFile(path: string): Promise<Destination> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -53,18 +56,31 @@ export async function openOutFile(path: string): Promise<Destination> {
   const file = handle.createWriteStream({ flush: true });
   // The failure is reported by the next write() or by close(), through `file.errored`.
   file.on('error', () => {});
+  const write = writer({
+    write: (text) => {
+      if (file.errored) throw file.errored;
+      return file.write(text);
+    },
+    // Wakes the writer on a failure too; its next write() then throws it.
+    once: (_event, listener) => once(file, 'drain').then(listener, listener),
+  });
+  // Rows go to the file in chunks, not one write each: a 100,000-row export
+  // spent an eighth of its CPU time in its 100,000 writes. Nothing reads the
+  // temporary file before close(), so holding a chunk back costs nothing.
+  let pending = '';
   return {
-    write: writer({
-      write: (text) => {
-        if (file.errored) throw file.errored;
-        return file.write(text);
-      },
-      // Wakes the writer on a failure too; its next write() then throws it.
-      once: (_event, listener) => once(file, 'drain').then(listener, listener),
-    }),
+    async write(text) {
+      pending += text;
+      if (pending.length < FILE_CHUNK_CHARS) return;
+      const chunk = pending;
+      pending = '';
+      await write(chunk);
+    },
     isTTY: false,
     columns: undefined,
     async close() {
+      if (pending !== '') await write(pending);
+      pending = '';
       file.end();
       await finished(file);
       await rename(temp, path);
