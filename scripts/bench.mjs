@@ -8,7 +8,7 @@
 //
 //   node scripts/bench.mjs [--only startup,get,list,bulk,report,throughput] [--quick]
 //
-// Run `npm run build` first (npm run bench does). See docs/performance.md.
+// Run `npm run build` first (npm run bench does). See "Performance" in the README.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

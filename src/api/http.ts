@@ -25,7 +25,7 @@ import { redactor } from './redact.js';
  * project's 2-core machine (~130 ms when it is busy), more than a run of a
  * few requests, or even a 100,000-row report, ever gets back. The flag only
  * affects WebAssembly, which nothing else here uses; it must be set before
- * the first connection compiles llhttp (docs/performance.md).
+ * the first connection compiles llhttp ("Performance" in the README).
  */
 setFlagsFromString('--liftoff-only');
 

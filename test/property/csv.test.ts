@@ -38,7 +38,9 @@ const text = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...TRICKY), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join('')),
 );
 /** Column names: any text without a dot (a dot is a path separator) and not empty. */
-const key = text.filter((k) => k !== '' && !k.includes('.'));
+// Integer-like keys (`"0"`, `"42"`) are excluded: JavaScript orders them first in any object, so
+// "columns in the API's order" cannot be checked with them (the API sends no such keys).
+const key = text.filter((k) => k !== '' && !k.includes('.') && !/^(0|[1-9]\d*)$/.test(k));
 
 const table = fc.uniqueArray(key, { minLength: 1, maxLength: 5 }).chain((keys) =>
   fc.array(fc.array(text, { minLength: keys.length, maxLength: keys.length }), { maxLength: 6 })
