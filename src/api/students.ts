@@ -30,6 +30,11 @@ export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
   return data.data;
 }
 
+/** The student, or `undefined` when there is none (a 404): for checks before a change. */
+export function findStudent(api: Api, key: StudentKey): Promise<Student | undefined> {
+  return findOrUndefined(getStudent(api, key));
+}
+
 /** `undefined` when absent: for the checks that make a retried POST safe. */
 async function findOrUndefined<T>(lookup: Promise<T>): Promise<T | undefined> {
   try {
@@ -49,7 +54,7 @@ export function createStudent(api: Api, body: NewStudent) {
   return postOnce(
     api,
     () => api.call(one(Student), { method: 'POST', path: '/api/v1/students', body }),
-    () => findOrUndefined(getStudent(api, { kind: 'email', value: body.email })),
+    () => findStudent(api, { kind: 'email', value: body.email }),
   );
 }
 

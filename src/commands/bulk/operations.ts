@@ -18,10 +18,9 @@
  * - --dry-run: the GETs only; grant also looks up students given by id (once each).
  */
 import type { Api } from '../../api/client.js';
-import type { Student } from '../../api/schemas.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
-import { createStudent, getStudent, type NewStudent } from '../../api/students.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
+import { UsageError } from '../../errors.js';
 import type { View } from '../../output/view.js';
 import { parseDate } from '../../values.js';
 import {
@@ -232,7 +231,7 @@ export const importOperation: BulkOperation<NewStudent> = {
   sameWhat: 'the same email',
   async apply(context, body) {
     const base = { student: body.email, product_id: '', reason: context.reason };
-    const existing = await findByEmail(context.api, body.email);
+    const existing = await findStudent(context.api, { kind: 'email', value: body.email });
     if (existing) {
       return { ...base, result: 'skipped', student_id: existing.id, message: `student ${studentName(existing)} already exists; nothing sent` };
     }
@@ -246,11 +245,3 @@ export const importOperation: BulkOperation<NewStudent> = {
   question: (count, source) => `Create the students on ${plural(count, 'row')} of ${source}?`,
 };
 
-async function findByEmail(api: Api, email: string): Promise<Student | undefined> {
-  try {
-    return await getStudent(api, { kind: 'email', value: email });
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-}

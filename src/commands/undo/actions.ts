@@ -6,14 +6,13 @@
  * subscription changed, the product is back, the e-mail is taken) is
  * UndoConflictError, exit 5: nothing is sent, and a person must look.
  */
-import type { Api } from '../../api/client.js';
-import type { Student, Subscription } from '../../api/schemas.js';
-import { createStudent, getStudent, type NewStudent } from '../../api/students.js';
+import type { Subscription } from '../../api/schemas.js';
+import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
 import {
   auditBaseUrl, readAllAudit, recordChange, studentSnapshot, subscriptionSnapshot, type AuditRecord, type Snapshot,
 } from '../../audit/index.js';
 import { auditLogPath } from '../../config/paths.js';
-import { CliError, ExitCode, NotFoundError, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { withOutput } from '../list-options.js';
 import { grantToStudent, revokeFromStudent } from '../students/changes.js';
@@ -219,7 +218,7 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
         return;
       }
       case 'recreate': {
-        const existing = await findByEmail(api, plan.body.email);
+        const existing = await findStudent(api, { kind: 'email', value: plan.body.email });
         if (existing) {
           throw new UndoConflictError(`cannot undo ${id}: a student with e-mail ${plan.body.email} exists again (id ${existing.id}); nothing was sent`);
         }
@@ -239,11 +238,3 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
 
 const byId = (id: string, input: string): ResolvedStudent => ({ input, key: { kind: 'id', value: id }, id });
 
-async function findByEmail(api: Api, email: string): Promise<Student | undefined> {
-  try {
-    return await getStudent(api, { kind: 'email', value: email });
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-}
