@@ -19,6 +19,12 @@ export function printable(text: string): string {
   return text.replace(CONTROL, '\uFFFD');
 }
 
+/** A person's name for a table: `full_name` when the API sends one, else first and last name. */
+export const personName: CellFormat = (value, record) => {
+  if (typeof value === 'string' && value !== '') return value;
+  return [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
+};
+
 /** A table cell: formatted for people, on one line (a line break would split the row). */
 export function tableCell(column: Column, record: JsonRecord): string {
   const value = getPath(record, column.path);

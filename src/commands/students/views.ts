@@ -1,11 +1,6 @@
 /** How students and their subscriptions look in `table` mode (a support desk's columns). */
+import { personName } from '../../output/cell.js';
 import type { Column, JsonRecord, View } from '../../output/view.js';
-
-/** `full_name`, or the first and last names when the API left it out. */
-const fullName = (value: unknown, record: JsonRecord): string => {
-  if (typeof value === 'string' && value !== '') return value;
-  return [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
-};
 
 /** The titles of a student's products (`--with-subscriptions`). */
 const productTitles = (value: unknown): string => {
@@ -17,7 +12,7 @@ const productTitles = (value: unknown): string => {
 };
 
 const LIST_COLUMNS: Column[] = [
-  { header: 'name', path: 'full_name', format: fullName },
+  { header: 'name', path: 'full_name', format: personName },
   { header: 'e-mail', path: 'email' },
   { header: 'document', path: 'document' },
   { header: 'reference', path: 'reference_id' },
@@ -37,7 +32,7 @@ export const STUDENT_VIEW: View = {
   noun: 'students',
   columns: [
     { header: 'id', path: 'id' },
-    { header: 'name', path: 'full_name', format: fullName },
+    { header: 'name', path: 'full_name', format: personName },
     { header: 'e-mail', path: 'email' },
     { header: 'phone', path: 'phone' },
     { header: 'document', path: 'document' },
