@@ -4,44 +4,27 @@
  * change) and a rate limit. Each row must be applied exactly once: checked in
  * the sandbox's own state, not only in the CLI's output.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import {
-  allStudents, holds, ndjson, products, spawnMembers, stats, tally, waitFor, writeCsv,
+  allStudents, holds, ndjson, spawnMembers, stats, tally, timeless, useBulkSandbox, waitFor, writeCsv,
   type BulkResult, type Product, type Student,
 } from './bulk-helpers.js';
 
-let sandbox: SandboxProcess;
-let dir: string;
-let students: Student[];
-let catalog: Product[];
-
-const members = (args: string[]) => run(args, { env: sandbox.env });
-const timeless = (text: string) => text.replace(/ in \d+\.\ds/g, ' in X.Xs');
+const b = useBulkSandbox(['--students', '1200', '--seed', '11', '--fail-rate', '0.2', '--rate-limit', '200', '--latency', '1ms']);
 /** Keys of the rows: mostly ids, every fifth student by e-mail (looked up once each). */
 const keyOf = (student: Student, index: number) => (index % 5 === 0 ? student.email : student.id);
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '1200', '--seed', '11', '--fail-rate', '0.2', '--rate-limit', '200', '--latency', '1ms']);
-  dir = tempDir('members-bulk-');
-  [students, catalog] = await Promise.all([allStudents(sandbox), products(sandbox)]);
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
-
 describe('students grant --file against a flaky sandbox', () => {
   it('applies 1,000 rows exactly once, through 500/503 and 429, in input order', async () => {
-    const product = catalog[0] as Product;
-    const chosen = students.slice(0, 1000);
+    const product = b.catalog[0] as Product;
+    const chosen = b.students.slice(0, 1000);
     const alreadyHeld = chosen.filter((student) => holds(student, product.id) > 0).length;
-    const file = writeCsv(dir, 'grant-1000.csv', [
+    const file = writeCsv(b.dir, 'grant-1000.csv', [
       'student,product_id,expiration_date',
       ...chosen.map((student, index) => `${keyOf(student, index)},${product.id},2030-12-31`),
     ]);
 
-    const { code, stdout, stderr } = await members([
+    const { code, stdout, stderr } = await b.members([
       'students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose',
     ]);
     const results = ndjson<BulkResult>(stdout);
@@ -57,25 +40,25 @@ describe('students grant --file against a flaky sandbox', () => {
     expect(stderr).toMatch(/ retries=[1-9]/);
     expect(stderr).not.toMatch(/^POST \S+ 422 /m);
     // Students given by e-mail were looked up once each.
-    const lookups = (await stats(sandbox))['GET /api/v1/students/email/{email}'];
+    const lookups = (await stats(b.sandbox))['GET /api/v1/students/email/{email}'];
     expect(lookups).toBeGreaterThanOrEqual(200);
     expect(stderr.match(/^GET \S+\/students\/email\/\S+ 200 /gm)).toHaveLength(200);
 
     // The sandbox's own state: each of the 1,000 holds the product exactly once.
-    const after = new Map((await allStudents(sandbox)).map((student) => [student.id, student]));
+    const after = new Map((await allStudents(b.sandbox)).map((student) => [student.id, student]));
     const counts = chosen.map((student) => holds(after.get(student.id) as Student, product.id));
     expect(counts.filter((n) => n !== 1)).toEqual([]);
   }, 90_000);
 
   it('a file with one bad row sends nothing and names the line', async () => {
-    const product = catalog[1] as Product;
-    const file = writeCsv(dir, 'grant-bad.csv', [
+    const product = b.catalog[1] as Product;
+    const file = writeCsv(b.dir, 'grant-bad.csv', [
       'student,product_id,accession_date',
-      ...students.slice(0, 5).map((student) => `${student.id},${product.id},2024-01-01`),
-      `${students[5]?.id},${product.id},2024-02-30`,
+      ...b.students.slice(0, 5).map((student) => `${student.id},${product.id},2024-01-01`),
+      `${b.students[5]?.id},${product.id},2024-02-30`,
     ]);
-    const before = await stats(sandbox);
-    const { code, stdout, stderr } = await members(['students', 'grant', '--file', file, '--yes']);
+    const before = await stats(b.sandbox);
+    const { code, stdout, stderr } = await b.members(['students', 'grant', '--file', file, '--yes']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe([
@@ -83,19 +66,19 @@ describe('students grant --file against a flaky sandbox', () => {
       `error: 1 invalid row in ${file}; nothing was sent. Fix it, or pass --skip-invalid to apply the other rows`,
       '',
     ].join('\n'));
-    expect(await stats(sandbox)).toEqual(before);
+    expect(await stats(b.sandbox)).toEqual(before);
   });
 
   it('interrupted with SIGINT: exit 130 with the rows done so far and the summary; a re-run applies the rest once', async () => {
-    const product = catalog[2] as Product;
-    const chosen = students.slice(200, 500);
+    const product = b.catalog[2] as Product;
+    const chosen = b.students.slice(200, 500);
     const missing = chosen.filter((student) => holds(student, product.id) === 0).length;
-    const file = writeCsv(dir, 'grant-interrupted.csv', ['student,product_id', ...chosen.map((student) => `${student.id},${product.id}`)]);
+    const file = writeCsv(b.dir, 'grant-interrupted.csv', ['student,product_id', ...chosen.map((student) => `${student.id},${product.id}`)]);
     const args = ['students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson'];
 
-    const posts = async () => (await stats(sandbox))['POST /api/v1/students/{id}/products'] ?? 0;
+    const posts = async () => (await stats(b.sandbox))['POST /api/v1/students/{id}/products'] ?? 0;
     const postsBefore = await posts();
-    const first = spawnMembers(args, sandbox.env);
+    const first = spawnMembers(args, b.sandbox.env);
     await waitFor(async () => (await posts()) >= postsBefore + 20);
     first.child.kill('SIGINT');
     const { code } = await first.exited;
@@ -117,14 +100,14 @@ describe('students grant --file against a flaky sandbox', () => {
       JSON.stringify({ error: { exit_code: 130, status: null, message: interrupted } }),
     ]);
 
-    const again = await members(args);
+    const again = await b.members(args);
     expect(again.code).toBe(0);
     const rerun = ndjson<BulkResult>(again.stdout);
     expect(rerun).toHaveLength(chosen.length);
     // What the first run applied comes back skipped; together, every missing product was granted once.
     for (const row of done) expect(rerun[row.line - 2]?.result).toBe('skipped');
     expect(granted + (tally(rerun).granted ?? 0)).toBe(missing);
-    const after = new Map((await allStudents(sandbox)).map((student) => [student.id, student]));
+    const after = new Map((await allStudents(b.sandbox)).map((student) => [student.id, student]));
     expect(chosen.map((student) => holds(after.get(student.id) as Student, product.id)).filter((n) => n !== 1)).toEqual([]);
   }, 60_000);
 });

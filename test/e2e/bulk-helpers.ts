@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, sandboxGet, type SandboxProcess } from './harness.js';
+import { afterAll, beforeAll } from 'vitest';
+import { BIN, run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
 export interface Sub { product_id: string }
 export interface Student { id: string; email: string; subscriptions?: Sub[] }
@@ -88,4 +89,33 @@ export async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promi
     if (Date.now() > until) throw new Error('timed out waiting');
     await sleep(20);
   }
+}
+
+/** The summary line's duration varies: `in 12.3s` → `in X.Xs`. */
+export const timeless = (text: string) => text.replace(/ in \d+\.\ds/g, ' in X.Xs');
+
+export interface BulkSandbox {
+  sandbox: SandboxProcess;
+  /** A temporary directory for the CSV files. */
+  dir: string;
+  students: Student[];
+  catalog: Product[];
+  /** `members ARGS` against this sandbox. */
+  members(args: string[], input?: string): ReturnType<typeof run>;
+}
+
+/** One sandbox (started with `args`) for the enclosing file, with its students and products read once. */
+export function useBulkSandbox(args: string[]): BulkSandbox {
+  const state = {
+    members: (argv: string[], input?: string) => run(argv, { env: state.sandbox.env, input }),
+  } as BulkSandbox;
+  beforeAll(async () => {
+    state.sandbox = await startSandbox(args);
+    state.dir = tempDir('members-bulk-');
+    [state.students, state.catalog] = await Promise.all([allStudents(state.sandbox), products(state.sandbox)]);
+  });
+  afterAll(async () => {
+    await state.sandbox?.stop();
+  });
+  return state;
 }
