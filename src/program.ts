@@ -8,6 +8,7 @@ import { OUTPUT_FORMATS, type GlobalOptions, type OutputFormat } from './context
 import { Session, type SessionDeps } from './session.js';
 import { parseDuration, parseInteger } from './values.js';
 import { UsageError } from './errors.js';
+import type { Register, Runner } from './commands/command-kit.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerStudents } from './commands/students/index.js';
@@ -21,13 +22,6 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerHistory } from './commands/history/index.js';
 import { registerUndo } from './commands/undo/index.js';
-
-export interface Runner {
-  /** The session of the command being run, built from its global options. */
-  session(command: Command): Session;
-}
-
-export type Register = (program: Command, runner: Runner) => void;
 
 const registrations: Register[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
@@ -147,9 +141,4 @@ export function globalOptions(raw: Record<string, unknown>): GlobalOptions {
     yes: Boolean(raw.yes),
     out: raw.out as string | undefined,
   };
-}
-
-/** `Examples:` block for --help, as gh prints it. */
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { Argument, Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
+import { examples, type Runner } from '../command-kit.js';
 import { PROFILES_COMMAND, SHELLS, type Shell } from './spec.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
-import { REASON_OPTION, STUDENT_ARGUMENT } from '../students/index.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner } from '../command-kit.js';
 
 export function registerMagicLink(program: Command, runner: Runner): void {
   program.command('magic-link')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
+import { examples, type Runner } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerProducts(program: Command, runner: Runner): void {

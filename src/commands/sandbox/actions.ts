@@ -1,7 +1,18 @@
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../../values.js';
 import type { Session } from '../../session.js';
-import type { SandboxFlags } from './index.js';
+
+export interface SandboxFlags {
+  host: string;
+  port: string;
+  seed: string;
+  students: string;
+  latency?: string;
+  failRate?: string;
+  rateLimit?: string;
+  data?: string;
+  login?: boolean;
+}
 
 /** Sandbox latency accepts milliseconds too (`20ms`), unlike request DURATIONs. */
 function parseLatency(input: string): number {

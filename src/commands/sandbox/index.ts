@@ -1,17 +1,7 @@
 import { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
+import { examples, type Runner } from '../command-kit.js';
+import type { SandboxFlags } from './actions.js';
 
-export interface SandboxFlags {
-  host: string;
-  port: string;
-  seed: string;
-  students: string;
-  latency?: string;
-  failRate?: string;
-  rateLimit?: string;
-  data?: string;
-  login?: boolean;
-}
 
 export function registerSandbox(program: Command, runner: Runner): void {
   program.command('sandbox')

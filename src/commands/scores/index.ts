@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
-import { REASON_OPTION, STUDENT_ARGUMENT } from '../students/index.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner } from '../command-kit.js';
 
 export function registerScores(program: Command, runner: Runner): void {
   const scores = program.command('scores').description("Read and set a student's community score");

@@ -1,15 +1,11 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
+import { examples, REASON_OPTION, STUDENT_ARGUMENT, type Runner } from '../command-kit.js';
 import { addListOptions } from '../list-options.js';
 import type { CreateOptions, ListOptions } from './actions.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
 type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string };
-
-/** The STUDENT argument of every command (contract §5). */
-export const STUDENT_ARGUMENT = 'an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
-export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;
 
 export function registerStudents(program: Command, runner: Runner): void {
   const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products');

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
+import { examples, type Runner } from '../command-kit.js';
 import { addListOptions } from '../list-options.js';
 import type { SubscriptionListFlags } from './actions.js';
 

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../../program.js';
-import { REASON_OPTION } from '../students/index.js';
+import { REASON_OPTION, examples, type Runner } from '../command-kit.js';
 
 export function registerUndo(program: Command, runner: Runner): void {
   program.command('undo')

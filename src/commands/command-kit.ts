@@ -1,0 +1,23 @@
+/**
+ * What every command module shares, kept apart from program.ts so that no
+ * command module imports the program (or another command) that imports it.
+ * This module imports nothing of the commands.
+ */
+import type { Command } from 'commander';
+import type { Session } from '../session.js';
+
+export interface Runner {
+  /** The session of the command being run, built from its global options. */
+  session(command: Command): Session;
+}
+
+export type Register = (program: Command, runner: Runner) => void;
+
+/** `Examples:` block for --help, as gh prints it. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}
+
+/** The STUDENT argument of every command (contract §5). */
+export const STUDENT_ARGUMENT = 'an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
+export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;
