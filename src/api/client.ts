@@ -11,10 +11,6 @@ export interface Result<T> {
 export class Api {
   constructor(readonly http: HttpClient) {}
 
-  get retries(): number {
-    return this.http.retries;
-  }
-
   /** Sends and validates; the value returned is the server's own object, so its key order survives into csv. */
   async call<S extends z.ZodType>(schema: S, req: HttpRequest): Promise<Result<z.infer<S>>> {
     const response = await this.http.send(req);

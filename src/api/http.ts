@@ -4,7 +4,6 @@
  * RetryHandler driven by our policy, and every failure turned into a typed
  * error whose exit code the error boundary reads.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher, RetryHandler } from 'undici';
 // undici's own modules rather than its index, which loads fetch, WebSocket,
 // the cache and the mocks as well: half the start-up of a one-request run.
@@ -15,19 +14,11 @@ import {
   ApiError, AuthError, NotFoundError, RejectedError, TransientError, ExitCode,
   type RequestLabel,
 } from '../errors.js';
-import { retryDelay, backoffDelay, defaultBackoff, isRetryableCode, type Backoff } from './retry-policy.js';
+import {
+  RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, defaultBackoff, outcomeUnknown, parseRetryAfter, retryDecision,
+  type Backoff, type Failure,
+} from './retry-policy.js';
 import { redactor } from './redact.js';
-
-/*
- * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it
- * with its baseline compiler (Liftoff, ~2 ms) and, after a few responses,
- * recompiles the parser's main function with TurboFan: ~30 ms of CPU on this
- * project's 2-core machine (~130 ms when it is busy), more than a run of a
- * few requests, or even a 100,000-row report, ever gets back. The flag only
- * affects WebAssembly, which nothing else here uses; it must be set before
- * the first connection compiles llhttp ("Performance" in the README).
- */
-setFlagsFromString('--liftoff-only');
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -58,6 +49,25 @@ export interface HttpRequest {
   auth?: boolean;
   /** What a 404 means, for the message: `student maria@example.com`. */
   notFound?: string;
+  /**
+   * For a POST: looks for its effect after a failure whose outcome is unknown.
+   * True stops the retries (the caller then fetches what was made); false lets
+   * the POST go again. Without it, such a POST is never resent.
+   */
+  alreadyApplied?: () => Promise<boolean>;
+}
+
+/** What one exchange has been through, for the retry budget and the error message. */
+interface ExchangeState {
+  /** Failures seen so far, each counted against the budget. */
+  attempt: number;
+  /** Requests sent again. */
+  retries: number;
+  headersReceived?: boolean;
+  /** The last network failure retried (a timeout, a cut connection), to name it if the retry fails too. */
+  lastNetworkCode?: string;
+  /** A check found the POST's effect: the caller fetches it instead of failing. */
+  applied?: boolean;
 }
 
 export interface HttpResponse {
@@ -75,17 +85,21 @@ export class BadResponseError extends ApiError {}
 
 export class HttpClient {
   readonly baseUrl: URL;
-  readonly retries: number;
   readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
   private readonly owned?: Agent;
 
   constructor(private readonly options: HttpOptions) {
     this.baseUrl = options.baseUrl;
-    this.retries = options.retries;
     this.redact = redactor(options.secrets);
     const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
-    this.dispatcher = base.compose(retryInterceptor({ maxRetries: options.retries }));
+    // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
+    this.dispatcher = base.compose(retryInterceptor({
+      maxRetries: options.retries,
+      statusCodes: [...RETRYABLE_STATUS],
+      methods: [...RETRY_METHODS] as Dispatcher.HttpMethod[],
+      errorCodes: [...RETRYABLE_CODES],
+    }));
   }
 
   /** Resolves a path or link against the base URL; refuses other origins. */
@@ -108,10 +122,6 @@ export class HttpClient {
     const url = this.url(req.path, req.query);
     const label: RequestLabel = { method: req.method, path: this.redact(url.pathname + url.search) };
     const started = performance.now();
-    let retries = 0;
-    let attempt = 0;
-    /** The last network failure retried (a timeout, a cut connection), to name it if the retry fails too. */
-    let lastNetworkCode: string | undefined;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
@@ -119,73 +129,92 @@ export class HttpClient {
     if (req.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
 
+    // One budget for the whole exchange, whoever notices the failure (undici's handler, or the body read below).
+    const state: ExchangeState = { attempt: 0, retries: 0 };
     const log = (status: string) => this.options.log?.(
-      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${retries}`,
+      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${state.retries}`,
     );
+    const decide = (failure: Failure) => retryDecision(failure, ++state.attempt, this.options.retries, this.options.backoff ?? defaultBackoff);
 
     const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
       const failure = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
       const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
-      const delay = retryDelay(
-        { method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] },
-        ++attempt, this.options.retries, this.options.backoff ?? defaultBackoff,
+      // After the headers, undici would resume the body with a Range request and splice two responses: never.
+      if (state.headersReceived) return callback(err);
+      const decision = decide({ method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] });
+      if (decision === null) return callback(err);
+      const again = () => {
+        state.retries++;
+        if (status === undefined) state.lastNetworkCode = failure.code;
+        setTimeout(() => callback(null), decision.delayMs);
+      };
+      if (!decision.checkFirst) return again();
+      // A POST that may have been applied goes again only when a check finds no trace of it (contract §6).
+      if (!req.alreadyApplied) return callback(err);
+      req.alreadyApplied().then(
+        (applied) => {
+          state.applied = applied;
+          if (applied) callback(err);
+          else again();
+        },
+        () => callback(err),
       );
-      if (delay === null) return callback(err);
-      if (status === undefined) lastNetworkCode = failure.code;
-      retries++;
-      setTimeout(() => callback(null), delay);
     };
 
-    let response: Dispatcher.ResponseData<unknown>;
-    try {
-      response = await request.call(this.dispatcher, {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: req.method,
-        headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        // Per-request options of the retry interceptor, merged over the dispatcher's.
-        retryOptions: { retry },
-      } as Dispatcher.RequestOptions);
-    } catch (error) {
-      // A retryable status that used up the budget (or a POST's 5xx) arrives as undici's RequestRetryError.
-      const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
-      if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
-        log(String(failed.statusCode));
-        throw this.statusError(failed.statusCode, undefined, label, retries, req, failed.headers ?? {});
+    for (;;) {
+      state.headersReceived = false;
+      let response: Dispatcher.ResponseData<unknown>;
+      try {
+        response = await request.call(this.dispatcher, {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: req.method,
+          headers,
+          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+          // Per-request options of the retry interceptor, merged over the dispatcher's.
+          retryOptions: { retry },
+        } as Dispatcher.RequestOptions);
+      } catch (error) {
+        // A retryable status that used up the budget (or a checked POST's 5xx) arrives as undici's RequestRetryError.
+        const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
+        if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
+          log(String(failed.statusCode));
+          throw this.statusError(failed.statusCode, undefined, label, state, req, failed.headers ?? {});
+        }
+        log('ERR');
+        throw this.networkError(error, label, state);
       }
-      log('ERR');
-      throw this.networkError(error, label, retries);
-    }
+      state.headersReceived = true;
 
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      // The connection broke or stalled after the headers. undici retries by asking for the rest with a
-      // Range header; a server that answers 200 instead ends that with UND_ERR_REQ_RETRY: name the failure
-      // that started it.
-      log('ERR');
-      const code = (error as { code?: string }).code === 'UND_ERR_REQ_RETRY' ? lastNetworkCode ?? 'UND_ERR_SOCKET' : undefined;
-      throw this.networkError(code ? Object.assign(new Error((error as Error).message, { cause: error }), { code }) : error, label, retries);
-    }
-    log(String(response.statusCode));
-    const body = parseBody(text);
-    const requestId = headerValue(response.headers['x-request-id']);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (body === INVALID) {
-        throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        // The connection broke or stalled after the headers: an idempotent request starts over, from scratch.
+        const code = (error as { code?: string }).code;
+        const decision = req.method === 'POST' ? null : decide({ method: req.method, code });
+        if (decision) {
+          state.retries++;
+          state.lastNetworkCode = code;
+          await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+          continue;
+        }
+        log('ERR');
+        throw this.networkError(error, label, state);
       }
-      return { status: response.statusCode, headers: response.headers, body, requestId };
+      log(String(response.statusCode));
+      const body = parseBody(text);
+      const requestId = headerValue(response.headers['x-request-id']);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        if (body === INVALID) {
+          throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
+        }
+        return { status: response.statusCode, headers: response.headers, body, requestId };
+      }
+      throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, state, req, response.headers);
     }
-    throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, retries, req, response.headers);
-  }
-
-  /** Waits before retry number `attempt` of work the retry handler cannot redo itself (a checked POST). */
-  pause(attempt: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, this.options.backoff ?? defaultBackoff)));
   }
 
   async close(): Promise<void> {
@@ -193,7 +222,7 @@ export class HttpClient {
   }
 
   private statusError(
-    status: number, body: unknown, label: RequestLabel, retries: number, req: HttpRequest,
+    status: number, body: unknown, label: RequestLabel, state: ExchangeState, req: HttpRequest,
     headers: Record<string, string | string[] | undefined>,
   ): ApiError {
     const server = serverMessage(body);
@@ -215,12 +244,16 @@ export class HttpClient {
         ExitCode.rejected, label, status,
       );
     }
-    if (status === 429 || status >= 500) {
-      const tries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-      const next = req.method === 'POST' && status !== 429
-        ? 'the change may or may not have been applied; check before trying again'
-        : 'try again later or raise --retries';
-      return new TransientError(`server unavailable (${status})${tries}${said}; ${next}`, ExitCode.transient, label, status);
+    if (status === 429) {
+      const wait = parseRetryAfter(headerValue(headers['retry-after']));
+      const next = wait === undefined
+        ? 'try again later or raise --retries'
+        : `the server asks to wait ${Math.ceil(wait / 1000)}s: try again after ${new Date(Date.now() + wait).toLocaleTimeString()}`;
+      return new TransientError(this.redact(`rate limited (429)${triesText(state)}${said}; ${next}`), ExitCode.transient, label, status);
+    }
+    if (status >= 500) {
+      const next = req.method === 'POST' ? postOutcome(state) : 'try again later or raise --retries';
+      return new TransientError(this.redact(`server unavailable (${status})${triesText(state)}${said}; ${next}`), ExitCode.transient, label, status);
     }
     const fieldErrors = serverFieldErrors(body);
     const details = fieldErrors
@@ -231,19 +264,29 @@ export class HttpClient {
     );
   }
 
-  private networkError(error: unknown, label: RequestLabel, retries: number): ApiError {
+  private networkError(error: unknown, label: RequestLabel, state: ExchangeState): ApiError {
     if (error instanceof ApiError) return error;
-    const code = (error as { code?: string }).code;
-    const tries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+    const raw = (error as { code?: string }).code;
+    // A retry that undici itself gave up on: name the failure that started it.
+    const code = raw === 'UND_ERR_REQ_RETRY' ? state.lastNetworkCode ?? 'UND_ERR_SOCKET' : raw;
+    const tries = triesText(state);
     const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     const what = timedOut
       ? `timed out after ${this.options.timeoutMs} ms${tries}; raise --timeout or try again later`
       : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
-    const unknownOutcome = label.method === 'POST' && (timedOut || isRetryableCode(code))
-      ? '; the change may or may not have been applied'
+    const outcome = label.method === 'POST' && (state.applied || outcomeUnknown({ method: 'POST', code }))
+      ? `; ${postOutcome(state)}`
       : '';
-    return new TransientError(this.redact(what + unknownOutcome), ExitCode.transient, label, undefined, undefined, { cause: error });
+    return new TransientError(this.redact(what + outcome), ExitCode.transient, label, undefined, undefined, { cause: error });
   }
+}
+
+const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '');
+
+/** What a failed POST left behind, as far as we know. */
+function postOutcome(state: ExchangeState): string {
+  if (state.applied) return 'the change was applied';
+  return 'the change may or may not have been applied; check before trying again';
 }
 
 const INVALID = Symbol('invalid json');

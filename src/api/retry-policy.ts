@@ -1,14 +1,20 @@
 /**
  * Contract §6: which failures are retried, and how long to wait. Pure, so the
- * rules are tested without a clock; `http.ts` plugs it into undici's
- * RetryHandler, which owns the re-dispatching.
+ * rules are tested without a clock; `http.ts` hands these lists to undici's
+ * RetryHandler (which filters statuses with them before asking us) and asks
+ * `retryDecision` about every failure it sees: one retry layer, one budget.
  */
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-const RETRYABLE_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN',
+export const RETRYABLE_STATUS: readonly number[] = [429, 500, 502, 503, 504];
+
+/** Network failures worth another try. ENOTFOUND is not one: a name that does not resolve will not resolve in 250 ms. */
+export const RETRYABLE_CODES: readonly string[] = [
+  'ECONNRESET', 'ECONNREFUSED', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN',
   'EHOSTUNREACH', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED',
-]);
+];
+
+/** Every method we send: the RetryHandler asks us about each, and `retryDecision` says which may go again. */
+export const RETRY_METHODS: readonly string[] = ['GET', 'PUT', 'DELETE', 'POST', 'PATCH'];
 
 export interface Backoff {
   baseMs: number;
@@ -29,19 +35,31 @@ export interface Failure {
   retryAfter?: string | string[];
 }
 
-/** Milliseconds to wait before retry number `attempt` (1-based), or null to give up. */
-export function retryDelay(failure: Failure, attempt: number, budget: number, backoff: Backoff = defaultBackoff): number | null {
+export interface RetryDecision {
+  /** Milliseconds to wait before sending again. */
+  delayMs: number;
+  /**
+   * The request may have taken effect (a POST that got a 5xx or lost its
+   * connection): it may go again only after a check finds its effect absent.
+   */
+  checkFirst: boolean;
+}
+
+/** Whether a failure's outcome is unknown: the server may have applied the request. */
+export function outcomeUnknown(failure: Failure): boolean {
+  return failure.status === undefined ? isRetryableCode(failure.code) : failure.status >= 500;
+}
+
+/** What to do before retry number `attempt` (1-based), or null to give up. */
+export function retryDecision(failure: Failure, attempt: number, budget: number, backoff: Backoff = defaultBackoff): RetryDecision | null {
   if (attempt > budget) return null;
-  if (failure.status !== undefined) {
-    if (!RETRYABLE_STATUS.has(failure.status)) return null;
-    // A POST that got a 5xx may have taken effect: the caller checks before resending.
-    if (failure.method === 'POST' && failure.status !== 429) return null;
-  } else {
-    if (failure.method === 'POST' || !failure.code || !RETRYABLE_CODES.has(failure.code)) return null;
-  }
+  if (failure.status !== undefined ? !RETRYABLE_STATUS.includes(failure.status) : !isRetryableCode(failure.code)) return null;
+  // A 429 was refused before any work; anything else may have been applied by a POST.
+  const checkFirst = failure.method === 'POST' && outcomeUnknown(failure);
   const retryAfter = parseRetryAfter(failure.retryAfter);
-  if (retryAfter !== undefined) return Math.min(retryAfter, backoff.maxRetryAfterMs);
-  return backoffDelay(attempt, backoff);
+  // Sent earlier than the server asked, it would only be refused again: give up and say when to come back.
+  if (retryAfter !== undefined && retryAfter > backoff.maxRetryAfterMs) return null;
+  return { delayMs: retryAfter ?? backoffDelay(attempt, backoff), checkFirst };
 }
 
 /** Exponential, with jitter that spreads the retries of concurrent workers apart. */
@@ -50,15 +68,16 @@ export function backoffDelay(attempt: number, backoff: Backoff = defaultBackoff)
   return Math.round(ceiling / 2 + (backoff.random() * ceiling) / 2);
 }
 
-function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+/** Milliseconds from a Retry-After header (seconds or an HTTP date), or undefined. */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 export function isRetryableCode(code: string | undefined): boolean {
-  return code !== undefined && RETRYABLE_CODES.has(code);
+  return code !== undefined && RETRYABLE_CODES.includes(code);
 }

@@ -5,12 +5,6 @@
  */
 import * as z from 'zod';
 
-// zod compiles each object schema to JavaScript (new Function) on its first
-// parse; a CLI run parses too few records to earn that back: without it,
-// `students list --all` of 10,000 students uses 6 % less CPU, and a
-// 100,000-row report 4 % less ("Performance" in the README).
-z.config({ jitless: true });
-
 const str = z.string().nullish();
 const int = z.number().int().nullish();
 /** Flags the spec types as strings on modules and lessons but as integers on courses. */

@@ -1,6 +1,5 @@
 /** The student endpoints of api-spec §4.1, one typed function each. */
 import * as z from 'zod';
-import { TransientError } from '../errors.js';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
 import { walkPages, type PageWalk } from './paginate.js';
@@ -52,8 +51,7 @@ export type NewStudent = {
 
 export function createStudent(api: Api, body: NewStudent) {
   return postOnce(
-    api,
-    () => api.call(one(Student), { method: 'POST', path: '/api/v1/students', body }),
+    (alreadyApplied) => api.call(one(Student), { method: 'POST', path: '/api/v1/students', body, alreadyApplied }),
     () => findStudent(api, { kind: 'email', value: body.email }),
   );
 }
@@ -79,8 +77,9 @@ export type Grant = { product_id: string; accession_date: string; expiration_dat
 
 export function grantProduct(api: Api, id: string, body: Grant) {
   return postOnce(
-    api,
-    () => api.call(one(Subscription), { method: 'POST', path: apiPath`/api/v1/students/${id}/products`, body, notFound: `student ${id}` }),
+    (alreadyApplied) => api.call(one(Subscription), {
+      method: 'POST', path: apiPath`/api/v1/students/${id}/products`, body, notFound: `student ${id}`, alreadyApplied,
+    }),
     () => studentProduct(api, id, body.product_id),
   );
 }
@@ -110,24 +109,20 @@ export function magicLink(api: Api, key: { kind: 'email' | 'id'; value: string }
 }
 
 /**
- * A POST is never resent blindly (contract §6): after a failure whose outcome
- * is unknown, look for its effect first, and resend only if it is absent.
+ * A POST is never resent blindly (contract §6): the transport's one retry
+ * layer resends it after a failure whose outcome is unknown only when
+ * `lookForEffect` finds nothing; when it finds the effect, that is the result.
  */
 async function postOnce<T>(
-  api: Api,
-  post: () => Promise<{ data: { data: T }; requestId?: string }>,
+  post: (alreadyApplied: () => Promise<boolean>) => Promise<{ data: { data: T }; requestId?: string }>,
   lookForEffect: () => Promise<T | undefined>,
 ): Promise<{ data: T; requestId?: string; recovered?: boolean }> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const { data, requestId } = await post();
-      return { data: data.data, requestId };
-    } catch (error) {
-      const unknownOutcome = error instanceof TransientError && error.status !== 429;
-      if (!unknownOutcome || attempt >= api.retries) throw error;
-      const effect = await lookForEffect();
-      if (effect !== undefined) return { data: effect, recovered: true };
-      await api.http.pause(attempt + 1);
-    }
+  let found: T | undefined;
+  try {
+    const { data, requestId } = await post(async () => (found = await lookForEffect()) !== undefined);
+    return { data: data.data, requestId };
+  } catch (error) {
+    if (found !== undefined) return { data: found, recovered: true };
+    throw error;
   }
 }
