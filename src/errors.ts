@@ -82,7 +82,3 @@ export class InterruptedError extends CliError {
     super(message, ExitCode.interrupted);
   }
 }
-
-export function exitCodeOf(error: unknown): ExitCodeValue {
-  return error instanceof CliError ? error.exitCode : ExitCode.internal;
-}

@@ -10,6 +10,7 @@ import type { Output } from './output/index.js';
 import type { Messages } from './output/messages.js';
 import type { ProfileStore } from './config/store.js';
 import type { Settings } from './config/settings.js';
+import type { Prompter } from './prompter.js';
 import { MissingCredentialsError, UsageError } from './errors.js';
 
 export interface SessionDeps {
@@ -24,6 +25,7 @@ export class Session {
   private readonly clients: Api[] = [];
   private storeInstance?: ProfileStore;
   private messagesInstance?: Messages;
+  private prompterInstance?: Prompter;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -110,30 +112,22 @@ export class Session {
     (await this.messages()).notice(`→ ${settings.profile} (${host})`);
   }
 
-  /**
-   * Asks before a change. Never waits when stdin is not a terminal: that is a
-   * usage error telling the caller to pass --yes (contract §1). With
-   * `typeToConfirm`, the user must type that text (bulk changes of many rows).
-   */
+  /** Asks before a change (see Prompter.confirm): exit 2 off a terminal without --yes, 130 on Ctrl-C. */
   async confirm(question: string, typeToConfirm?: string): Promise<void> {
-    if (this.globals.yes) return;
-    if (!this.io.stdin.isTTY) {
-      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
-    }
-    const { confirm, input } = await import('@inquirer/prompts');
-    const context = { input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
-    const accepted = typeToConfirm === undefined
-      ? await confirm({ message: question, default: false }, context)
-      : (await input({ message: `${question} Type ${typeToConfirm} to confirm:` }, context)).trim() === typeToConfirm;
-    if (!accepted) throw new UsageError('cancelled: nothing was changed');
+    await (await this.prompter()).confirm(question, typeToConfirm);
   }
 
   /** A secret from a hidden prompt on a terminal; undefined without one. */
   async promptSecret(message: string): Promise<string | undefined> {
-    if (!this.io.stdin.isTTY) return undefined;
-    const { password } = await import('@inquirer/prompts');
-    const value = await password({ message, mask: false }, { input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream });
-    return value.trim() || undefined;
+    return (await this.prompter()).secret(message);
+  }
+
+  private async prompter(): Promise<Prompter> {
+    if (!this.prompterInstance) {
+      const { createPrompter } = await import('./prompter.js');
+      this.prompterInstance = createPrompter(this.io, { yes: this.globals.yes });
+    }
+    return this.prompterInstance;
   }
 
   async close(): Promise<void> {

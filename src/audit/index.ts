@@ -7,7 +7,8 @@
 import os from 'node:os';
 import type { Student, Subscription } from '../api/schemas.js';
 import { auditLogPath } from '../config/paths.js';
-import type { Session } from '../session.js';
+import type { Io } from '../context.js';
+import type { Settings } from '../config/settings.js';
 import { appendAudit, newAuditId, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
 
 export * from './log.js';
@@ -44,8 +45,15 @@ function scrub<T>(value: T, secrets: readonly string[]): T {
   return value;
 }
 
-/** Who, where and when, for records made now by this session. */
-async function stamper(session: Session): Promise<(entry: AuditEntry, id?: string) => AuditRecord> {
+/** What recording needs of a run: who and where it works, and where the log lives (a Session fits). */
+export interface AuditContext {
+  io: Pick<Io, 'env' | 'stderr'>;
+  settings(): Promise<Pick<Settings, 'profile' | 'baseUrl' | 'token' | 'developerToken' | 'platformToken'>>;
+  configDir(): Promise<string>;
+}
+
+/** Who, where and when, for records made now by this run. */
+async function stamper(session: AuditContext): Promise<(entry: AuditEntry, id?: string) => AuditRecord> {
   let profile = '';
   let baseUrl = '';
   let secrets: string[] = [];
@@ -67,7 +75,7 @@ async function stamper(session: Session): Promise<(entry: AuditEntry, id?: strin
  * Appends records; on failure says so on stderr, with the records
  * themselves (they hold no secret), even with --quiet: they exist nowhere else.
  */
-async function write(session: Session, records: AuditRecord[]): Promise<void> {
+async function write(session: AuditContext, records: AuditRecord[]): Promise<void> {
   let dir = '';
   try {
     dir = await session.configDir();
@@ -81,7 +89,7 @@ async function write(session: Session, records: AuditRecord[]): Promise<void> {
 }
 
 /** Records one change; resolves to its audit id (also when the write failed: the record was then printed). */
-export async function recordChange(session: Session, entry: AuditEntry): Promise<string> {
+export async function recordChange(session: AuditContext, entry: AuditEntry): Promise<string> {
   const record = (await stamper(session))(entry);
   await write(session, [record]);
   return record.id;
@@ -157,7 +165,7 @@ const bulkCommand = (command: string) => (command === 'students grant' || comman
  * anything. Resolves to the run's audit id, or undefined when nothing was
  * recorded. Never throws for the log: a failed write is reported on stderr.
  */
-export async function recordBulkRun(session: Session, run: BulkRun): Promise<string | undefined> {
+export async function recordBulkRun(session: AuditContext, run: BulkRun): Promise<string | undefined> {
   const applied = run.dryRun ? [] : run.outcomes.filter((row) => !row.dryRun && ROW_ACTIONS[row.result] !== undefined);
   if (applied.length === 0) return undefined;
   const stamp = await stamper(session);

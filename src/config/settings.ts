@@ -16,7 +16,12 @@ export interface Settings {
   platformToken?: string;
 }
 
-const DEFAULT_PROFILE = 'default';
+export const DEFAULT_PROFILE = 'default';
+
+/** The profile named by `--profile` or MEMBERS_PROFILE (an empty value names none), if any. */
+export function namedProfile(flags: { profile?: string }, env: Record<string, string | undefined>): { value: string; source: Source } | undefined {
+  return first(['flag', flags.profile], ['env', env.MEMBERS_PROFILE]);
+}
 
 /** Contract §1: flag > environment > profile > default. No flag ever carries a secret. */
 export function resolveSettings(
@@ -24,7 +29,7 @@ export function resolveSettings(
   env: Record<string, string | undefined>,
   store: ProfileStore,
 ): Settings {
-  const named = first(['flag', flags.profile], ['env', env.MEMBERS_PROFILE]);
+  const named = namedProfile(flags, env);
   const active = named ? undefined : first(['profile', store.active()]);
   const { value: profileName, source: profileSource } = named ??
     active ?? { value: DEFAULT_PROFILE, source: 'default' };

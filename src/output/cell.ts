@@ -1,4 +1,5 @@
 /** A value as the text of one cell, for csv and tables. */
+import { personName } from '../people.js';
 import { getPath } from './fields.js';
 import type { CellFormat, Column, JsonRecord } from './view.js';
 
@@ -19,11 +20,8 @@ export function printable(text: string): string {
   return text.replace(CONTROL, '\uFFFD');
 }
 
-/** A person's name for a table: `full_name` when the API sends one, else first and last name. */
-export const personName: CellFormat = (value, record) => {
-  if (typeof value === 'string' && value !== '') return value;
-  return [record.first_name, record.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
-};
+/** A person's name for a table, from the record the `full_name` column belongs to. */
+export const personNameCell: CellFormat = (_value, record) => personName(record);
 
 /** A table cell: formatted for people, on one line (a line break would split the row). */
 export function tableCell(column: Column, record: JsonRecord): string {

@@ -1,5 +1,5 @@
 import { AuthError, MissingCredentialsError, UsageError } from '../../errors.js';
-import { maskSecret, validateBaseUrl, type Settings } from '../../config/settings.js';
+import { DEFAULT_PROFILE, maskSecret, namedProfile, validateBaseUrl, type Settings } from '../../config/settings.js';
 import type { Profile } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
 import { readAll } from '../../read-input.js';
@@ -12,7 +12,8 @@ async function verify(api: Api): Promise<void> {
 
 export async function login(session: Session, opts: { tokenStdin?: boolean; verify: boolean; activate?: boolean }): Promise<void> {
   const { io, globals } = session;
-  const name = globals.profile ?? io.env.MEMBERS_PROFILE ?? 'default';
+  // The profile to write: named, else `default` (not the active one: logging in never overwrites it by surprise).
+  const name = namedProfile(globals, io.env)?.value ?? DEFAULT_PROFILE;
   const rawBaseUrl = globals.baseUrl ?? io.env.MEMBERS_BASE_URL;
   if (!rawBaseUrl) throw new UsageError('auth login needs --base-url URL (or MEMBERS_BASE_URL)');
   const baseUrl = validateBaseUrl(rawBaseUrl).href.replace(/\/$/, '');

@@ -8,11 +8,11 @@
 import { recordBulkRun } from '../../audit/index.js';
 import type { Session } from '../../session.js';
 import { bulkSettings, type BulkFlags } from './options.js';
-import { grantOperation, importOperation, revokeOperation } from './operations.js';
+import { grantOperation, importOperation, revokeOperation } from '../../domain/bulk/operations.js';
 import { runBulk, type BulkHooks, type BulkReport } from './run.js';
 
 export type { BulkHooks, BulkReport, BulkSummary } from './run.js';
-export type { BulkRowOutcome, BulkResult, BulkResultKind } from './operations.js';
+export type { BulkRowOutcome, BulkResult, BulkResultKind } from '../../domain/bulk/operations.js';
 
 export interface BulkCommandFlags extends BulkFlags {
   reason?: string;

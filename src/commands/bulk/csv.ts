@@ -15,11 +15,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Io } from '../../context.js';
 import { UsageError } from '../../errors.js';
-
-export interface CsvColumns {
-  required: readonly string[];
-  optional: readonly string[];
-}
+import type { CsvColumns } from '../../domain/bulk/operations.js';
+import { readAllBytes } from '../../read-input.js';
 
 /** One data row: its line in the file and its cells by (lower-case) column name, each trimmed. */
 export interface CsvRow {
@@ -29,11 +26,7 @@ export interface CsvRow {
 
 /** `-` is stdin. The name for messages is `stdin` or the path as given. */
 export async function readCsvSource(io: Pick<Io, 'stdin' | 'cwd'>, file: string): Promise<Buffer> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    return Buffer.concat(chunks);
-  }
+  if (file === '-') return readAllBytes(io.stdin);
   try {
     return await readFile(resolve(io.cwd, file));
   } catch (error) {

@@ -3,13 +3,13 @@
  * commander program: names, aliases, options, fixed values. The scripts are
  * generated from this, so they cannot drift from the real commands.
  */
+import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
 import type { Argument, Command, Option } from 'commander';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Subscription statuses (api-spec part 3), for `subscriptions list --status`, a free comma list. */
-export const SUBSCRIPTION_STATUSES = ['active', 'inactive', 'refunded', 'chargeback', 'canceled'] as const;
 
 /** The hidden command the scripts call for profile names. */
 export const PROFILES_COMMAND = '__complete-profiles';

@@ -3,6 +3,7 @@ import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
 import { listOptions, printList, printPagedList, withOutput, type ListFlags } from '../list-options.js';
+import { plural } from '../../values.js';
 
 interface ModuleLike {
   id?: unknown;
@@ -61,7 +62,6 @@ function label(node: JsonRecord | ModuleLike): string {
  */
 export function courseTree(course: JsonRecord): string {
   const modules = modulesOf(course);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const lines = [
     `${text(course.title) || '(untitled)'}  (${text(course.id)})`,
     [

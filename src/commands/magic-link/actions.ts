@@ -6,8 +6,7 @@ import type { View } from '../../output/view.js';
 import type { Session } from '../../session.js';
 import { parseDuration } from '../../values.js';
 import { withOutput } from '../list-options.js';
-import type { ChangeRecord } from '../students/actions.js';
-import { resolveStudent } from '../students/resolve.js';
+import { resolveStudent } from '../../domain/resolve.js';
 
 const MAGIC_LINK_VIEW: View = {
   noun: 'magic links',
@@ -16,7 +15,7 @@ const MAGIC_LINK_VIEW: View = {
 };
 
 /** The audit record never holds the URL: it is a credential. */
-export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<ChangeRecord> {
+export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<void> {
   const key = parseStudentKey(input);
   const expireIn = parseDuration(opts.expireIn, '--expire-in');
   return withOutput(session, async (output) => {
@@ -31,9 +30,5 @@ export async function magicLink(session: Session, input: string, opts: { expireI
       result: 'created', request_id: requestId, reason: opts.reason, expire_in: data.data.expire_in,
     });
     await output.one(data.data, MAGIC_LINK_VIEW);
-    return {
-      command: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,
-      result: 'created', message: `magic link for ${input}, valid ${expireIn}s`, requestId, reason: opts.reason,
-    };
   });
 }

@@ -1,7 +1,7 @@
 import type { Api } from '../../api/client.js';
 import { engagedCourses, type ReportQuery } from '../../api/report.js';
 import { MissingCredentialsError, UsageError } from '../../errors.js';
-import { personName } from '../../output/cell.js';
+import { personNameCell } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
 import { parseInteger } from '../../values.js';
@@ -18,7 +18,7 @@ export const REPORT_VIEW: View = {
   noun: 'report rows',
   columns: [
     { header: 'Course', path: 'course_name' },
-    { header: 'Name', path: 'full_name', format: personName },
+    { header: 'Name', path: 'full_name', format: personNameCell },
     { header: 'E-mail', path: 'email' },
     { header: 'Completion %', path: 'course_completion_percent' },
     { header: 'Course average', path: 'course_avg_engagement_score' },

@@ -6,8 +6,7 @@ import type { View } from '../../output/view.js';
 import type { Session } from '../../session.js';
 import { parseInteger } from '../../values.js';
 import { withOutput } from '../list-options.js';
-import type { ChangeRecord } from '../students/actions.js';
-import { resolveStudent, studentLabel } from '../students/resolve.js';
+import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 
 const SCORE_VIEW: View = {
   noun: 'scores',
@@ -28,7 +27,7 @@ export async function getScore(session: Session, input: string): Promise<void> {
   });
 }
 
-export async function setScore(session: Session, input: string, rawScore: string, opts: { reason?: string }): Promise<ChangeRecord> {
+export async function setScore(session: Session, input: string, rawScore: string, opts: { reason?: string }): Promise<void> {
   parseStudentKey(input);
   const score = parseInteger(rawScore, 'SCORE');
   return withOutput(session, async (output) => {
@@ -41,8 +40,6 @@ export async function setScore(session: Session, input: string, rawScore: string
       reason: opts.reason, score,
     });
     await output.one(data.data, SCORE_VIEW);
-    const message = `set the score of ${studentLabel(student)} to ${score}`;
     (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);
-    return { command: 'scores set', student: input, student_id: student.id, result: 'updated', message, requestId, reason: opts.reason };
   });
 }

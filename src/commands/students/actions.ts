@@ -7,23 +7,11 @@ import {
 } from '../../api/students.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
-import { parseDate } from '../../values.js';
+import { EMAIL_PATTERN, parseDate } from '../../values.js';
 import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
-import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from './changes.js';
-import { resolveStudent, studentLabel } from './resolve.js';
-import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from './views.js';
-
-/** What a changing command did, for the audit log (which will record `reason`); never printed as such. */
-export interface ChangeRecord {
-  command: string;
-  student: string;
-  student_id?: string;
-  product_id?: string;
-  result: string;
-  message: string;
-  requestId?: string;
-  reason?: string;
-}
+import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
+import { resolveStudent, studentLabel } from '../../domain/resolve.js';
+import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
 
 export interface ListOptions extends ListFlags {
   withSubscriptions?: boolean;
@@ -60,9 +48,6 @@ export interface CreateOptions {
   reason?: string;
 }
 
-/** A plausible address: something, one `@`, a domain with a dot. `+` and the like are the server's business. */
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 /** Every field is checked before anything is sent (exit 2). */
 export function newStudent(opts: CreateOptions): NewStudent {
   const required = (value: string, flag: string) => {
@@ -75,7 +60,7 @@ export function newStudent(opts: CreateOptions): NewStudent {
     last_name: required(opts.lastName, '--last-name'),
     email: required(opts.email, '--email'),
   };
-  if (!EMAIL.test(body.email)) {
+  if (!EMAIL_PATTERN.test(body.email)) {
     throw new UsageError(`invalid --email ${JSON.stringify(opts.email)}: expected an address such as maria@example.com`);
   }
   if (opts.phone !== undefined) body.phone = opts.phone;
@@ -85,7 +70,7 @@ export function newStudent(opts: CreateOptions): NewStudent {
   return body;
 }
 
-export async function create(session: Session, opts: CreateOptions): Promise<ChangeRecord> {
+export async function create(session: Session, opts: CreateOptions): Promise<void> {
   const body = newStudent(opts);
   return withOutput(session, async (output) => {
     const api = await session.api();
@@ -98,11 +83,10 @@ export async function create(session: Session, opts: CreateOptions): Promise<Cha
     const label = labelOf(data);
     const message = recovered ? `created student ${label} (found after an interrupted request)` : `created student ${label}`;
     (await session.messages()).notice(`✓ ${capitalize(message)}`);
-    return { command: 'students create', student: body.email, student_id: data.id, result: 'created', message, requestId, reason: opts.reason };
   });
 }
 
-export async function remove(session: Session, input: string, opts: { reason?: string }): Promise<ChangeRecord> {
+export async function remove(session: Session, input: string, opts: { reason?: string }): Promise<void> {
   parseStudentKey(input);
   // Off a terminal without --yes the answer is known already: fail before any request.
   if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(`Delete student ${input}?`);
@@ -124,7 +108,6 @@ export async function remove(session: Session, input: string, opts: { reason?: s
   });
   const message = `deleted student ${label}`;
   (await session.messages()).notice(`✓ ${capitalize(message)}`);
-  return { command: 'students delete', student: input, student_id: student.id, result: 'deleted', message, requestId, reason: opts.reason };
 }
 
 export async function products(session: Session, input: string): Promise<void> {

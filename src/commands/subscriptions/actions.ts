@@ -1,4 +1,6 @@
 import { getSubscription, listCollection } from '../../api/catalog.js';
+import { personName, type Named } from '../../people.js';
+import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
 import type { Api } from '../../api/client.js';
 import type { Subscription } from '../../api/schemas.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
@@ -9,8 +11,6 @@ import type { Session } from '../../session.js';
 import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../list-options.js';
 
 /** api-spec §3: the subscription status, separate from the access flag. */
-export const SUBSCRIPTION_STATUSES = ['active', 'inactive', 'refunded', 'chargeback', 'canceled'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface SubscriptionListFlags extends ListFlags {
   status?: string;
@@ -21,9 +21,8 @@ export interface SubscriptionListFlags extends ListFlags {
 
 /** The student's name, or their e-mail when the API sent no name. */
 const studentName = (_value: unknown, record: JsonRecord): string => {
-  const student = record.student as { full_name?: unknown; email?: unknown } | null | undefined;
-  const name = typeof student?.full_name === 'string' ? student.full_name.trim() : '';
-  return name || (typeof student?.email === 'string' ? student.email : '');
+  const student = (record.student ?? {}) as Named;
+  return personName(student) || String(student.email ?? '');
 };
 
 export const SUBSCRIPTION_LIST_VIEW: View = {

@@ -15,9 +15,9 @@ import { auditLogPath } from '../../config/paths.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { withOutput } from '../list-options.js';
-import { grantToStudent, revokeFromStudent } from '../students/changes.js';
-import type { ResolvedStudent } from '../students/resolve.js';
-import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../students/views.js';
+import { grantToStudent, revokeFromStudent } from '../../domain/changes.js';
+import type { ResolvedStudent } from '../../domain/resolve.js';
+import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
 
 /** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
 export class UndoConflictError extends CliError {

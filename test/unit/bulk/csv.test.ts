@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv, type CsvColumns } from '../../../src/commands/bulk/csv.js';
+import { parseCsv } from '../../../src/commands/bulk/csv.js';
+import type { CsvColumns } from '../../../src/domain/bulk/operations.js';
 import { UsageError } from '../../../src/errors.js';
 
 const GRANT: CsvColumns = { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue, runPool } from '../../../src/commands/bulk/pool.js';
+import { KeyedQueue, runPool } from '../../../src/domain/bulk/pool.js';
 
 const tick = (ms = 1) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { grantDates } from '../../../src/commands/students/changes.js';
-import { resolveStudent, type StudentCache } from '../../../src/commands/students/resolve.js';
+import { grantDates } from '../../../src/domain/changes.js';
+import { resolveStudent, type StudentCache } from '../../../src/domain/resolve.js';
 import { Api } from '../../../src/api/client.js';
 import { HttpClient } from '../../../src/api/http.js';
 

@@ -4,11 +4,12 @@
  * taken as it is unless the caller needs the record. Bulk runs pass one cache
  * per run so that a student named on many rows is looked up once.
  */
-import type { Api } from '../../api/client.js';
-import { NotFoundError } from '../../errors.js';
-import { getStudent } from '../../api/students.js';
-import type { Student } from '../../api/schemas.js';
-import { describeKey, parseStudentKey, type StudentKey } from '../../api/student-key.js';
+import type { Api } from '../api/client.js';
+import { NotFoundError } from '../errors.js';
+import { nameAndEmail } from '../people.js';
+import { getStudent } from '../api/students.js';
+import type { Student } from '../api/schemas.js';
+import { describeKey, parseStudentKey, type StudentKey } from '../api/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */
@@ -66,7 +67,5 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
 export function studentLabel(student: ResolvedStudent): string {
   const record = student.record;
   if (!record) return describeKey(student.key);
-  const name = record.full_name || [record.first_name, record.last_name].filter(Boolean).join(' ');
-  if (name && record.email) return `${name} <${record.email}>`;
-  return name || record.email || `student ${record.id}`;
+  return nameAndEmail(record) || `student ${record.id}`;
 }

@@ -21,14 +21,19 @@ import type { Api } from '../../api/client.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
 import { UsageError } from '../../errors.js';
-import type { View } from '../../output/view.js';
-import { parseDate } from '../../values.js';
+import { nameAndEmail } from '../../people.js';
+import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
 import {
   checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome, type GrantDates,
-} from '../students/changes.js';
-import { resolveStudent, type ResolvedStudent, type StudentCache } from '../students/resolve.js';
-import type { CsvColumns } from './csv.js';
+} from '../changes.js';
+import { resolveStudent, type ResolvedStudent, type StudentCache } from '../resolve.js';
 import type { KeyedQueue } from './pool.js';
+
+/** The columns of a bulk CSV file, by (lower-case) header name. */
+export interface CsvColumns {
+  required: readonly string[];
+  optional: readonly string[];
+}
 
 export type BulkResultKind = 'granted' | 'revoked' | 'created' | 'skipped' | 'failed';
 
@@ -76,7 +81,6 @@ export interface BulkOperation<Plan> {
   done: 'granted' | 'revoked' | 'created';
   /** Asks even for a few rows (on a terminal), and needs --yes off one. */
   destructive: boolean;
-  view: View;
   /** The `student` and `product_id` of a row's result, invalid rows included. */
   identify(values: Record<string, string>): Pick<BulkResult, 'student' | 'product_id'>;
   /** Checks one row without any request; a UsageError names the column at fault. */
@@ -88,8 +92,6 @@ export interface BulkOperation<Plan> {
   /** The confirmation question for `count` rows of `source`. */
   question(count: number, source: string): string;
 }
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** A required cell: blank is a usage error naming the column. */
 function required(values: Record<string, string>, column: string): string {
@@ -120,19 +122,6 @@ function fromChange(outcome: ChangeOutcome): Omit<BulkRowOutcome, 'line'> {
   };
 }
 
-const RESULT_COLUMNS = {
-  line: { header: 'line', path: 'line' },
-  student: { header: 'student', path: 'student' },
-  product: { header: 'product', path: 'product_id' },
-  result: { header: 'result', path: 'result' },
-  message: { header: 'message', path: 'message' },
-};
-
-const CHANGE_VIEW: View = {
-  noun: 'rows',
-  columns: [RESULT_COLUMNS.line, RESULT_COLUMNS.student, RESULT_COLUMNS.product, RESULT_COLUMNS.result, RESULT_COLUMNS.message],
-};
-
 interface ChangePlan {
   student: string;
   key: StudentKey;
@@ -161,7 +150,6 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] },
   done: 'granted',
   destructive: false,
-  view: CHANGE_VIEW,
   identify: identifyChange,
   plan(values, now) {
     const plan = changePlan(values);
@@ -180,7 +168,6 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   columns: { required: ['student', 'product_id'], optional: [] },
   done: 'revoked',
   destructive: true,
-  view: CHANGE_VIEW,
   identify: identifyChange,
   plan: (values) => changePlan(values),
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
@@ -190,29 +177,13 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,
 };
 
-/** The same test as `students create --email`: something, one `@`, a domain with a dot. */
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;
-
-type Named = { first_name?: string | null; last_name?: string | null; full_name?: string | null; email?: string | null };
-
-/** `Maria Silva <maria@example.com>`, as the single commands name a student. */
-function studentName(student: Named): string {
-  const name = student.full_name || [student.first_name, student.last_name].filter(Boolean).join(' ');
-  const email = student.email ?? '';
-  return name && email ? `${name} <${email}>` : name || email;
-}
 
 export const importOperation: BulkOperation<NewStudent> = {
   command: 'students import',
   columns: { required: ['first_name', 'last_name', 'email'], optional: [...IMPORT_OPTIONAL] },
   done: 'created',
   destructive: false,
-  view: {
-    noun: 'rows',
-    columns: [RESULT_COLUMNS.line, { header: 'e-mail', path: 'student' }, RESULT_COLUMNS.result, RESULT_COLUMNS.message],
-  },
   identify: (values) => ({ student: values.email ?? '', product_id: '' }),
   plan(values) {
     const body: NewStudent = {
@@ -220,7 +191,7 @@ export const importOperation: BulkOperation<NewStudent> = {
       last_name: required(values, 'last_name'),
       email: required(values, 'email'),
     };
-    if (!EMAIL.test(body.email)) throw new UsageError(`email ${JSON.stringify(body.email)} is not an e-mail address (expected e.g. maria@example.com)`);
+    if (!EMAIL_PATTERN.test(body.email)) throw new UsageError(`email ${JSON.stringify(body.email)} is not an e-mail address (expected e.g. maria@example.com)`);
     for (const column of IMPORT_OPTIONAL) {
       const value = values[column] ?? '';
       if (value !== '') body[column] = column === 'birth' ? parseDate(value, 'birth') : value;
@@ -233,14 +204,14 @@ export const importOperation: BulkOperation<NewStudent> = {
     const base = { student: body.email, product_id: '', reason: context.reason };
     const existing = await findStudent(context.api, { kind: 'email', value: body.email });
     if (existing) {
-      return { ...base, result: 'skipped', student_id: existing.id, message: `student ${studentName(existing)} already exists; nothing sent` };
+      return { ...base, result: 'skipped', student_id: existing.id, message: `student ${nameAndEmail(existing)} already exists; nothing sent` };
     }
     if (context.dryRun) {
-      return { ...base, result: 'created', dryRun: true, message: `would create student ${studentName(body)} (dry run; nothing sent)` };
+      return { ...base, result: 'created', dryRun: true, message: `would create student ${nameAndEmail(body)} (dry run; nothing sent)` };
     }
     const { data, requestId, recovered } = await createStudent(context.api, body);
     const note = recovered ? ' (an uncertain response was checked: created once, not resent)' : '';
-    return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${studentName(data)}${note}` };
+    return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${nameAndEmail(data)}${note}` };
   },
   question: (count, source) => `Create the students on ${plural(count, 'row')} of ${source}?`,
 };

@@ -1,5 +1,5 @@
 /** How students and their subscriptions look in `table` mode (a support desk's columns). */
-import { personName } from '../../output/cell.js';
+import { personNameCell } from '../../output/cell.js';
 import type { Column, JsonRecord, View } from '../../output/view.js';
 
 /** The titles of a student's products (`--with-subscriptions`). */
@@ -12,7 +12,7 @@ const productTitles = (value: unknown): string => {
 };
 
 const LIST_COLUMNS: Column[] = [
-  { header: 'name', path: 'full_name', format: personName },
+  { header: 'name', path: 'full_name', format: personNameCell },
   { header: 'e-mail', path: 'email' },
   { header: 'document', path: 'document' },
   { header: 'reference', path: 'reference_id' },
@@ -32,7 +32,7 @@ export const STUDENT_VIEW: View = {
   noun: 'students',
   columns: [
     { header: 'id', path: 'id' },
-    { header: 'name', path: 'full_name', format: personName },
+    { header: 'name', path: 'full_name', format: personNameCell },
     { header: 'e-mail', path: 'email' },
     { header: 'phone', path: 'phone' },
     { header: 'document', path: 'document' },

@@ -3,11 +3,11 @@
  * bulk CSV runs: check the state first, change only what is missing, and
  * describe what happened in one result record.
  */
-import type { Api } from '../../api/client.js';
-import type { Subscription } from '../../api/schemas.js';
-import { getStudent, grantProduct, revokeProduct, studentProduct } from '../../api/students.js';
-import { NotFoundError, UsageError } from '../../errors.js';
-import { parseDate, today } from '../../values.js';
+import type { Api } from '../api/client.js';
+import type { Subscription } from '../api/schemas.js';
+import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/students.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { parseDate, today } from '../values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
 
 export type ChangeResultKind = 'granted' | 'revoked' | 'skipped';

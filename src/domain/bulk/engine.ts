@@ -1,0 +1,219 @@
+/**
+ * The bulk engine, apart from any terminal: check every row offline, then
+ * apply the valid ones with a bounded pool, serving their results in INPUT
+ * order as soon as every row before them is done, and sum up the run.
+ * commands/bulk/run.ts adapts it to the terminal (confirmation, progress,
+ * signals, output, audit).
+ */
+import { AuthError, BulkFailedError, CliError, InterruptedError, TransientError, UsageError } from '../../errors.js';
+import { plural } from '../../values.js';
+import type { StudentCache } from '../resolve.js';
+import type { BulkOperation, BulkResult, BulkResultKind, BulkRowOutcome, RowContext } from './operations.js';
+import { KeyedQueue, runPool } from './pool.js';
+
+/** A parsed data row: its line in the file, its cells by column, and a structural problem if any. */
+export interface ParsedRow {
+  line: number;
+  values: Record<string, string>;
+  problem?: string;
+}
+
+export interface CheckedRow<Plan> {
+  line: number;
+  identity: Pick<BulkResult, 'student' | 'product_id'>;
+  plan?: Plan;
+  problem?: string;
+}
+
+export interface PlannedRun<Plan> {
+  rows: CheckedRow<Plan>[];
+  invalid: CheckedRow<Plan>[];
+  /** The valid rows, with their index in `rows`. */
+  todo: Array<{ index: number; line: number; plan: Plan }>;
+}
+
+/** Checks every row offline: its own cells, then duplicates of an earlier row. */
+export function planRun<Plan>(op: BulkOperation<Plan>, parsed: ParsedRow[], now: Date): PlannedRun<Plan> {
+  const firstLine = new Map<string, number>();
+  const rows = parsed.map((row): CheckedRow<Plan> => {
+    const identity = op.identify(row.values);
+    if (row.problem !== undefined) return { line: row.line, identity, problem: row.problem };
+    let plan: Plan;
+    try {
+      plan = op.plan(row.values, now);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { line: row.line, identity, problem: error.message };
+    }
+    const key = op.key(plan);
+    const earlier = firstLine.get(key);
+    if (earlier !== undefined) return { line: row.line, identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
+    firstLine.set(key, row.line);
+    return { line: row.line, identity, plan };
+  });
+  const invalid = rows.filter((row) => row.problem !== undefined);
+  const todo = rows.flatMap((row, index) => (row.plan === undefined ? [] : [{ index, line: row.line, plan: row.plan }]));
+  return { rows, invalid, todo };
+}
+
+export interface RunSettings {
+  concurrency: number;
+  dryRun: boolean;
+  reason?: string;
+  /** Called as each row is done, in completion order (progress, the audit log). */
+  onRow?(outcome: BulkRowOutcome): void;
+}
+
+export interface Execution {
+  /** Every row's outcome (invalid rows too) in input order, each as soon as the rows before it are done. */
+  inOrder(): AsyncGenerator<BulkRowOutcome>;
+  /** Settles when no row is in flight any more. */
+  readonly settled: Promise<void>;
+  /** No new row starts; the rows in flight finish. */
+  stop(): void;
+  /** A failure that stopped the run (a refused token, a bug), if any. */
+  readonly fatal: unknown;
+  /** The outcomes so far, in input order. */
+  outcomes(): BulkRowOutcome[];
+  /** Valid rows that were never started. */
+  notStarted(): number;
+}
+
+/** Starts applying the valid rows of `run`; `api`-less runs (nothing to do) settle at once. */
+export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue'> | undefined, settings: RunSettings): Execution {
+  const { rows, todo } = run;
+  const results: Array<BulkRowOutcome | undefined> = rows.map((row) =>
+    row.problem === undefined ? undefined : { line: row.line, ...row.identity, result: 'failed', message: `invalid row: ${row.problem}`, reason: settings.reason });
+  let stopping = false;
+  let settled = false;
+  let fatal: unknown;
+  const wake = new Wake();
+  const rowContext: RowContext | undefined = context && { ...context, cache: new Map() as StudentCache, queue: new KeyedQueue() };
+
+  const pool = runPool(todo.length, settings.concurrency, async (i) => {
+    const row = todo[i] as (typeof todo)[number];
+    const outcome = { line: row.line, ...await applyRow(op, rowContext as RowContext, row.plan, rows[row.index]?.identity) };
+    results[row.index] = outcome;
+    if (outcome.result === 'failed' && isFatal(outcome.error)) {
+      fatal ??= outcome.error;
+      stopping = true;
+    }
+    settings.onRow?.(outcome);
+    wake.notify();
+  }, () => stopping).finally(() => {
+    settled = true;
+    wake.notify();
+  });
+
+  return {
+    async* inOrder() {
+      for (let i = 0; i < results.length; i++) {
+        while (results[i] === undefined && !settled) await wake.next();
+        const result = results[i];
+        if (result) yield result;
+      }
+    },
+    settled: pool,
+    stop: () => void (stopping = true),
+    get fatal() {
+      return fatal;
+    },
+    outcomes: () => results.filter((result): result is BulkRowOutcome => result !== undefined),
+    notStarted: () => todo.filter((row) => results[row.index] === undefined).length,
+  };
+}
+
+/** One row, never rejecting: a failure becomes a `failed` result with the reason. */
+async function applyRow<Plan>(
+  op: BulkOperation<Plan>, context: RowContext, plan: Plan, identity: Pick<BulkResult, 'student' | 'product_id'> | undefined,
+): Promise<Omit<BulkRowOutcome, 'line'>> {
+  try {
+    return await op.apply(context, plan);
+  } catch (error) {
+    return {
+      student: identity?.student ?? '', product_id: identity?.product_id ?? '', result: 'failed',
+      message: failureMessage(error), reason: context.reason, error,
+    };
+  }
+}
+
+/** One line (a table cell, a csv cell): the server's field errors come on lines of their own. */
+function failureMessage(error: unknown): string {
+  if (!(error instanceof CliError)) return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  const message = error.message.replace(/\s*\n\s*/g, ' ');
+  // Re-running is safe: every row checks the state before changing it.
+  return error instanceof TransientError ? `${message}; running the same file again retries only what is missing` : message;
+}
+
+/** A refused token fails every row alike, and a bug is a bug: stop taking rows. */
+const isFatal = (error: unknown) => error instanceof AuthError || !(error instanceof CliError);
+
+export interface BulkSummary {
+  /** Data rows in the file (blank rows aside), valid or not. */
+  rows: number;
+  /** Rows with a result (all of them, unless interrupted). */
+  processed: number;
+  counts: Record<BulkResultKind, number>;
+  seconds: number;
+  interrupted: boolean;
+  dryRun: boolean;
+}
+
+export function summarize(run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean }): BulkSummary {
+  const outcomes = execution.outcomes();
+  const counts: Record<BulkResultKind, number> = { granted: 0, revoked: 0, created: 0, skipped: 0, failed: 0 };
+  for (const outcome of outcomes) counts[outcome.result]++;
+  return {
+    rows: run.rows.length,
+    processed: outcomes.length,
+    counts,
+    seconds: facts.seconds,
+    interrupted: facts.interrupted && execution.notStarted() > 0,
+    dryRun: facts.dryRun,
+  };
+}
+
+/** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s` */
+export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: BulkSummary): string {
+  const { counts } = summary;
+  const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;
+  const notes = [summary.interrupted ? 'interrupted' : '', summary.dryRun ? 'dry run: nothing was sent' : ''].filter(Boolean);
+  return `${rows}: ${counts[op.done]} ${op.done}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
+    + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
+}
+
+/** How a finished run ends: its fatal error, an interruption (exit 130), failed rows (exit 7), or undefined for success. */
+export function runError(summary: BulkSummary, fatal: unknown): unknown {
+  if (fatal !== undefined) return fatal;
+  if (summary.interrupted) {
+    return new InterruptedError(
+      `interrupted after ${summary.processed} of ${plural(summary.rows, 'row')}; run the same file again to apply the rest (rows already applied come back skipped)`,
+    );
+  }
+  const failed = summary.counts.failed;
+  if (failed > 0) {
+    return new BulkFailedError(
+      `${failed} of ${plural(summary.rows, 'row')} failed (result "failed" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped`,
+    );
+  }
+  return undefined;
+}
+
+/** Wakes whoever waits in next() whenever notify() is called. */
+class Wake {
+  private resolve: () => void = () => undefined;
+  private promise = this.renew();
+
+  private renew(): Promise<void> {
+    return new Promise<void>((resolve) => (this.resolve = resolve));
+  }
+
+  next(): Promise<void> {
+    return this.promise;
+  }
+
+  notify(): void {
+    this.resolve();
+    this.promise = this.renew();
+  }
+}
