@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, tempDir } from '../../e2e/harness.js';
-import { httpServer, sendJson, type TestServer } from '../../faults/servers.js';
+import { httpServer, sendJson, type TestServer } from '../../e2e/faults/servers.js';
 
 const STACK_FRAME = /^ {4}at /m;
 const TOKEN = 'tok_DEBUG_secret_0123456789';

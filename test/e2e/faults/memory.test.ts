@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../e2e/harness.js';
+import { BIN, tempDir } from '../harness.js';
 import { cliEnv, httpServer, queryOf, sendJson, studentPage, type TestServer } from './servers.js';
 
 const TOTAL = 200_000;

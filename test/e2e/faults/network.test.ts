@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run, tempDir } from '../e2e/harness.js';
+import { run, tempDir } from '../harness.js';
 import {
   STACK_FRAME, cliEnv, httpServer, queryOf, sendJson, silentServer, student, studentPage, type TestServer,
 } from './servers.js';

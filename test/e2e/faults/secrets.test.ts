@@ -11,8 +11,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { run, type RunResult } from '../e2e/harness.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { run, type RunResult } from '../harness.js';
 
 const API = 'tok_SENTINEL_api_7f3a9c2e41d8b6a5';
 const DEVELOPER = 'dev_SENTINEL_dev_5b1e8d4c7a2f9031';

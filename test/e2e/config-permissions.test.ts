@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, run, tempDir, type RunResult } from '../../e2e/harness.js';
+import { BIN, run, tempDir, type RunResult } from './harness.js';
 
 let root: string;
 beforeAll(() => {

@@ -1,0 +1,60 @@
+/**
+ * The layers of README "Architecture": what a module may import. (Cycles are
+ * `npm run cycles`, madge's job.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every module a file imports (static, dynamic, type-only), as a path relative to src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((match) => match[1] as string);
+  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\\/g, '/'));
+}
+
+const importers = (folder: string) => sources(join(SRC, folder)).map((file) => [relative(SRC, file), importsOf(file)] as const);
+
+describe('layers', () => {
+  it('the domain imports no command, no Session, no output, no prompter', () => {
+    const offending = importers('domain').flatMap(([file, imports]) =>
+      imports.filter((target) => /^(commands\/|output\/|session\.js|prompter\.js|main\.js|program\.js)/.test(target)).map((target) => `${file} → ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('the API layer imports nothing above it', () => {
+    const offending = importers('api').flatMap(([file, imports]) =>
+      imports.filter((target) => /^(commands\/|domain\/|output\/|audit\/|session\.js|prompter\.js|main\.js|program\.js)/.test(target)).map((target) => `${file} → ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('command modules share only command-kit.ts, views and bulk, never another command or the program', () => {
+    const offending = importers('commands').flatMap(([file, imports]) => {
+      const own = file.split('/')[1];
+      return imports.filter((target) => {
+        if (target === 'program.js') return true;
+        const match = /^commands\/([^/]+)\//.exec(target);
+        // Shared rooms: views, bulk (the --file forms of students commands, not a command of its own),
+        // and the top-level modules of commands/ (command-kit, list-options).
+        return match !== null && match[1] !== own && !['views', 'bulk'].includes(match[1] as string);
+      }).map((target) => `${file} → ${target}`);
+    });
+    expect(offending).toEqual([]);
+  });
+
+  it('the audit log does not know the Session', () => {
+    const offending = importers('audit').flatMap(([file, imports]) => imports.filter((target) => target === 'session.js').map((t) => `${file} → ${t}`));
+    expect(offending).toEqual([]);
+  });
+});
