@@ -1,20 +1,23 @@
 import type { Reply } from './http.js';
 import { Random, streamSeed } from './random.js';
+import { Throttle, type RateLimit } from './throttle.js';
 
 export interface FaultOptions {
   seed: number;
   latencyMs: number;
   /** Fraction (0..1) of requests answered 500 or 503. */
   failRate: number;
-  /** Requests per second; undefined for no limit. */
-  rateLimit: number | undefined;
+  /** Undefined for no limit. */
+  rateLimit: RateLimit | undefined;
 }
 
-export type FaultDecision =
+/** `headers`: the rate limit's, added to whatever the answer turns out to be. */
+export type FaultDecision = { headers?: Record<string, string> } & (
   | { kind: 'pass' }
-  | { kind: 'throttle'; retryAfter: number }
+  | { kind: 'throttle' }
   /** `afterChange`: the request is carried out, then its answer is replaced by the failure. */
-  | { kind: 'fail'; status: 500 | 503; afterChange: boolean };
+  | { kind: 'fail'; status: 500 | 503; afterChange: boolean }
+);
 
 export const PASS: FaultDecision = { kind: 'pass' };
 
@@ -24,42 +27,36 @@ export const PASS: FaultDecision = { kind: 'pass' };
  */
 export class Faults {
   private readonly random: Random;
-  private tokens: number;
-  private refilledAt: number;
+  private readonly throttle: Throttle | undefined;
 
   constructor(
     private readonly options: FaultOptions,
     now = Date.now(),
   ) {
     this.random = new Random(streamSeed(options.seed, 'faults'));
-    this.tokens = options.rateLimit ?? 0;
-    this.refilledAt = now;
+    this.throttle = options.rateLimit && new Throttle(options.rateLimit, now);
   }
 
   decide(method: string, now = Date.now()): FaultDecision {
-    const { rateLimit, failRate } = this.options;
-    if (rateLimit !== undefined) {
-      this.tokens = Math.min(Math.max(rateLimit, 1), this.tokens + ((now - this.refilledAt) / 1000) * rateLimit);
-      this.refilledAt = now;
-      if (this.tokens < 1) return { kind: 'throttle', retryAfter: Math.max(1, Math.ceil((1 - this.tokens) / rateLimit)) };
-      this.tokens -= 1;
-    }
-    if (failRate > 0 && this.random.next() < failRate) {
+    const limited = this.throttle?.take(now);
+    const headers = limited?.headers;
+    if (limited && !limited.allowed) return { kind: 'throttle', headers };
+    if (this.options.failRate > 0 && this.random.next() < this.options.failRate) {
       // Half the failures of a POST happen after the change: the client cannot tell whether it took effect.
-      return { kind: 'fail', status: this.random.chance(0.5) ? 500 : 503, afterChange: method === 'POST' && this.random.chance(0.5) };
+      return { kind: 'fail', status: this.random.chance(0.5) ? 500 : 503, afterChange: method === 'POST' && this.random.chance(0.5), headers };
     }
-    return PASS;
+    return headers ? { kind: 'pass', headers } : PASS;
   }
 
   /** The answer that replaces the real one. */
   static reply(decision: Exclude<FaultDecision, { kind: 'pass' }>): Reply {
     if (decision.kind === 'throttle') {
-      return { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': String(decision.retryAfter), 'X-Sandbox-Fault': 'rate-limit' } };
+      return { status: 429, body: { message: 'Too Many Attempts.' }, headers: { ...decision.headers, 'X-Sandbox-Fault': 'rate-limit' } };
     }
     return {
       status: decision.status,
       body: { message: decision.status === 500 ? 'Server Error' : 'Service Unavailable' },
-      headers: { 'X-Sandbox-Fault': decision.afterChange ? 'after' : 'before' },
+      headers: { ...decision.headers, 'X-Sandbox-Fault': decision.afterChange ? 'after' : 'before' },
     };
   }
 

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Dialect } from './dialect.js';
 import type { SandboxStore } from './store.js';
 
 /** What a handler answers; the server serialises `body` as JSON (none for 204). */
@@ -33,6 +34,8 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
   readonly store: SandboxStore;
+  /** How answers are worded (the default, or Laravel's shapes). */
+  readonly dialect: Dialect;
   /** A decoded path parameter of the matched route template. */
   param(name: string): string;
 }

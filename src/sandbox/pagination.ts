@@ -3,10 +3,14 @@ import { Validator } from './validation.js';
 
 const DEFAULT_PER_PAGE = 15;
 const MAX_PER_PAGE = 100;
+/** Laravel's `onEachSide` default: pages shown either side of the current one in `meta.links`. */
+const ON_EACH_SIDE = 3;
 
 /**
- * A Laravel length-aware page of `items` (query `page`, `per_page`), with
- * absolute links that keep the request's other query parameters.
+ * A Laravel page of `items` (query `page`, `per_page`) as an API resource
+ * collection returns it: `data`, `links`, `meta`. The dialect decides between
+ * `paginate()` and `simplePaginate()`, and whether links keep the request's
+ * other query parameters (`withQueryString()`) or carry `page` alone.
  */
 export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (item: T) => unknown): Reply {
   const validator = new Validator(Object.fromEntries(ctx.query), 'query');
@@ -14,35 +18,63 @@ export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (ite
   const perPage = validator.integer('per_page', false, 1, MAX_PER_PAGE) ?? DEFAULT_PER_PAGE;
   validator.check();
 
-  const total = items.length;
-  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const { dialect } = ctx;
   const start = (page - 1) * perPage;
   const pageItems = items.slice(start, start + perPage);
   const path = ctx.origin + ctx.path;
   const link = (number: number): string => {
-    const query = new URLSearchParams(ctx.query);
+    const query = dialect.links === 'query' ? new URLSearchParams(ctx.query) : new URLSearchParams();
     query.set('page', String(number));
     return `${path}?${query}`;
   };
+  const from = pageItems.length > 0 ? start + 1 : null;
+  const to = pageItems.length > 0 ? start + pageItems.length : null;
+  // Laravel keeps per_page as the controller passed it: the query string's text when it came from there.
+  const perPageShown = dialect.perPage === 'string' && ctx.query.has('per_page') ? String(perPage) : perPage;
+
+  if (dialect.paginator === 'simple') {
+    const hasMore = items.length > start + perPage;
+    return {
+      status: 200,
+      body: {
+        data: pageItems.map(view),
+        links: { first: link(1), last: null, prev: page > 1 ? link(page - 1) : null, next: hasMore ? link(page + 1) : null },
+        meta: { current_page: page, from, path, per_page: perPageShown, to },
+      },
+    };
+  }
+
+  const total = items.length;
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const prev = page > 1 ? link(page - 1) : null;
+  const next = page < lastPage ? link(page + 1) : null;
+  const meta: Record<string, unknown> = { current_page: page, from, last_page: lastPage };
+  if (dialect.metaLinks) meta.links = linkCollection(page, lastPage, link, prev, next);
+  Object.assign(meta, { path, per_page: perPageShown, to, total });
   return {
     status: 200,
-    body: {
-      data: pageItems.map(view),
-      links: {
-        first: link(1),
-        last: link(lastPage),
-        prev: page > 1 ? link(page - 1) : null,
-        next: page < lastPage ? link(page + 1) : null,
-      },
-      meta: {
-        current_page: page,
-        from: pageItems.length > 0 ? start + 1 : null,
-        last_page: lastPage,
-        path,
-        per_page: perPage,
-        to: pageItems.length > 0 ? start + pageItems.length : null,
-        total,
-      },
-    },
+    body: { data: pageItems.map(view), links: { first: link(1), last: link(lastPage), prev, next }, meta },
   };
+}
+
+interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
+
+/** LengthAwarePaginator::linkCollection of Laravel 8: Previous, a window of pages with `...` gaps (UrlWindow), Next. */
+function linkCollection(page: number, lastPage: number, link: (n: number) => string, prev: string | null, next: string | null): PageLink[] {
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  const window = ON_EACH_SIDE + 4;
+  let groups: number[][];
+  if (lastPage < ON_EACH_SIDE * 2 + 8) groups = [range(1, lastPage)];
+  else if (page <= window) groups = [range(1, window + ON_EACH_SIDE), range(lastPage - 1, lastPage)];
+  else if (page > lastPage - window) groups = [range(1, 2), range(lastPage - (window + (ON_EACH_SIDE - 1)), lastPage)];
+  else groups = [range(1, 2), range(page - ON_EACH_SIDE, page + ON_EACH_SIDE), range(lastPage - 1, lastPage)];
+  const pages = groups.flatMap((group, index) => [
+    ...(index > 0 ? [{ url: null, label: '...', active: false }] : []),
+    ...group.map((number) => ({ url: link(number), label: String(number), active: number === page })),
+  ]);
+  return [{ url: prev, label: '&laquo; Previous', active: false }, ...pages, { url: next, label: 'Next &raquo;', active: false }];
 }

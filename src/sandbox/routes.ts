@@ -4,7 +4,7 @@ import { engagedCoursesReport } from './handlers/report.js';
 import { getStudentProduct, grantProduct, listStudentProducts, revokeProduct } from './handlers/student-products.js';
 import { createStudent, deleteStudent, getScores, getStudentBy, listStudents, magicLinkBy, putScores } from './handlers/students.js';
 import { getSubscription, listSubscriptions } from './handlers/subscriptions.js';
-import { NO_CONTENT, type Reply, type RequestContext } from './http.js';
+import { HttpError, jsonBody, NO_CONTENT, type Reply, type RequestContext } from './http.js';
 import type { RequestStats } from './stats.js';
 
 /** Who may call a route: the API token, the report's path tokens, or the API token on a sandbox-only route. */
@@ -26,7 +26,14 @@ export type RouteMatch =
 
 const V1 = '/api/v1';
 
-export function buildRoutes(stats: RequestStats): Route[] {
+/** What the sandbox-only routes look at and change. */
+export interface SandboxControl {
+  stats: RequestStats;
+  /** `php artisan down`: every API request is answered 503 until it is false again. */
+  maintenance: { down: boolean };
+}
+
+export function buildRoutes({ stats, maintenance }: SandboxControl): Route[] {
   const api = (method: string, path: string, handle: Route['handle']): Route => ({ method, template: V1 + path, access: 'api', handle });
   return [
     api('GET', '/students', listStudents),
@@ -67,6 +74,17 @@ export function buildRoutes(stats: RequestStats): Route[] {
         return NO_CONTENT;
       },
     },
+    {
+      method: 'PUT',
+      template: '/__sandbox/maintenance',
+      access: 'introspection',
+      handle: (ctx) => {
+        const { down } = jsonBody(ctx);
+        if (typeof down !== 'boolean') throw new HttpError(422, { message: 'Send {"down": true} or {"down": false}.' });
+        maintenance.down = down;
+        return NO_CONTENT;
+      },
+    },
   ];
 }
 
@@ -85,7 +103,11 @@ interface CompiledRoute {
 export class Router {
   private readonly byLength = new Map<number, CompiledRoute[]>();
 
-  constructor(routes: readonly Route[]) {
+  /**
+   * `decodeFirst`: decode the whole path, then split it, as Laravel's router
+   * matches `rawurldecode($path)`: an encoded `/` then separates segments.
+   */
+  constructor(routes: readonly Route[], private readonly decodeFirst = false) {
     const compiled = routes.map((route): CompiledRoute => {
       const segments = route.template.split('/').slice(1);
       const names = segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : null));
@@ -102,7 +124,7 @@ export class Router {
 
   /** `path` is the raw request path, still percent-encoded. */
   match(method: string, path: string): RouteMatch {
-    const segments = decodeSegments(path);
+    const segments = decodeSegments(path, this.decodeFirst);
     if (!segments) return { kind: 'bad-path' };
     const allowed: string[] = [];
     for (const entry of this.byLength.get(segments.length) ?? []) {
@@ -123,14 +145,15 @@ export class Router {
 
 /**
  * Splits the raw path first and then decodes each segment, so `RG%2F123`
- * stays one segment. Undefined when a segment is not valid percent-encoding.
+ * stays one segment (unless `decodeFirst`). Undefined when the path is not
+ * valid percent-encoding.
  */
-function decodeSegments(path: string): string[] | undefined {
-  const segments = path.split('/').slice(1);
-  // A trailing slash names the same resource.
-  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+function decodeSegments(path: string, decodeFirst: boolean): string[] | undefined {
   try {
-    return segments.map((segment) => decodeURIComponent(segment));
+    const segments = (decodeFirst ? decodeURIComponent(path) : path).split('/').slice(1);
+    // A trailing slash names the same resource.
+    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+    return decodeFirst ? segments : segments.map((segment) => decodeURIComponent(segment));
   } catch {
     return undefined;
   }

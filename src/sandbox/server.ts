@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkTimeZone, dialectOf, type Dialect, type Flavor } from './dialect.js';
 import { Faults, PASS } from './faults.js';
 import { HttpError, type Reply, type RequestContext } from './http.js';
+import { escapeJson, serialize } from './laravel.js';
 import { readStateFile, StateWriter } from './persist.js';
-import { buildRoutes, Router, type RouteMatch } from './routes.js';
+import { buildRoutes, Router, type RouteMatch, type SandboxControl } from './routes.js';
+import type { RateLimit } from './throttle.js';
 import { generateState } from './seed.js';
 import { RequestStats } from './stats.js';
 import { SandboxStore } from './store.js';
 
 export { SandboxStore } from './store.js';
 export { computeEngagedReport, type ReportRow } from './report.js';
+export { DEFAULT_DIALECT, laravelDialect, type Dialect, type Flavor } from './dialect.js';
+export type { RateLimit } from './throttle.js';
 export type { CourseRecord, ProductRecord, ProgressRecord, StudentRecord, SubscriptionRecord } from './types.js';
 
 export interface SandboxOptions {
@@ -25,8 +30,14 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Fraction (0..1) of requests answered 500 or 503. */
   failRate?: number;
-  /** Requests per second; beyond it 429 with Retry-After. */
-  rateLimit?: number;
+  /** Requests per second (a number), or per minute (Laravel's `throttle:60,1`); beyond it 429 with Retry-After. */
+  rateLimit?: number | RateLimit;
+  /** `laravel`: answer in the shapes of a Laravel 8 application (see dialect.ts). Default `default`. */
+  flavor?: Flavor;
+  /** Single knobs over the flavor's dialect. */
+  dialect?: Partial<Dialect>;
+  /** Start in maintenance mode (`php artisan down`): 503 to every API request. */
+  maintenance?: boolean;
   /** Persist the state here as JSON: loaded if it exists (its seed and tokens win), else seeded and written. */
   dataFile?: string;
   /** For tests only (not a CLI flag): these tokens instead of the seeded or saved ones. */
@@ -66,8 +77,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await writer.flush();
     }
   }
-  const stats = new RequestStats();
-  const app = new App(store, new Router(buildRoutes(stats)), stats, new Faults({ ...settings, seed: store.seed }));
+  const control: SandboxControl = { stats: new RequestStats(), maintenance: { down: settings.maintenance } };
+  const router = new Router(buildRoutes(control), settings.dialect.encodedSlash === 'route-miss');
+  const app = new App(store, router, control, new Faults({ ...settings, seed: store.seed }), settings.dialect, writer);
   const server = createServer((request, response) => void app.handle(request, response));
   await listen(server, settings.host, settings.port);
   const { port } = server.address() as AddressInfo;
@@ -95,16 +107,19 @@ function checkOptions(options: SandboxOptions) {
     students: options.students ?? 200,
     latencyMs: options.latencyMs ?? 0,
     failRate: options.failRate ?? 0,
-    rateLimit: options.rateLimit,
+    rateLimit: typeof options.rateLimit === 'number' ? { limit: options.rateLimit, per: 'second' as const } : options.rateLimit,
     dataFile: options.dataFile,
+    dialect: dialectOf(options.flavor ?? 'default', options.dialect),
+    maintenance: options.maintenance ?? false,
   };
+  checkTimeZone(settings.dialect.serverTz);
   const problems = [
     !Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535 ? 'port must be an integer from 0 to 65535' : '',
     !Number.isSafeInteger(settings.seed) ? 'seed must be an integer' : '',
     !Number.isInteger(settings.students) || settings.students < 0 ? 'students must be a non-negative integer' : '',
     !(settings.latencyMs >= 0) ? 'latencyMs must be ≥ 0' : '',
     !(settings.failRate >= 0 && settings.failRate <= 1) ? 'failRate must be between 0 and 1' : '',
-    settings.rateLimit !== undefined && !(settings.rateLimit > 0) ? 'rateLimit must be > 0' : '',
+    settings.rateLimit !== undefined && !(settings.rateLimit.limit > 0) ? 'rateLimit must be > 0' : '',
   ].filter(Boolean);
   if (problems.length > 0) throw new RangeError(`invalid sandbox options: ${problems.join('; ')}`);
   return settings;
@@ -120,13 +135,18 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-/** The request pipeline: route, count, faults, authentication, handler, latency. */
+/**
+ * The request pipeline: route, count, maintenance, faults, authentication,
+ * handler, the dialect's serialisation, saving, latency.
+ */
 class App {
   constructor(
     private readonly store: SandboxStore,
     private readonly router: Router,
-    private readonly stats: RequestStats,
+    private readonly control: SandboxControl,
     private readonly faults: Faults,
+    private readonly dialect: Dialect,
+    private readonly writer: StateWriter | undefined,
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -142,27 +162,54 @@ class App {
       const method = request.method ?? 'GET';
       const match = this.router.match(method, path);
       exempt = match.kind === 'found' && match.route.access === 'introspection';
-      if (!exempt) this.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
-      const fault = exempt ? PASS : this.faults.decide(method);
-      if (fault.kind === 'throttle' || (fault.kind === 'fail' && !fault.afterChange)) {
-        reply = Faults.reply(fault);
+      if (!exempt) this.control.stats.count(`${method} ${match.kind === 'found' ? match.route.template : '(unmatched)'}`);
+      if (!exempt && this.control.maintenance.down) {
+        // PreventRequestsDuringMaintenance answers before routing, throttling or the application.
+        reply = { status: 503, body: { message: 'Service Unavailable' } };
       } else {
-        const origin = `http://${request.headers.host ?? hostOf(request)}`;
-        const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-        reply = this.dispatch(match, { method, origin, path, query, headers: request.headers, body, store: this.store });
-        if (fault.kind === 'fail') reply = Faults.reply(fault);
+        reply = await this.answer(request, match, exempt, { method, path, query: url.slice(queryAt + 1), queryAt, body });
       }
     } catch (error) {
       reply = error instanceof HttpError ? error.reply : { status: 500, body: { message: 'Server Error', error: String(error) } };
     }
-    if (!exempt) await this.faults.delay();
-    send(response, reply);
+    if (!exempt) {
+      reply = serialize(reply, this.dialect);
+      await this.faults.delay();
+    }
+    send(response, reply, !exempt && this.dialect.escapedJson);
+  }
+
+  /** Faults, then the handler; a change is saved to the data file before it is acknowledged. */
+  private async answer(
+    request: IncomingMessage, match: RouteMatch, exempt: boolean,
+    raw: { method: string; path: string; query: string; queryAt: number; body: string },
+  ): Promise<Reply> {
+    const fault = exempt ? PASS : this.faults.decide(raw.method);
+    if (fault.kind === 'throttle' || (fault.kind === 'fail' && !fault.afterChange)) return Faults.reply(fault);
+    const origin = `http://${request.headers.host ?? hostOf(request)}`;
+    const query = new URLSearchParams(raw.queryAt === -1 ? '' : raw.query);
+    const before = this.store.version;
+    let reply = this.dispatch(match, {
+      method: raw.method, origin, path: raw.path, query, headers: request.headers, body: raw.body, store: this.store, dialect: this.dialect,
+    });
+    if (this.writer && this.store.version !== before) {
+      try {
+        await this.writer.flush();
+      } catch (error) {
+        // The change is in memory only: a kill now would lose it, so it is not acknowledged.
+        return { status: 500, body: { message: 'Server Error', error: `could not save the data file: ${String(error)}` } };
+      }
+    }
+    if (fault.kind === 'fail') reply = Faults.reply(fault);
+    return fault.headers ? { ...reply, headers: { ...reply.headers, ...fault.headers } } : reply;
   }
 
   private dispatch(match: RouteMatch, request: Omit<RequestContext, 'param'>): Reply {
     if (match.kind === 'bad-path') return { status: 400, body: { message: 'The URL path is not validly percent-encoded.' } };
     if (match.kind === 'not-found') {
-      return { status: 404, body: { message: `The route ${request.path.slice(1)} could not be found.` } };
+      // Laravel 8's router throws a NotFoundHttpException without a message.
+      const message = this.dialect.errors === 'laravel' ? '' : `The route ${request.path.slice(1)} could not be found.`;
+      return { status: 404, body: { message } };
     }
     if (match.kind === 'method-not-allowed') {
       const allowed = match.allowed.includes('GET') ? [...match.allowed, 'HEAD'] : match.allowed;
@@ -212,13 +259,13 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function send(response: ServerResponse, reply: Reply): void {
+function send(response: ServerResponse, reply: Reply, escaped: boolean): void {
   if (reply.body === undefined) {
     response.writeHead(reply.status, reply.headers);
     response.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = escaped ? escapeJson(JSON.stringify(reply.body)) : JSON.stringify(reply.body);
   response.writeHead(reply.status, {
     ...reply.headers,
     'Content-Type': 'application/json',

@@ -97,3 +97,22 @@ describe('dataFile', () => {
     await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(/not a sandbox data file/);
   });
 });
+
+describe('dataFile, acknowledged writes', () => {
+  it('has saved a change by the time it answers it, so a kill right after loses nothing', async () => {
+    const box = await startSandbox({ port: 0, students: 3, seed: 4, dataFile });
+    try {
+      const student = box.store.students[0]!;
+      const product = box.store.products.find((candidate) => !box.store.subscriptionFor(student.id, candidate.id))!;
+      const reply = await call(box, `/api/v1/students/${student.id}/products`, {
+        method: 'POST', body: { product_id: product.id, accession_date: '2025-03-01' },
+      });
+      expect(reply.status).toBe(201);
+      // Read at once, before the background save's 250 ms could have run.
+      const saved = await readState();
+      expect(saved.subscriptions.some((row) => row.student_id === student.id && row.product_id === product.id)).toBe(true);
+    } finally {
+      await box.close();
+    }
+  });
+});

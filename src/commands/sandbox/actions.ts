@@ -1,6 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../../values.js';
 import type { Session } from '../../session.js';
+import { checkTimeZone, FLAVORS, type Dialect } from '../../sandbox/dialect.js';
+import type { RateLimit, SandboxOptions } from '../../sandbox/server.js';
 
 export interface SandboxFlags {
   host: string;
@@ -10,6 +12,10 @@ export interface SandboxFlags {
   latency?: string;
   failRate?: string;
   rateLimit?: string;
+  flavor: string;
+  paginator?: string;
+  serverTz?: string;
+  maintenance?: boolean;
   data?: string;
   login?: boolean;
 }
@@ -30,15 +36,47 @@ function parseFraction(input: string): number {
   return value;
 }
 
+/** `50`, `50/s` (per second) or `60/min` (per minute, Laravel's `throttle:60,1`). */
+function parseRate(input: string): RateLimit {
+  const match = /^(\d+)(?:\/(s|sec|second|m|min|minute))?$/.exec(input.trim());
+  const limit = match ? Number(match[1]) : 0;
+  if (!match || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new UsageError(`invalid --rate-limit ${JSON.stringify(input)}: use N or N/s (per second), or N/min (per minute), e.g. 50 or 60/min`);
+  }
+  return { limit, per: match[2]?.startsWith('m') ? 'minute' : 'second' };
+}
+
+function parseChoice<T extends string>(input: string, flag: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(input)) return input as T;
+  throw new UsageError(`invalid ${flag} ${JSON.stringify(input)}: use one of ${allowed.join(', ')}`);
+}
+
+/** The flavor's dialect, with the knobs given on the command line over it. */
+function dialectFlags(flags: SandboxFlags): Pick<SandboxOptions, 'flavor' | 'dialect'> {
+  const flavor = parseChoice(flags.flavor, '--flavor', FLAVORS);
+  const dialect: Partial<Dialect> = {};
+  if (flags.paginator !== undefined) dialect.paginator = parseChoice(flags.paginator, '--paginator', ['length-aware', 'simple'] as const);
+  if (flags.serverTz !== undefined) {
+    try {
+      dialect.serverTz = checkTimeZone(flags.serverTz);
+    } catch (error) {
+      throw new UsageError(`invalid --server-tz: ${(error as Error).message}`);
+    }
+  }
+  return { flavor, dialect };
+}
+
 export async function runSandbox(session: Session, flags: SandboxFlags): Promise<void> {
-  const options = {
+  const options: SandboxOptions = {
+    ...dialectFlags(flags),
+    maintenance: flags.maintenance === true,
     host: flags.host,
     port: parseInteger(flags.port, '--port', { min: 0, max: 65_535 }),
     seed: parseInteger(flags.seed, '--seed', { min: 0 }),
     students: parseInteger(flags.students, '--students', { min: 1, max: 2_000_000 }),
     latencyMs: flags.latency === undefined ? 0 : parseLatency(flags.latency),
     failRate: flags.failRate === undefined ? 0 : parseFraction(flags.failRate),
-    rateLimit: flags.rateLimit === undefined ? undefined : parseInteger(flags.rateLimit, '--rate-limit', { min: 1 }),
+    rateLimit: flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit),
     dataFile: flags.data,
   };
   const { startSandbox } = await import('../../sandbox/server.js');

@@ -12,13 +12,18 @@ export function registerSandbox(program: Command, runner: Runner): void {
     .option('--students <n>', 'number of students to generate', '200')
     .option('--latency <duration>', 'delay added to every response (e.g. 20ms, 1s)')
     .option('--fail-rate <p>', 'fraction of requests answered 500/503 (0..1)')
-    .option('--rate-limit <n>', 'requests per second before answering 429')
-    .option('--data <file>', 'persist the state to this JSON file')
+    .option('--rate-limit <rate>', 'requests allowed before answering 429: N or N/s per second, N/min per minute (Laravel\'s throttle); sends X-RateLimit-* headers')
+    .option('--flavor <name>', 'shapes of the answers: default, or laravel (what a Laravel 8 app sends; see src/sandbox/README.md)', 'default')
+    .option('--paginator <kind>', 'lists as length-aware (paginate) or simple (simplePaginate) pages')
+    .option('--server-tz <zone>', 'time zone of the server, for the laravel flavor\'s dates (default Asia/Tokyo)')
+    .option('--maintenance', 'start in maintenance mode: 503 to every request (php artisan down)')
+    .option('--data <file>', 'persist the state to this JSON file; every change is saved before it is answered')
     .option('--login', 'store the sandbox as the profile "sandbox" and make it active')
     .addHelpText('after', examples(
       'members sandbox --login',
       'members sandbox --port 0 -o json',
       'members sandbox --students 100000 --latency 20ms --fail-rate 0.1 --rate-limit 50',
+      'members sandbox --flavor laravel --paginator simple --server-tz America/Sao_Paulo --rate-limit 60/min',
     ))
     .action(async (flags: SandboxFlags, cmd: Command) => {
       const { runSandbox } = await import('./actions.js');

@@ -29,14 +29,21 @@ export function engagedCoursesReport(ctx: RequestContext): Reply {
   const { rows, total } = reportPage(ctx.store, topCourses, offset, limit);
   const path = ctx.origin + ctx.path;
   const cursorAt = (position: number): string => encodeCursor({ offset: position, top_courses: topCourses, limit });
-  const pageUrl = (pageCursor: string | null): string | null =>
-    pageCursor === null ? null : `${path}?${new URLSearchParams({ top_courses: String(topCourses), limit: String(limit), cursor: pageCursor })}`;
+  const { dialect } = ctx;
+  // Bare links: the cursor alone, as CursorPaginator::url() writes it without withQueryString().
+  const pageUrl = (pageCursor: string | null): string | null => {
+    if (pageCursor === null) return null;
+    const query: Record<string, string> = dialect.links === 'bare' ? { cursor: pageCursor } : { top_courses: String(topCourses), limit: String(limit), cursor: pageCursor };
+    return `${path}?${new URLSearchParams(query)}`;
+  };
   const next = offset + limit < total ? cursorAt(offset + limit) : null;
   const prev = offset > 0 ? cursorAt(Math.max(0, offset - limit)) : null;
-  return {
-    status: 200,
-    body: { data: rows, path, per_page: limit, next_cursor: next, next_page_url: pageUrl(next), prev_cursor: prev, prev_page_url: pageUrl(prev) },
-  };
+  const perPage = dialect.perPage === 'string' && ctx.query.has('limit') ? String(limit) : limit;
+  const body = dialect.cursor === 'laravel8'
+    // Laravel 8's CursorPaginator::toArray: no cursors, only the page URLs.
+    ? { data: rows, path, per_page: perPage, next_page_url: pageUrl(next), prev_page_url: pageUrl(prev) }
+    : { data: rows, path, per_page: perPage, next_cursor: next, next_page_url: pageUrl(next), prev_cursor: prev, prev_page_url: pageUrl(prev) };
+  return { status: 200, body };
 }
 
 function encodeCursor(cursor: Cursor): string {

@@ -82,5 +82,5 @@ export function putScores(ctx: RequestContext): Reply {
   const score = validator.integer('score', true, 0, Number.MAX_SAFE_INTEGER);
   validator.check();
   ctx.store.setScore(student, score);
-  return getScores(ctx);
+  return { ...getScores(ctx), status: ctx.dialect.scoresStatus };
 }
