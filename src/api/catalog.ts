@@ -2,8 +2,8 @@
 import * as z from 'zod';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
-import { fetchPage } from './pages.js';
-import { walkPages, type PageWalk } from './paginate.js';
+import { walkList } from './pages.js';
+import type { PageWalk } from './paginate.js';
 import { Course, CourseAccess, Product, Subscription, one } from './schemas.js';
 
 /** The paginated collections, each with the schema of its items. */
@@ -19,11 +19,7 @@ export function listCollection<K extends keyof Collections>(
   api: Api, name: K, options: { perPage?: number } & PageWalk,
 ): AsyncGenerator<z.infer<Collections[K]['item']>> {
   const { path, item } = collections[name];
-  return walkPages(
-    (page) => fetchPage(api, item, { path, query: { page, per_page: options.perPage } }),
-    (link) => fetchPage(api, item, { path: link }),
-    options,
-  ) as AsyncGenerator<z.infer<Collections[K]['item']>>;
+  return walkList(api, item, path, { per_page: options.perPage }, options) as AsyncGenerator<z.infer<Collections[K]['item']>>;
 }
 
 export async function getProduct(api: Api, id: string): Promise<Product> {

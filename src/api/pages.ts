@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Api } from './client.js';
 import type { Query } from './http.js';
-import type { Page } from './paginate.js';
+import { walkPages, type Page, type PageWalk } from './paginate.js';
 import { page as pageSchema } from './schemas.js';
 
 export async function fetchPage<S extends z.ZodType>(
@@ -18,6 +18,23 @@ export async function fetchPage<S extends z.ZodType>(
       lastPage: data.meta?.last_page ?? undefined,
       total: data.meta?.total ?? undefined,
       perPage: Number.isFinite(perPage) ? perPage : undefined,
+      hasMore: Boolean(data.links?.next),
     },
   };
+}
+
+/**
+ * Walks one list, asking every page with the command's own query (per_page,
+ * with, filters). A `links.next` is followed for its page number only: the
+ * query is set over it again, since Laravel drops it unless the server calls
+ * `withQueryString()`.
+ */
+export function walkList<S extends z.ZodType>(
+  api: Api, item: S, path: string, query: Query, walk: PageWalk,
+): AsyncGenerator<z.infer<S>> {
+  return walkPages(
+    (page) => fetchPage(api, item, { path, query: { ...query, page } }),
+    (link) => fetchPage(api, item, { path: link, query }),
+    walk,
+  );
 }

@@ -1,12 +1,32 @@
 /**
  * Async iterators over the two paginators. They know pages, not retries: the
- * transport below them retries each request.
+ * transport below them retries each request. They never end quietly on a
+ * page sequence that cannot be whole (a page past the end before `last_page`,
+ * a link back to a page already read, records seen twice, fewer records than
+ * `total`): they throw a PaginationError, so no list exits 0 incomplete.
  */
+import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+
+/** The pages the server handed out cannot add up to the whole list. */
+export class PaginationError extends CliError {
+  constructor(message: string, exitCode: ExitCodeValue = ExitCode.transient) {
+    super(message, exitCode);
+  }
+}
+
+/** A page that repeats or skips: the list changed while it was read (exit 6), or the server's pages are broken (exit 1). */
+const changedWhileRead = (what: string) =>
+  new PaginationError(`${what}: the list changed while it was read, or the server pages it inconsistently; run the command again`);
+const brokenPages = (what: string) =>
+  new PaginationError(`${what}; the server's pagination is broken, so the list cannot be read to the end`, ExitCode.internal);
+
 export interface PageInfo {
   currentPage?: number;
   lastPage?: number;
   total?: number;
   perPage?: number;
+  /** The page links to a next one (what a simplePaginate page tells instead of `last_page`). */
+  hasMore?: boolean;
 }
 
 export interface Page<T> {
@@ -29,6 +49,12 @@ export interface PageWalk {
   onInfo?: (info: PageInfo) => void;
 }
 
+/** A record's id, to notice a record served twice; undefined for records without one. */
+function identity(record: unknown): unknown {
+  const id = (record as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
 /**
  * Yields records in page order. When the first page tells the last page
  * number, the remaining pages are fetched `concurrency` at a time; otherwise
@@ -43,17 +69,25 @@ export async function* walkPages<T>(
   const first = await fetchPage(start);
   walk.onInfo?.(first.info);
   let remaining = walk.limit ?? Infinity;
-  const take = function* (records: T[]) {
+  let taken = 0;
+  const seen = new Set<unknown>();
+  const take = function* (records: T[], where: string) {
     for (const record of records) {
       if (remaining <= 0) return;
+      const id = identity(record);
+      if (id !== undefined) {
+        if (seen.has(id)) throw changedWhileRead(`${where} repeats record ${String(id)} of an earlier page`);
+        seen.add(id);
+      }
       remaining--;
+      taken++;
       yield record;
     }
   };
-  yield* take(first.records);
+  yield* take(first.records, `page ${start}`);
   if ((!walk.all && walk.limit === undefined) || remaining <= 0 || first.records.length === 0) return;
 
-  const { lastPage, perPage } = first.info;
+  const { lastPage, perPage, total } = first.info;
   if (lastPage !== undefined) {
     const pagesWanted = perPage && Number.isFinite(remaining) ? Math.ceil(remaining / perPage) : Infinity;
     const last = Math.min(lastPage, start + pagesWanted);
@@ -67,43 +101,71 @@ export async function* walkPages<T>(
       }
     };
     refill();
+    let number = start;
     while (inFlight.length > 0 && remaining > 0) {
       const page = await (inFlight.shift() as Promise<Page<T>>);
+      number++;
       refill();
-      yield* take(page.records);
+      if (page.records.length === 0) throw changedWhileRead(`page ${number} is empty although the server said there are ${lastPage} pages`);
+      yield* take(page.records, `page ${number}`);
     }
+    // Every page read from the first: the count must be the total the first page announced.
+    const whole = start === 1 && remaining > 0 && total !== undefined;
+    if (whole && taken !== total) throw changedWhileRead(`read ${taken} records where the server announced ${total}`);
     return;
   }
 
+  // No page count (simplePaginate): follow `links.next`, which the caller re-aims with the command's own query.
+  const followed = new Set<string>();
+  let current = first.info.currentPage ?? start;
   let next = first.next;
   while (next && remaining > 0) {
+    if (followed.has(next)) throw brokenPages(`links.next points back to a page already read (${next})`);
+    followed.add(next);
     const page = await fetchLink(next);
-    yield* take(page.records);
-    next = page.records.length > 0 ? page.next : null;
+    const number = page.info.currentPage;
+    if (number !== undefined && number <= current) throw brokenPages(`links.next of page ${current} leads to page ${number} again`);
+    current = number ?? current + 1;
+    if (page.records.length === 0 && page.next) throw brokenPages(`page ${current} is empty but links to a next page`);
+    yield* take(page.records, `page ${current}`);
+    next = page.next;
   }
 }
 
 export interface CursorPage<T> {
   records: T[];
   nextCursor?: string | null;
+  /** `next_page_url`: the way on when the page has no `next_cursor` (Laravel 8's cursor paginator). */
+  nextUrl?: string | null;
 }
 
+/** Where the next page is: its cursor, or its URL when the server sends no cursor. */
+export type CursorTarget = { cursor: string } | { url: string };
+
 /**
- * Follows `next_cursor`, asking for the next page before handing out the rows
- * of the current one, so the network and the writer overlap. Memory holds at
- * most two pages.
+ * Follows `next_cursor`, or `next_page_url` when there is no cursor, asking
+ * for the next page before handing out the rows of the current one, so the
+ * network and the writer overlap. Memory holds at most two pages.
  */
 export async function* walkCursor<T>(
-  fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  fetchPage: (target: CursorTarget | undefined) => Promise<CursorPage<T>>,
   options: { cursor?: string; maxPages?: number },
 ): AsyncGenerator<T> {
   let pages = 1;
-  let current: Promise<CursorPage<T>> = fetchPage(options.cursor);
+  const followed = new Set<string>();
+  let current: Promise<CursorPage<T>> = fetchPage(options.cursor === undefined ? undefined : { cursor: options.cursor });
   for (;;) {
     const page = await current;
-    const more = Boolean(page.nextCursor) && page.records.length > 0 && (options.maxPages === undefined || pages < options.maxPages);
+    const target: CursorTarget | undefined = page.nextCursor ? { cursor: page.nextCursor } : page.nextUrl ? { url: page.nextUrl } : undefined;
+    if (target) {
+      const key = 'cursor' in target ? `cursor ${target.cursor}` : `next_page_url ${target.url}`;
+      if (page.records.length === 0) throw brokenPages(`page ${pages} is empty but names a next page (${key})`);
+      if (followed.has(key)) throw brokenPages(`page ${pages} points back to a page already read (${key})`);
+      followed.add(key);
+    }
+    const more = target !== undefined && (options.maxPages === undefined || pages < options.maxPages);
     if (more) {
-      current = fetchPage(page.nextCursor as string);
+      current = fetchPage(target);
       current.catch(() => undefined);
       pages++;
     }

@@ -2,8 +2,8 @@
 import * as z from 'zod';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
-import { walkPages, type PageWalk } from './paginate.js';
-import { fetchPage } from './pages.js';
+import type { PageWalk } from './paginate.js';
+import { walkList } from './pages.js';
 import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
 import { describeKey, type StudentKey } from './student-key.js';
 import { NotFoundError } from '../errors.js';
@@ -17,11 +17,7 @@ const lookupPath: Record<StudentKey['kind'], (value: string) => string> = {
 
 export function listStudents(api: Api, options: { withSubscriptions?: boolean; perPage?: number } & PageWalk) {
   const query = { with: options.withSubscriptions ? 'subscriptions' : undefined, per_page: options.perPage };
-  return walkPages(
-    (page) => fetchPage(api, Student, { path: '/api/v1/students', query: { ...query, page } }),
-    (link) => fetchPage(api, Student, { path: link }),
-    options,
-  );
+  return walkList(api, Student, '/api/v1/students', query, options);
 }
 
 export async function getStudent(api: Api, key: StudentKey): Promise<Student> {

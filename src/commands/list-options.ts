@@ -53,8 +53,14 @@ export function listOptions(flags: ListFlags): ListOptions {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** `Page 1 of 288 (4,312 students). Use --page N or --all.`; undefined unless there are several pages. */
+/**
+ * `Page 1 of 288 (4,312 students). Use --page N or --all.`; without a page
+ * count (simplePaginate) `Page 1; there are more. Use --page 2 or --all.`;
+ * undefined unless there are several pages.
+ */
 export function pageFooter(info: PageInfo, noun: string, shownPage = 1): string | undefined {
+  const page = info.currentPage ?? shownPage;
+  if (info.lastPage === undefined && info.hasMore) return `Page ${count(page)}; there are more ${noun}. Use --page ${count(page + 1)} or --all.`;
   if (info.lastPage === undefined || info.lastPage <= 1) return undefined;
   const total = info.total === undefined ? '' : ` (${count(info.total)} ${noun})`;
   return `Page ${count(info.currentPage ?? shownPage)} of ${count(info.lastPage)}${total}. Use --page N or --all.`;

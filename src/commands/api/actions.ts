@@ -37,17 +37,24 @@ export async function callApi(
   }
 }
 
-/** Follows `links.next` whatever the body's meta says: the escape hatch assumes nothing. */
+/**
+ * Follows `links.next` whatever the body's meta says: the escape hatch
+ * assumes nothing, except that every page keeps the `-f` query (a Laravel
+ * link drops it unless the server calls `withQueryString()`); only the
+ * link's `page` is taken from it.
+ */
 function paginate(api: Api, path: string, query: Query | undefined): AsyncGenerator<Record<string, unknown>> {
+  const { page: _page, ...kept } = query ?? {};
   const get = async (target: string, q?: Query): Promise<Page<Record<string, unknown>>> => {
     const { body } = await api.http.send({ method: 'GET', path: target, query: q });
-    const page = body as { data?: unknown; links?: { next?: string | null } } | null;
+    const page = body as { data?: unknown; links?: { next?: string | null }; meta?: { current_page?: unknown } } | null;
     if (!page || !Array.isArray(page.data)) {
       throw new UsageError('--paginate needs a paginated list (a body with a data array and links.next)');
     }
-    return { records: page.data as Array<Record<string, unknown>>, next: page.links?.next, info: {} };
+    const current = Number(page.meta?.current_page);
+    return { records: page.data as Array<Record<string, unknown>>, next: page.links?.next, info: { currentPage: Number.isSafeInteger(current) ? current : undefined } };
   };
-  return walkPages(() => get(path, query), (link) => get(link), { all: true, concurrency: 1 });
+  return walkPages(() => get(path, query), (link) => get(link, kept), { all: true, concurrency: 1 });
 }
 
 /** `-f key=value`; values that read as JSON numbers, booleans or null are sent as such (like gh's -F). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkCursor, walkPages, type Page } from '../../../src/api/paginate.js';
+import { PaginationError, walkCursor, walkPages, type CursorTarget, type Page } from '../../../src/api/paginate.js';
 
 const PER_PAGE = 3;
 const LAST = 5;
@@ -70,12 +70,71 @@ describe('walkCursor', () => {
     c1: { records: ['c', 'd'], nextCursor: 'c2' },
     c2: { records: ['e'], nextCursor: null },
   };
-  const fetch = async (cursor?: string) => pages[cursor ?? 'start'] as { records: string[]; nextCursor: string | null };
+  const fetch = async (target?: CursorTarget) => pages[target && 'cursor' in target ? target.cursor : 'start'] as { records: string[]; nextCursor: string | null };
 
   it('follows next_cursor to the end', async () => {
     expect(await collect(walkCursor(fetch, {}))).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
   it('starts from --cursor and stops at --max-pages', async () => {
     expect(await collect(walkCursor(fetch, { cursor: 'c1', maxPages: 1 }))).toEqual(['c', 'd']);
+  });
+
+  it('follows next_page_url when the page has no next_cursor (Laravel 8)', async () => {
+    const byUrl: Record<string, { records: string[]; nextUrl: string | null }> = {
+      start: { records: ['a'], nextUrl: 'https://h/r?cursor=x' },
+      'https://h/r?cursor=x': { records: ['b'], nextUrl: null },
+    };
+    const targets: Array<CursorTarget | undefined> = [];
+    const records = await collect(walkCursor(async (target) => {
+      targets.push(target);
+      return byUrl[target && 'url' in target ? target.url : 'start']!;
+    }, {}));
+    expect(records).toEqual(['a', 'b']);
+    expect(targets).toEqual([undefined, { url: 'https://h/r?cursor=x' }]);
+  });
+
+  it('fails on a page that points back to one already read, or an empty page with a next one', async () => {
+    const loop = walkCursor(async () => ({ records: ['a'], nextUrl: 'https://h/r?cursor=x' }), {});
+    await expect(collect(loop)).rejects.toThrow(/points back to a page already read/);
+    const empty = walkCursor(async () => ({ records: [], nextCursor: 'again' }), {});
+    await expect(collect(empty)).rejects.toThrow(PaginationError);
+  });
+});
+
+describe('walkPages, pages that cannot add up', () => {
+  const record = (id: number) => ({ id });
+  const page = (ids: number[], info: Page<{ id: number }>['info'], next: string | null = null): Page<{ id: number }> => ({ records: ids.map(record), info, next });
+
+  it('fails on an empty page before the last_page the server announced', async () => {
+    const walk = walkPages(
+      async (n) => page(n === 1 ? [1, 2] : [], { currentPage: n, lastPage: 1_000_000_000, perPage: 2 }),
+      async () => page([], {}), { all: true, concurrency: 2 },
+    );
+    await expect(collect(walk)).rejects.toThrow(/page 2 is empty although the server said there are 1000000000 pages/);
+  });
+
+  it('fails when the records read are fewer than the total of the first page', async () => {
+    const walk = walkPages(
+      async (n) => page(n === 1 ? [1, 2] : [3], { currentPage: n, lastPage: 2, perPage: 2, total: 5 }),
+      async () => page([], {}), { all: true, concurrency: 2 },
+    );
+    await expect(collect(walk)).rejects.toThrow(/read 3 records where the server announced 5/);
+  });
+
+  it('fails on a record served twice', async () => {
+    const walk = walkPages(
+      async (n) => page(n === 1 ? [1, 2] : [2, 3], { currentPage: n, lastPage: 2, perPage: 2, total: 4 }),
+      async () => page([], {}), { all: true, concurrency: 2 },
+    );
+    await expect(collect(walk)).rejects.toThrow(/page 2 repeats record 2/);
+  });
+
+  it('fails on a links.next that points to the page it is on', async () => {
+    const walk = walkPages(
+      async () => page([1], { currentPage: 1 }, 'https://h/x?page=1'),
+      async () => page([1], { currentPage: 1 }, 'https://h/x?page=1'),
+      { all: true, concurrency: 1 },
+    );
+    await expect(collect(walk)).rejects.toThrow(/leads to page 1 again/);
   });
 });

@@ -42,6 +42,10 @@ describe('pageFooter', () => {
     expect(pageFooter({ currentPage: 1, lastPage: 1, total: 3 }, 'products')).toBeUndefined();
     expect(pageFooter({ currentPage: 1 }, 'products')).toBeUndefined();
   });
+
+  it('says there are more pages when a simplePaginate page links to a next one', () => {
+    expect(pageFooter({ currentPage: 1, hasMore: true }, 'students')).toBe('Page 1; there are more students. Use --page 2 or --all.');
+  });
 });
 
 describe('parseChoiceList', () => {
