@@ -60,6 +60,11 @@ export class ApiError extends CliError {
 
 export class AuthError extends ApiError {}
 export class NotFoundError extends ApiError {}
+/**
+ * A 404 from the router, not from a lookup: no route matched the path (Laravel:
+ * `{"message": ""}`), so it says nothing about whether the record exists.
+ */
+export class RouteMissError extends NotFoundError {}
 export class RejectedError extends ApiError {}
 export class TransientError extends ApiError {}
 

@@ -84,6 +84,7 @@ export class Session {
       userAgent: `members-cli/${this.version}`,
       secrets: [token, ...otherSecrets],
       log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+      notice: (text) => void this.messages().then((messages) => messages.notice(text)),
       dispatcher: this.deps.dispatcher,
     });
     const api = new Api(http);

@@ -1,6 +1,7 @@
 /** Validates response bodies against the zod schemas, on top of the transport. */
 import type { z } from 'zod';
 import { ExitCode } from '../errors.js';
+import { normaliseDates } from '../time/zones.js';
 import { BadResponseError, HttpClient, type HttpRequest } from './http.js';
 
 export interface Result<T> {
@@ -23,6 +24,8 @@ export class Api {
         ExitCode.internal, { method: req.method, path: this.http.redact(this.http.url(req.path, req.query).pathname) }, response.status,
       );
     }
+    // One reading of date-only fields for every command and format (time/zones.ts).
+    normaliseDates(response.body);
     return { data: response.body as z.infer<S>, requestId: response.requestId };
   }
 

@@ -11,7 +11,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import retryInterceptor from 'undici/lib/interceptor/retry.js';
 import request from 'undici/lib/api/api-request.js';
 import {
-  ApiError, AuthError, NotFoundError, RejectedError, TransientError, ExitCode,
+  ApiError, AuthError, NotFoundError, RejectedError, RouteMissError, TransientError, ExitCode,
   type RequestLabel,
 } from '../errors.js';
 import {
@@ -34,6 +34,8 @@ export interface HttpOptions {
   secrets: Array<string | undefined>;
   /** `--verbose`: receives one line per exchange. */
   log?: (line: string) => void;
+  /** Notices for the user (not with --quiet): a long wait the server asked for, a slow fallback. */
+  notice?: (text: string) => void;
   /** Tests inject a MockAgent; a run otherwise gets one keep-alive Agent. */
   dispatcher?: Dispatcher;
   backoff?: Backoff;
@@ -86,12 +88,15 @@ export class BadResponseError extends ApiError {}
 export class HttpClient {
   readonly baseUrl: URL;
   readonly redact: (text: string) => string;
+  /** Tells the user something on stderr (nothing with --quiet). */
+  readonly notice: (text: string) => void;
   private readonly dispatcher: Dispatcher;
   private readonly owned?: Agent;
 
   constructor(private readonly options: HttpOptions) {
     this.baseUrl = options.baseUrl;
     this.redact = redactor(options.secrets);
+    this.notice = options.notice ?? (() => undefined);
     const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
     // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
     this.dispatcher = base.compose(retryInterceptor({
@@ -234,6 +239,13 @@ export class HttpClient {
       return new AuthError(`${status === 401 ? 'unauthorized' : 'forbidden'} (${status})${said}; ${what}`, ExitCode.auth, label, status);
     }
     if (status === 404) {
+      if (isRouteMiss(body)) {
+        const about = req.notFound ? `, so it did not say whether ${req.notFound} exists` : '';
+        return new RouteMissError(
+          this.redact(`the server has no route for this path (404 without a model${said ? said : ', empty message'})${about}`),
+          ExitCode.notFound, label, status,
+        );
+      }
       const what = req.notFound ? `${req.notFound} not found` : `not found (404)${said}`;
       return new NotFoundError(this.redact(what), ExitCode.notFound, label, status);
     }
@@ -302,6 +314,17 @@ function parseBody(text: string): unknown {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The router's 404, as Laravel words it: an empty message (Laravel 8), or
+ * "The route … could not be found." A lookup's 404 names a model or an exception.
+ */
+function isRouteMiss(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { message, exception } = body as { message?: unknown; exception?: unknown };
+  if (exception !== undefined) return false;
+  return message === '' || (typeof message === 'string' && /^The route .* could not be found\.?$/.test(message));
 }
 
 function serverMessage(body: unknown): string | undefined {

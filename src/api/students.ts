@@ -6,7 +6,8 @@ import type { PageWalk } from './paginate.js';
 import { walkList } from './pages.js';
 import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
 import { describeKey, type StudentKey } from './student-key.js';
-import { NotFoundError } from '../errors.js';
+import { ExitCode, NotFoundError, RouteMissError } from '../errors.js';
+import { scanForStudent } from './student-scan.js';
 
 const lookupPath: Record<StudentKey['kind'], (value: string) => string> = {
   id: (v) => apiPath`/api/v1/students/${v}`,
@@ -20,9 +21,23 @@ export function listStudents(api: Api, options: { withSubscriptions?: boolean; p
   return walkList(api, Student, '/api/v1/students', query, options);
 }
 
+/**
+ * The student with its subscriptions. When the server has no route for the
+ * lookup (a `/` in the value, on Laravel), the student list is read once to
+ * find the id, which is then looked up: "not found" only when the list has no such student.
+ */
 export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
-  const { data } = await api.call(one(Student), { method: 'GET', path: lookupPath[key.kind](key.value), notFound: describeKey(key) });
-  return data.data;
+  const lookup = (by: StudentKey) => api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound: describeKey(key) });
+  try {
+    return (await lookup(key)).data.data;
+  } catch (error) {
+    if (!(error instanceof RouteMissError) || key.kind === 'id') throw error;
+    const id = await scanForStudent(api, key);
+    if (id === undefined) {
+      throw new NotFoundError(`${describeKey(key)} not found (the whole student list was read)`, ExitCode.notFound, error.request, 404);
+    }
+    return (await lookup({ kind: 'id', value: id })).data.data;
+  }
 }
 
 /** The student, or `undefined` when there is none (a 404): for checks before a change. */

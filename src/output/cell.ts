@@ -1,5 +1,6 @@
 /** A value as the text of one cell, for csv and tables. */
 import { personName } from '../people.js';
+import { localDate, localDateTime, localZoneLabel } from '../time/zones.js';
 import { getPath } from './fields.js';
 import type { CellFormat, Column, JsonRecord } from './view.js';
 
@@ -31,25 +32,17 @@ export function tableCell(column: Column, record: JsonRecord): string {
   return printable(text.replace(/\r?\n|\t/g, ' '));
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** A column's header; a time column names the user's zone unless it is UTC (see time/zones.ts). */
+export function columnHeader(column: Column): string {
+  const zone = column.format === 'datetime' ? localZoneLabel() : undefined;
+  return zone ? `${column.header.toUpperCase()} (${zone})` : column.header.toUpperCase();
+}
 
 const FORMATTERS = {
-  /** A calendar date is shown as the API dated it, never shifted to another zone. */
-  date: (value: unknown) => {
-    const text = cellText(value);
-    return DATE.exec(text)?.[0] ?? text;
-  },
-  /** `2024-03-05 14:22` in UTC; a time without a zone is shown as sent rather than guessed. */
-  datetime: (value: unknown) => {
-    const text = cellText(value);
-    const match = DATE_TIME.exec(text);
-    if (!match) return text;
-    const [, day, minutes, zone] = match;
-    if (!zone) return `${day} ${minutes}`;
-    const instant = new Date(`${day}T${minutes}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`);
-    return Number.isNaN(instant.getTime()) ? text : instant.toISOString().slice(0, 16).replace('T', ' ');
-  },
+  /** A calendar date as the API dated it (date-only fields arrive as dates, see api/client.ts); an instant's day in the user's zone. */
+  date: (value: unknown) => localDate(cellText(value)),
+  /** `2024-03-05 14:22` in the user's zone; a time without a zone is shown as sent rather than guessed. */
+  datetime: (value: unknown) => localDateTime(cellText(value)),
   bool01: (value: unknown) => {
     if (value === true || value === 1 || value === '1') return 'yes';
     if (value === false || value === 0 || value === '0') return 'no';

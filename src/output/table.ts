@@ -5,7 +5,7 @@
  * Piped: plain columns two spaces apart, nothing truncated (like gh). A list
  * is buffered: column widths depend on every row.
  */
-import { tableCell } from './cell.js';
+import { columnHeader, tableCell } from './cell.js';
 import type { Format, Write } from './format.js';
 import type { Column, View } from './view.js';
 
@@ -33,7 +33,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
   return {
     async one(record, view) {
       if (view.renderTable && !fields) return write(`${view.renderTable(record)}\n`);
-      const rows = columnsOf(view).map((column) => [column.header.toUpperCase(), tableCell(column, record)]);
+      const rows = columnsOf(view).map((column) => [columnHeader(column), tableCell(column, record)]);
       await write(`${await renderGrid({ rows, labelled: true }, layout)}\n`);
     },
     async list(records, view) {
@@ -44,7 +44,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
         notice(`No ${view.noun} found`);
         return 0;
       }
-      const head = header ? columns.map((column) => column.header.toUpperCase()) : undefined;
+      const head = header ? columns.map(columnHeader) : undefined;
       await write(`${await renderGrid({ head, rows }, layout)}\n`);
       return rows.length;
     },

@@ -164,7 +164,8 @@ describe('table cells', () => {
     ['datetime', '2024-13-45T10:00:00Z', '2024-13-45T10:00:00Z'], // not a date: as sent
     ['datetime', null, ''],
     ['date', '2024-03-05', '2024-03-05'],
-    ['date', '2024-03-05T23:30:00-03:00', '2024-03-05'], // the calendar date the API gave
+    ['date', '2024-03-05T23:30:00-03:00', '2024-03-06'], // an instant: its day where the user is (UTC here)
+    ['date', '2024-03-05 23:30:00', '2024-03-05'], // a wall-clock time: its own date
     ['date', 'soon', 'soon'],
     ['bool01', 1, 'yes'],
     ['bool01', '0', 'no'],
