@@ -70,6 +70,8 @@ interface ExchangeState {
   lastNetworkCode?: string;
   /** A check found the POST's effect: the caller fetches it instead of failing. */
   applied?: boolean;
+  /** The check for a POST's effect failed itself (the server was down for it too). */
+  checkFailed?: boolean;
 }
 
 export interface HttpResponse {
@@ -149,6 +151,11 @@ export class HttpClient {
       const decision = decide({ method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] });
       if (decision === null) return callback(err);
       const again = () => {
+        // A wait longer than any of our own backoffs (a per-minute rate limit's Retry-After) is said, not sat through in silence.
+        if (decision.delayMs > (this.options.backoff ?? defaultBackoff).maxMs) {
+          const why = status === 429 ? 'rate limited (429)' : `answered ${status ?? failure.code}`;
+          this.notice(`${req.method} ${label.path}: ${why}; waiting ${Math.ceil(decision.delayMs / 1000)}s as the server asks (Retry-After) before trying again`);
+        }
         state.retries++;
         if (status === undefined) state.lastNetworkCode = failure.code;
         setTimeout(() => callback(null), decision.delayMs);
@@ -162,7 +169,10 @@ export class HttpClient {
           if (applied) callback(err);
           else again();
         },
-        () => callback(err),
+        () => {
+          state.checkFailed = true;
+          callback(err);
+        },
       );
     };
 
@@ -298,7 +308,8 @@ const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retri
 /** What a failed POST left behind, as far as we know. */
 function postOutcome(state: ExchangeState): string {
   if (state.applied) return 'the change was applied';
-  return 'the change may or may not have been applied; check before trying again';
+  const check = state.checkFailed ? ' (the check for it failed too: the server may be down for maintenance)' : '';
+  return `the change may or may not have been applied${check}; check before trying again`;
 }
 
 const INVALID = Symbol('invalid json');

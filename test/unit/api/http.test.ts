@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { HttpClient, type HttpOptions } from '../../../src/api/http.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode, RouteMissError } from '../../../src/errors.js';
 
 const BASE = 'https://members.example.com';
 const TOKEN = 'tok_SENTINEL_abcdef123456';
@@ -61,6 +61,42 @@ describe('HttpClient', () => {
     const failure = client().send({ method: 'POST', path: '/api/v1/students', body: { email: 'a@b.c' } });
     await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 500 });
     await expect(failure).rejects.toThrow(/may or may not have been applied/);
+  });
+
+  it('says so when it waits longer than its own backoff because the server asked (Retry-After)', async () => {
+    const notices: string[] = [];
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '0.005' } });
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, { data: [] });
+    await client({ notice: (text) => notices.push(text) }).send({ method: 'GET', path: '/api/v1/products' });
+    expect(notices).toEqual(['GET /api/v1/products: rate limited (429); waiting 1s as the server asks (Retry-After) before trying again']);
+  });
+
+  it('does not retry a Retry-After beyond its cap early: rate limited, exit 6, saying when to come back', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '60' } });
+    const failure = client().send({ method: 'GET', path: '/api/v1/products' });
+    await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 429 });
+    await expect(failure).rejects.toThrow(/^rate limited \(429\); the server asks to wait 60s: try again after /);
+  });
+
+  it('names a POST whose check failed too (maintenance mode answers 503 to everything)', async () => {
+    pool().intercept({ path: '/api/v1/students', method: 'POST' }).reply(503, { message: 'Service Unavailable' });
+    const failure = client().send({
+      method: 'POST', path: '/api/v1/students', body: {}, alreadyApplied: () => Promise.reject(new Error('503 as well')),
+    });
+    await expect(failure).rejects.toThrow(
+      'server unavailable (503); the change may or may not have been applied (the check for it failed too: the server may be down for maintenance); check before trying again (POST /api/v1/students)',
+    );
+  });
+
+  it('tells a route miss (404, empty message) from a record not found', async () => {
+    pool().intercept({ path: '/api/v1/students/document/RG/1', method: 'GET' }).reply(404, { message: '' });
+    pool().intercept({ path: '/api/v1/students/x', method: 'GET' }).reply(404, { message: 'No query results for model [App\\Models\\Student].' });
+    const miss = client().send({ method: 'GET', path: '/api/v1/students/document/RG/1', notFound: 'student with document RG/1' });
+    await expect(miss).rejects.toBeInstanceOf(RouteMissError);
+    await expect(miss).rejects.toThrow('the server has no route for this path (404 without a model, empty message), so it did not say whether student with document RG/1 exists');
+    const model = client().send({ method: 'GET', path: '/api/v1/students/x', notFound: 'student x' });
+    await expect(model).rejects.not.toBeInstanceOf(RouteMissError);
+    await expect(model).rejects.toMatchObject({ exitCode: ExitCode.notFound, message: 'student x not found (GET /api/v1/students/x)' });
   });
 
   it('retries a POST answered 429', async () => {
