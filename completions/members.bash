@@ -57,7 +57,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students import|--reason"|"students import|--concurrency"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students import|--reason"|"students import|--concurrency"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -119,7 +119,7 @@ __members_flags() {
     "auth token") echo "-h --help" ;;
     "auth help") echo "" ;;
     "api") echo "-X --method -f --field --input --paginate -h --help" ;;
-    "sandbox") echo "--host --port --seed --students --latency --fail-rate --rate-limit --data --login -h --help" ;;
+    "sandbox") echo "--host --port --seed --students --latency --fail-rate --rate-limit --flavor --paginator --server-tz --maintenance --data --login -h --help" ;;
     "completion") echo "-h --help" ;;
     "history") echo "--student --since --limit -h --help" ;;
     "undo") echo "--reason -h --help" ;;
@@ -137,6 +137,8 @@ __members_values() {
     "subscriptions list|--access") __members_words "active inactive" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
     "api|--input") __members_files ;;
+    "sandbox|--flavor") __members_words "default laravel" ;;
+    "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
     *"|-p"|*"|--profile") __members_profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv" ;;

@@ -11,7 +11,7 @@ export interface Dialect {
   /** `bare`: pagination links carry only `page` (or `cursor`): the server never called `withQueryString()`. */
   links: 'query' | 'bare';
   /** `simple`: `simplePaginate()`, no `last_page`/`total`/`last` link. */
-  paginator: 'length-aware' | 'simple';
+  paginator: (typeof PAGINATORS)[number];
   /** `meta.links`: the page-link array of LengthAwarePaginator::linkCollection (Previous, 1, 2, ..., Next). */
   metaLinks: boolean;
   /** `route-miss`: `%2F` is decoded before routing (Laravel's router), so a `/` in a parameter is a route miss. */
@@ -69,6 +69,7 @@ export function laravelDialect(overrides: Partial<Dialect> = {}): Dialect {
 }
 
 export const FLAVORS = ['default', 'laravel'] as const;
+export const PAGINATORS = ['length-aware', 'simple'] as const;
 export type Flavor = (typeof FLAVORS)[number];
 
 export function dialectOf(flavor: Flavor, overrides: Partial<Dialect> = {}): Dialect {

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../../values.js';
 import type { Session } from '../../session.js';
-import { checkTimeZone, FLAVORS, type Dialect } from '../../sandbox/dialect.js';
+import { checkTimeZone, type Dialect, type Flavor } from '../../sandbox/dialect.js';
 import type { RateLimit, SandboxOptions } from '../../sandbox/server.js';
 
 export interface SandboxFlags {
@@ -12,8 +12,8 @@ export interface SandboxFlags {
   latency?: string;
   failRate?: string;
   rateLimit?: string;
-  flavor: string;
-  paginator?: string;
+  flavor: Flavor;
+  paginator?: Dialect['paginator'];
   serverTz?: string;
   maintenance?: boolean;
   data?: string;
@@ -46,16 +46,10 @@ function parseRate(input: string): RateLimit {
   return { limit, per: match[2]?.startsWith('m') ? 'minute' : 'second' };
 }
 
-function parseChoice<T extends string>(input: string, flag: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(input)) return input as T;
-  throw new UsageError(`invalid ${flag} ${JSON.stringify(input)}: use one of ${allowed.join(', ')}`);
-}
-
-/** The flavor's dialect, with the knobs given on the command line over it. */
+/** The flavor's dialect, with the knobs given on the command line over it (commander checked the choices). */
 function dialectFlags(flags: SandboxFlags): Pick<SandboxOptions, 'flavor' | 'dialect'> {
-  const flavor = parseChoice(flags.flavor, '--flavor', FLAVORS);
   const dialect: Partial<Dialect> = {};
-  if (flags.paginator !== undefined) dialect.paginator = parseChoice(flags.paginator, '--paginator', ['length-aware', 'simple'] as const);
+  if (flags.paginator !== undefined) dialect.paginator = flags.paginator;
   if (flags.serverTz !== undefined) {
     try {
       dialect.serverTz = checkTimeZone(flags.serverTz);
@@ -63,7 +57,7 @@ function dialectFlags(flags: SandboxFlags): Pick<SandboxOptions, 'flavor' | 'dia
       throw new UsageError(`invalid --server-tz: ${(error as Error).message}`);
     }
   }
-  return { flavor, dialect };
+  return { flavor: flags.flavor, dialect };
 }
 
 export async function runSandbox(session: Session, flags: SandboxFlags): Promise<void> {

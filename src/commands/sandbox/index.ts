@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { FLAVORS, PAGINATORS } from '../../sandbox/dialect.js';
 import { examples, type Runner } from '../command-kit.js';
 import type { SandboxFlags } from './actions.js';
 
@@ -13,8 +14,9 @@ export function registerSandbox(program: Command, runner: Runner): void {
     .option('--latency <duration>', 'delay added to every response (e.g. 20ms, 1s)')
     .option('--fail-rate <p>', 'fraction of requests answered 500/503 (0..1)')
     .option('--rate-limit <rate>', 'requests allowed before answering 429: N or N/s per second, N/min per minute (Laravel\'s throttle); sends X-RateLimit-* headers')
-    .option('--flavor <name>', 'shapes of the answers: default, or laravel (what a Laravel 8 app sends; see src/sandbox/README.md)', 'default')
-    .option('--paginator <kind>', 'lists as length-aware (paginate) or simple (simplePaginate) pages')
+    .addOption(new Option('--flavor <name>', 'shapes of the answers: default, or laravel (what a Laravel 8 app sends; see src/sandbox/README.md)')
+      .choices(FLAVORS).default('default'))
+    .addOption(new Option('--paginator <kind>', 'lists as length-aware (paginate) or simple (simplePaginate) pages').choices(PAGINATORS))
     .option('--server-tz <zone>', 'time zone of the server, for the laravel flavor\'s dates (default Asia/Tokyo)')
     .option('--maintenance', 'start in maintenance mode: 503 to every request (php artisan down)')
     .option('--data <file>', 'persist the state to this JSON file; every change is saved before it is answered')
