@@ -19,6 +19,7 @@ import {
   type Backoff, type Failure,
 } from './retry-policy.js';
 import { redactor } from './redact.js';
+import { keepFailedBodies, type FailedBodyHolder } from './failed-body.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -101,7 +102,8 @@ export class HttpClient {
     this.notice = options.notice ?? (() => undefined);
     const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
     // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
-    this.dispatcher = base.compose(retryInterceptor({
+    // Interceptors wrap in order: the body keeper sees each attempt's answer before the retry handler drops it.
+    this.dispatcher = base.compose(keepFailedBodies(RETRYABLE_STATUS), retryInterceptor({
       maxRetries: options.retries,
       statusCodes: [...RETRYABLE_STATUS],
       methods: [...RETRY_METHODS] as Dispatcher.HttpMethod[],
@@ -178,6 +180,7 @@ export class HttpClient {
 
     for (;;) {
       state.headersReceived = false;
+      const failedBody: FailedBodyHolder = {};
       let response: Dispatcher.ResponseData<unknown>;
       try {
         response = await request.call(this.dispatcher, {
@@ -190,13 +193,15 @@ export class HttpClient {
           bodyTimeout: this.options.timeoutMs,
           // Per-request options of the retry interceptor, merged over the dispatcher's.
           retryOptions: { retry },
+          failedBody,
         } as Dispatcher.RequestOptions);
       } catch (error) {
         // A retryable status that used up the budget (or a checked POST's 5xx) arrives as undici's RequestRetryError.
         const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
         if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
           log(String(failed.statusCode));
-          throw this.statusError(failed.statusCode, undefined, label, state, req, failed.headers ?? {});
+          const body = parseBody(failedBody.text ?? '');
+          throw this.statusError(failed.statusCode, body === INVALID ? undefined : body, label, state, req, failed.headers ?? {});
         }
         log('ERR');
         throw this.networkError(error, label, state);

@@ -144,7 +144,7 @@ describe('a server that throttles per minute, or is down for maintenance', () =>
       for (let i = 0; i < 2; i++) expect((await run(['products', 'list', '-q'], { env: sandbox.env })).code).toBe(0);
       const { code, stderr } = await run(['products', 'list', '--retries', '0'], { env: sandbox.env });
       expect(code).toBe(6);
-      expect(stderr).toMatch(/^error: rate limited \(429\); the server asks to wait \d+s: try again after .+ \(GET \/api\/v1\/products/m);
+      expect(stderr).toMatch(/^error: rate limited \(429\): Too Many Attempts\.; the server asks to wait \d+s: try again after .+ \(GET \/api\/v1\/products/m);
       expect(stderr).not.toContain('server unavailable');
     } finally {
       await sandbox.stop();
@@ -158,7 +158,7 @@ describe('a server that throttles per minute, or is down for maintenance', () =>
         ['students', 'create', '--first-name', 'Ana', '--last-name', 'Lima', '--email', 'ana@example.com', '--retries', '1', '-q'], { env: sandbox.env },
       );
       expect(code).toBe(6);
-      expect(stderr).toBe('error: server unavailable (503); the change may or may not have been applied (the check for it failed too: '
+      expect(stderr).toBe('error: server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: '
         + 'the server may be down for maintenance); check before trying again (POST /api/v1/students)\n');
     } finally {
       await sandbox.stop();

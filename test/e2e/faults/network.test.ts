@@ -87,7 +87,7 @@ describe('a server that dies in the middle of a list', () => {
     const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '0', '--out', out]);
     expect(code).toBe(6);
     expect(stdout).toBe('');
-    expect(stderr.split('\n')[0]).toBe('error: server unavailable (503); try again later or raise --retries (GET /api/v1/students?per_page=100&page=2)');
+    expect(stderr.split('\n')[0]).toBe('error: server unavailable (503): Service Unavailable; try again later or raise --retries (GET /api/v1/students?per_page=100&page=2)');
     expect(stderr).not.toContain('incomplete');
     const { existsSync, readdirSync } = await import('node:fs');
     expect(existsSync(out)).toBe(false);

@@ -75,7 +75,7 @@ describe('HttpClient', () => {
     pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '60' } });
     const failure = client().send({ method: 'GET', path: '/api/v1/products' });
     await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 429 });
-    await expect(failure).rejects.toThrow(/^rate limited \(429\); the server asks to wait 60s: try again after /);
+    await expect(failure).rejects.toThrow(/^rate limited \(429\): Too Many Attempts\.; the server asks to wait 60s: try again after /);
   });
 
   it('names a POST whose check failed too (maintenance mode answers 503 to everything)', async () => {
@@ -84,7 +84,7 @@ describe('HttpClient', () => {
       method: 'POST', path: '/api/v1/students', body: {}, alreadyApplied: () => Promise.reject(new Error('503 as well')),
     });
     await expect(failure).rejects.toThrow(
-      'server unavailable (503); the change may or may not have been applied (the check for it failed too: the server may be down for maintenance); check before trying again (POST /api/v1/students)',
+      'server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: the server may be down for maintenance); check before trying again (POST /api/v1/students)',
     );
   });
 
@@ -109,7 +109,7 @@ describe('HttpClient', () => {
     pool().intercept({ path: '/api/v1/courses', method: 'GET' }).reply(503, { message: 'down' }).times(3);
     const failure = client({ retries: 2 }).send({ method: 'GET', path: '/api/v1/courses' });
     await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 503 });
-    await expect(failure).rejects.toThrow('server unavailable (503) after 2 retries; try again later or raise --retries (GET /api/v1/courses)');
+    await expect(failure).rejects.toThrow('server unavailable (503) after 2 retries: down; try again later or raise --retries (GET /api/v1/courses)');
   });
 
   it('maps 401 to exit 3, 404 to exit 4 with what was missing, 422 to exit 5 with field errors', async () => {

@@ -214,7 +214,7 @@ describe('students grant --file: the run', () => {
       },
       {
         line: 3, student: 's2', product_id: 'p1', result: 'failed',
-        message: 'server unavailable (503) after 1 retry; the change may or may not have been applied; check before trying again (POST /api/v1/students/s2/products); running the same file again retries only what is missing',
+        message: 'server unavailable (503) after 1 retry: Service Unavailable; the change may or may not have been applied; check before trying again (POST /api/v1/students/s2/products); running the same file again retries only what is missing',
       },
     ]);
   });
