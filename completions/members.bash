@@ -86,7 +86,7 @@ __members_flags() {
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason -h --help" ;;
     "students products") echo "-h --help" ;;
-    "students grant") echo "--accession --expiration --reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
+    "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
     "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
     "students import") echo "--reason --concurrency --dry-run --skip-invalid -h --help" ;;
     "students help") echo "" ;;

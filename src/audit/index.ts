@@ -129,12 +129,12 @@ export interface BulkRowOutcome {
   student_id?: string;
   /** Empty for `students import` rows. */
   product_id?: string;
-  /** Only `granted`, `revoked` and `created` are changes; the others are not recorded. */
+  /** Only `granted`, `revoked`, `renewed` and `created` are changes; the others are not recorded. */
   result: string;
   requestId?: string;
   /** granted: the new subscription; revoked: the one removed (here, or in `change`, the grant/revoke core's outcome). */
   subscription?: Subscription;
-  change?: { subscription?: Subscription };
+  change?: { subscription?: Subscription; replaced?: Subscription };
   /** Rows of a dry run are never recorded. */
   dryRun?: boolean;
 }
@@ -152,7 +152,7 @@ export interface BulkRun {
   summary: { counts: Readonly<Record<string, number>>; interrupted?: boolean };
 }
 
-const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', revoked: 'revoke', created: 'create' };
+const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', revoked: 'revoke', renewed: 'renew', created: 'create' };
 
 /** `students grant --file`: the bulk forms of grant and revoke, as the contract writes them. */
 const bulkCommand = (command: string) => (command === 'students grant' || command === 'students revoke' ? `${command} --file` : command);
@@ -178,8 +178,8 @@ export async function recordBulkRun(session: AuditContext, run: BulkRun): Promis
     return stamp({
       command, action, student: row.student, student_id: row.student_id, product_id: row.product_id || undefined,
       result: row.result, request_id: row.requestId, reason: run.reason, run_id: runId, line: row.line,
-      before: action === 'revoke' ? snapshot : undefined,
-      after: action === 'grant' ? snapshot : undefined,
+      before: action === 'revoke' ? snapshot : row.change?.replaced ? subscriptionSnapshot(row.change.replaced) : undefined,
+      after: action === 'grant' || action === 'renew' ? snapshot : undefined,
     });
   });
   const failed = run.summary.counts.failed ?? 0;

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { auditLogPath } from '../config/paths.js';
 
-export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'scores.set', 'magic-link', 'bulk', 'undo'] as const;
+export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'renew', 'scores.set', 'magic-link', 'bulk', 'undo'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A flat picture of a resource: what undo needs to restore or to check it. */

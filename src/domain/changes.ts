@@ -6,11 +6,11 @@
 import type { Api } from '../api/client.js';
 import type { Subscription } from '../api/schemas.js';
 import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/students.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { CliError, ExitCode, NotFoundError, UsageError } from '../errors.js';
 import { parseDate, today } from '../values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
 
-export type ChangeResultKind = 'granted' | 'revoked' | 'skipped';
+export type ChangeResultKind = 'granted' | 'revoked' | 'renewed' | 'skipped';
 
 /** One row of a bulk run's output (the bulk command adds `line`). */
 export interface ChangeResult {
@@ -25,8 +25,10 @@ export interface ChangeResult {
 export interface ChangeOutcome extends ChangeResult {
   /** Resolved id of the student. */
   student_id: string;
-  /** Granted: the new subscription; skipped grant: the one already held; revoked: the one removed. */
+  /** Granted or renewed: the new subscription; skipped grant: the one already held; revoked: the one removed. */
   subscription?: Subscription;
+  /** Renewed: the subscription it replaced (for the audit log and undo). */
+  replaced?: Subscription;
   /** The server's request id of the change, if it sent one. */
   requestId?: string;
   /** `--reason`, for the audit log; never printed. */
@@ -47,11 +49,27 @@ export interface ChangeOptions {
    * and confirm here; a throw cancels the change.
    */
   beforeChange?: (held?: Subscription) => Promise<void>;
+  /**
+   * A grant over a subscription that exists without access, or with another
+   * expiration: may it be renewed (revoked, then granted again)? The command
+   * answers from --renew or a question on a terminal. Without it, or on
+   * false, the grant fails with AccessNotHeldError and nothing is sent.
+   */
+  renew?: (held: Subscription, gap: string) => Promise<boolean>;
+}
+
+/** The subscription exists but not as asked (no access, another expiration): exit 5, nothing was sent. */
+export class AccessNotHeldError extends CliError {
+  constructor(message: string, readonly held: Subscription) {
+    super(message, ExitCode.rejected);
+  }
 }
 
 export interface GrantDates {
   accession: string;
   expiration?: string;
+  /** The accession was given, not defaulted to today: a renewal uses it instead of the original one. */
+  accessionGiven?: boolean;
 }
 
 /**
@@ -65,11 +83,13 @@ export function grantDates(
   names: { accession: string; expiration: string } = { accession: '--accession', expiration: '--expiration' },
   now = new Date(),
 ): GrantDates {
-  const from = accession === undefined || accession === '' ? today(now) : parseDate(accession, names.accession);
-  if (expiration === undefined || expiration === '') return { accession: from };
+  const given = !(accession === undefined || accession === '');
+  const from = given ? parseDate(accession, names.accession) : today(now);
+  const base = given ? { accession: from, accessionGiven: true } : { accession: from };
+  if (expiration === undefined || expiration === '') return base;
   const to = parseDate(expiration, names.expiration);
   if (to < from) throw new UsageError(`${names.expiration} ${to} is before ${names.accession} ${from}; the expiration cannot precede the accession`);
-  return { accession: from, expiration: to };
+  return { ...base, expiration: to };
 }
 
 /** A product id is one path segment: it cannot be empty. */
@@ -95,7 +115,11 @@ export async function grantToStudent(
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
   const held = await studentProduct(api, student.id, productId);
   if (held) {
-    return { ...base, result: 'skipped', message: `${label} already has ${productLabel(productId, held)}; nothing sent`, subscription: held };
+    const gap = accessGap(held, dates.expiration);
+    if (gap === undefined) {
+      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, held)}; nothing sent`, subscription: held };
+    }
+    return renew(api, student, productId, held, gap, renewalDates(held, dates), options);
   }
   if (options.dryRun) {
     if (!student.record) await getStudent(api, student.key);
@@ -107,6 +131,62 @@ export async function grantToStudent(
   return {
     ...base, result: 'granted', message: `granted ${productLabel(productId, data)} to ${label}`,
     subscription: data, requestId, recovered,
+  };
+}
+
+/** Access is on unless the API's `active` flag says off (an integer; a boolean or string from some servers). */
+export const hasAccess = (subscription: Subscription) => ![0, '0', false].includes(subscription.active as never);
+
+const dateOf = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
+
+/** Why a held subscription is not what a grant asks for, or undefined when it is (access on, same expiration if one was asked). */
+export function accessGap(held: Subscription, expiration: string | undefined): string | undefined {
+  const expires = dateOf(held.expiration_date);
+  if (!hasAccess(held)) {
+    const why = [held.status ? `status ${held.status}` : '', expires ? `expiration ${expires}` : ''].filter(Boolean).join(', ');
+    return `its access is off${why ? ` (${why})` : ''}`;
+  }
+  if (expiration !== undefined && expires !== expiration) return `it expires ${expires ?? 'never'}, not ${expiration}`;
+  return undefined;
+}
+
+/**
+ * The dates of a renewal: the original accession unless one was given; the
+ * asked expiration, else the original one if it has not passed, else none.
+ */
+export function renewalDates(held: Subscription, asked: GrantDates, now = new Date()): GrantDates {
+  const original = dateOf(held.expiration_date);
+  const expiration = asked.expiration ?? (original !== undefined && original >= today(now) ? original : undefined);
+  const accession = asked.accessionGiven ? asked.accession : dateOf(held.accession_date) ?? asked.accession;
+  return expiration === undefined ? { accession } : { accession, expiration };
+}
+
+/** Revoke, then grant again with `dates`: the one change the API allows to restore access or move an expiration. */
+async function renew(
+  api: Api, student: ResolvedStudent, productId: string, held: Subscription, gap: string, dates: GrantDates, options: ChangeOptions,
+): Promise<ChangeOutcome> {
+  const label = studentLabel(student);
+  const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
+  const what = productLabel(productId, held);
+  const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
+  if (!(await options.renew?.(held, gap))) {
+    throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, pass --renew`, held);
+  }
+  if (options.dryRun) {
+    return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
+  }
+  await options.beforeChange?.(held);
+  try {
+    await revokeProduct(api, student.id, productId);
+  } catch (error) {
+    // A retried DELETE whose first attempt went through finds nothing left to delete.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
+  const { data, requestId, recovered } = await grantProduct(api, student.id, body);
+  return {
+    ...base, result: 'renewed', message: `renewed ${what} for ${label} (${gap}): revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
+    subscription: data, replaced: held, requestId, recovered,
   };
 }
 

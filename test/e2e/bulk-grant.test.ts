@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  allStudents, holds, ndjson, spawnMembers, stats, tally, timeless, useBulkSandbox, waitFor, writeCsv,
+  allStudents, holds, holdsAsAsked, ndjson, spawnMembers, stats, tally, timeless, useBulkSandbox, waitFor, writeCsv,
   type BulkResult, type Product, type Student,
 } from './bulk-helpers.js';
 
@@ -19,21 +19,25 @@ describe('students grant --file against a flaky sandbox', () => {
     const product = b.catalog[0] as Product;
     const chosen = b.students.slice(0, 1000);
     const alreadyHeld = chosen.filter((student) => holds(student, product.id) > 0).length;
+    // Held as asked (access on, this expiration): skipped; held otherwise: renewed (--renew).
+    const asAsked = chosen.filter((student) => holdsAsAsked(student, product.id, '2030-12-31')).length;
+    const renewed = alreadyHeld - asAsked;
     const file = writeCsv(b.dir, 'grant-1000.csv', [
       'student,product_id,expiration_date',
       ...chosen.map((student, index) => `${keyOf(student, index)},${product.id},2030-12-31`),
     ]);
 
     const { code, stdout, stderr } = await b.members([
-      'students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose',
+      'students', 'grant', '--file', file, '--renew', '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose',
     ]);
     const results = ndjson<BulkResult>(stdout);
     expect(results.filter((r) => r.result === 'failed')).toEqual([]);
     expect(code).toBe(0);
     expect(results.map((r) => r.line)).toEqual(chosen.map((_, index) => index + 2));
     expect(results.map((r) => r.student)).toEqual(chosen.map(keyOf));
-    expect(tally(results)).toEqual({ granted: 1000 - alreadyHeld, ...(alreadyHeld > 0 ? { skipped: alreadyHeld } : {}) });
-    expect(timeless(stderr.trimEnd().split('\n').at(-1) ?? '')).toBe(`1000 rows: ${1000 - alreadyHeld} granted, ${alreadyHeld} skipped, 0 failed in X.Xs`);
+    expect(renewed).toBeGreaterThan(0);
+    expect(tally(results)).toEqual({ granted: 1000 - alreadyHeld, renewed, ...(asAsked > 0 ? { skipped: asAsked } : {}) });
+    expect(timeless(stderr.trimEnd().split('\n').at(-1) ?? '')).toBe(`1000 rows: ${1000 - alreadyHeld} granted, ${renewed} renewed, ${asAsked} skipped, 0 failed in X.Xs`);
 
     // The faults really happened, and no POST ever met "already has this product" (a blind resend).
     expect(stderr).toMatch(/^POST \S+\/products (500|503) /m);
@@ -71,7 +75,8 @@ describe('students grant --file against a flaky sandbox', () => {
 
   it('interrupted with SIGINT: exit 130 with the rows done so far and the summary; a re-run applies the rest once', async () => {
     const product = b.catalog[2] as Product;
-    const chosen = b.students.slice(200, 500);
+    // Rows held without access would fail without --renew: this test is about interruption.
+    const chosen = b.students.slice(200, 500).filter((student) => holds(student, product.id) === 0 || holdsAsAsked(student, product.id));
     const missing = chosen.filter((student) => holds(student, product.id) === 0).length;
     const file = writeCsv(b.dir, 'grant-interrupted.csv', ['student,product_id', ...chosen.map((student) => `${student.id},${product.id}`)]);
     const args = ['students', 'grant', '--file', file, '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson'];

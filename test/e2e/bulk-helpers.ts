@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { BIN, run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
-export interface Sub { product_id: string }
+export interface Sub { product_id: string; active?: number | null; expiration_date?: string | null }
 export interface Student { id: string; email: string; subscriptions?: Sub[] }
 export interface Product { id: string; title: string }
 export interface BulkResult { line: number; student: string; product_id: string; result: string; message: string }
@@ -50,6 +50,11 @@ export async function stats(sandbox: SandboxProcess): Promise<Record<string, num
 
 export const holds = (student: Student, productId: string) =>
   (student.subscriptions ?? []).filter((sub) => sub.product_id === productId).length;
+
+/** The student's subscription to the product exists with access on (and that expiration, when given): a grant skips it. */
+export const holdsAsAsked = (student: Student, productId: string, expiration?: string) =>
+  (student.subscriptions ?? []).some((sub) => sub.product_id === productId && sub.active === 1
+    && (expiration === undefined || sub.expiration_date?.slice(0, 10) === expiration));
 
 export function writeCsv(dir: string, name: string, lines: string[]): string {
   const path = join(dir, name);

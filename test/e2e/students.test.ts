@@ -185,7 +185,7 @@ describe('students grant and revoke', () => {
 
     const second = await members(['students', 'grant', student.email, product.id]);
     expect(second.code).toBe(0);
-    expect(second.stderr).toBe(`${student.full_name} <${student.email}> already has product "${product.title}" (${product.id}); nothing sent\n`);
+    expect(second.stderr).toBe(`${student.full_name} <${student.email}> already has access to product "${product.title}" (${product.id}); nothing sent\n`);
     expect((await stats())[key]).toBe(before + 1);
   });
 

@@ -16,6 +16,8 @@ export type { BulkRowOutcome, BulkResult, BulkResultKind } from '../../domain/bu
 
 export interface BulkCommandFlags extends BulkFlags {
   reason?: string;
+  /** grant --file --renew: renew every row whose subscription exists without access. */
+  renew?: boolean;
 }
 
 /** Records the run in the audit log (one record per applied row, one for the run), after the caller's own hook. */
@@ -29,7 +31,7 @@ function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
 }
 
 export function bulkGrant(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
+  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason, renew: flags.renew }, audited(session, hooks));
 }
 
 export function bulkRevoke(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {

@@ -49,6 +49,7 @@ export interface BulkOptions {
   /** Apply the valid rows and report the invalid ones as `failed`, instead of sending nothing. */
   skipInvalid: boolean;
   reason?: string;
+  renew?: boolean;
 }
 
 /** Everything a run did: what the audit log records. */
@@ -113,7 +114,7 @@ export async function runBulk<Plan>(
       await session.announceChange();
     }
     printing = true;
-    const context = api && { api, dryRun: options.dryRun, reason: options.reason };
+    const context = api && { api, dryRun: options.dryRun, reason: options.reason, renew: options.renew };
     return await apply(session, op, run, context, options, hooks, { source, output, messages });
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.

@@ -120,7 +120,7 @@ export async function products(session: Session, input: string): Promise<void> {
 }
 
 export async function grant(
-  session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string },
+  session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string; renew?: boolean },
 ): Promise<ChangeOutcome> {
   parseStudentKey(input);
   const productId = checkProductId(rawProductId);
@@ -131,8 +131,16 @@ export async function grant(
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
       beforeChange: () => session.announceChange(),
+      // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
+      renew: async (held, gap) => {
+        if (opts.renew) return true;
+        if (!session.io.stdin.isTTY || session.globals.yes) return false;
+        const title = held.product?.title;
+        await session.confirm(`${studentLabel(student)} has product ${title ? `"${title}" (${productId})` : productId} but ${gap}. Revoke it and grant it again?`);
+        return true;
+      },
     });
-    if (outcome.result === 'granted' && !outcome.dryRun) await recordOutcome(session, 'students grant', outcome);
+    if (outcome.result !== 'skipped' && !outcome.dryRun) await recordOutcome(session, 'students grant', outcome);
     // The state asked for holds either way: print the subscription, and say whether anything was sent.
     if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
     (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
@@ -158,14 +166,18 @@ export async function revoke(session: Session, input: string, rawProductId: stri
   return outcome;
 }
 
-/** A grant keeps the subscription it made (undo checks it is unchanged); a revoke the one it removed (undo restores it). */
+/**
+ * A grant keeps the subscription it made (undo checks it is unchanged); a
+ * revoke the one it removed (undo restores it); a renewal both.
+ */
 async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
   const snapshot = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
-  const granted = outcome.result === 'granted';
+  const action = ({ granted: 'grant', revoked: 'revoke', renewed: 'renew' } as const)[outcome.result as 'granted' | 'revoked' | 'renewed'];
   await recordChange(session, {
-    command, action: granted ? 'grant' : 'revoke', student: outcome.student, student_id: outcome.student_id,
+    command, action, student: outcome.student, student_id: outcome.student_id,
     product_id: outcome.product_id, result: outcome.result, request_id: outcome.requestId, reason: outcome.reason,
-    before: granted ? undefined : snapshot, after: granted ? snapshot : undefined,
+    before: action === 'revoke' ? snapshot : outcome.replaced ? subscriptionSnapshot(outcome.replaced) : undefined,
+    after: action === 'revoke' ? undefined : snapshot,
   });
 }
 

@@ -5,7 +5,7 @@ import type { CreateOptions, ListOptions } from './actions.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
-type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string };
+type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean };
 
 export function registerStudents(program: Command, runner: Runner): void {
   const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products');
@@ -82,16 +82,18 @@ export function registerStudents(program: Command, runner: Runner): void {
 
   addBulkOptions(students.command('grant')
     .usage('[options] <student> <product_id> | --file <file>')
-    .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent for a product already held')
+    .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent when access is already on')
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[product_id]', 'id of the product (see `members products list`)')
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
+    .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again')
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students grant maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c',
       'members students grant ref:crm-8812 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --expiration 2025-12-31 --reason "ticket 4411"',
-      'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date]',
+      'members students grant maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --renew --expiration 2027-07-05   # restore lapsed access',
+      'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date][,renew]',
       'members students grant --file grants.csv --yes -o csv --out results.csv',
     ))
     .action(async (student: string | undefined, productId: string | undefined, opts: GrantFlags, cmd: Command) => {

@@ -15,7 +15,7 @@ import { auditLogPath } from '../../config/paths.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { withOutput } from '../list-options.js';
-import { grantToStudent, revokeFromStudent } from '../../domain/changes.js';
+import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../domain/changes.js';
 import type { ResolvedStudent } from '../../domain/resolve.js';
 import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
 
@@ -26,9 +26,20 @@ export class UndoConflictError extends CliError {
   }
 }
 
+/**
+ * After undoing a renewal's grant: the replaced subscription had access, so it
+ * is granted again with its dates. (One that had no access is left revoked:
+ * the API cannot create a subscription without access, and no access is what
+ * the student had.)
+ */
+export interface RestorePlan {
+  accession: string;
+  expiration?: string;
+}
+
 /** What undoing a record takes, decided from the log alone. */
 export type UndoPlan =
-  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot }
+  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot; restore?: RestorePlan }
   | { kind: 'grant'; studentId: string; productId: string; accession: string; expiration?: string }
   | { kind: 'recreate'; body: NewStudent; oldId?: string };
 
@@ -58,6 +69,16 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
     return {
       kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
       granted: needs(target.after, 'granted subscription'),
+    };
+  }
+  if (target.action === 'renew' && target.result === 'renewed') {
+    const before = needs(target.before, 'replaced subscription');
+    const accession = dateOnly(before.accession_date);
+    const hadAccess = [1, '1', true].includes(before.active as never);
+    return {
+      kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      granted: needs(target.after, 'renewed subscription'),
+      restore: hadAccess && accession ? { accession, expiration: dateOnly(before.expiration_date) ?? undefined } : undefined,
     };
   }
   if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo')) {
@@ -114,7 +135,9 @@ function notUndoable(target: AuditRecord): string {
 function question(id: string, plan: UndoPlan, label: string): string {
   switch (plan.kind) {
     case 'revoke':
-      return `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
+      return plan.restore
+        ? `Undo ${id}: revoke the renewed product ${plan.productId} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`
+        : `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
     case 'grant':
       return `Undo ${id}: grant product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
     case 'recreate':
@@ -189,17 +212,36 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
         if (outcome.result === 'skipped') {
           throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has product ${plan.productId}; nothing was sent`);
         }
+        const revoked = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
+        if (plan.restore) {
+          const { accession, expiration } = plan.restore;
+          const regrant = await grantToStudent(api, student, plan.productId, { accession, expiration });
+          await recordChange(session, {
+            ...base, student: target.student, student_id: plan.studentId, product_id: plan.productId, result: 'renewed',
+            request_id: regrant.requestId, before: revoked, after: regrant.subscription ? subscriptionSnapshot(regrant.subscription) : undefined,
+          });
+          if (regrant.subscription) await output.one(regrant.subscription, SUBSCRIPTION_VIEW);
+          messages.notice(`✓ Undid ${id}: product ${plan.productId} of ${label} is back to its former dates (${dates(accession, expiration)})`);
+          return;
+        }
         await recordChange(session, {
           ...base, student: target.student, student_id: plan.studentId, product_id: plan.productId, result: 'revoked',
-          request_id: outcome.requestId, before: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined,
+          request_id: outcome.requestId, before: revoked,
         });
-        messages.notice(`✓ Undid ${id}: revoked product ${plan.productId} from ${label}`);
+        messages.notice(target.action === 'renew'
+          ? `✓ Undid ${id}: revoked the renewed product ${plan.productId} from ${label}; without access again, as before the renewal `
+            + '(the API cannot recreate a subscription without access)'
+          : `✓ Undid ${id}: revoked product ${plan.productId} from ${label}`);
         return;
       }
       case 'grant': {
         const student = byId(plan.studentId, label);
         const outcome = await grantToStudent(api, student, plan.productId, { accession: plan.accession, expiration: plan.expiration }, {
           beforeChange: confirm,
+        }).catch((error: unknown) => {
+          // Held again, whatever its access: a person must look, undo never renews.
+          if (error instanceof AccessNotHeldError) return { result: 'skipped' as const, subscription: error.held, requestId: undefined };
+          throw error;
         });
         if (outcome.result === 'skipped') {
           const held = outcome.subscription;

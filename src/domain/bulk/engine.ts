@@ -161,7 +161,7 @@ export interface BulkSummary {
 
 export function summarize(run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean }): BulkSummary {
   const outcomes = execution.outcomes();
-  const counts: Record<BulkResultKind, number> = { granted: 0, revoked: 0, created: 0, skipped: 0, failed: 0 };
+  const counts: Record<BulkResultKind, number> = { granted: 0, revoked: 0, renewed: 0, created: 0, skipped: 0, failed: 0 };
   for (const outcome of outcomes) counts[outcome.result]++;
   return {
     rows: run.rows.length,
@@ -178,7 +178,8 @@ export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: B
   const { counts } = summary;
   const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;
   const notes = [summary.interrupted ? 'interrupted' : '', summary.dryRun ? 'dry run: nothing was sent' : ''].filter(Boolean);
-  return `${rows}: ${counts[op.done]} ${op.done}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
+  const renewed = counts.renewed > 0 ? `, ${counts.renewed} renewed` : '';
+  return `${rows}: ${counts[op.done]} ${op.done}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
     + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
 }
 

@@ -35,7 +35,7 @@ export interface CsvColumns {
   optional: readonly string[];
 }
 
-export type BulkResultKind = 'granted' | 'revoked' | 'created' | 'skipped' | 'failed';
+export type BulkResultKind = 'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed';
 
 /** The record printed for each row (contract §5), keys in this order. */
 export interface BulkResult {
@@ -71,6 +71,8 @@ export interface RowContext {
   queue: KeyedQueue;
   dryRun: boolean;
   reason?: string;
+  /** `--renew`: every grant row over a subscription without access (or with another expiration) is renewed. */
+  renew?: boolean;
 }
 
 export interface BulkOperation<Plan> {
@@ -130,6 +132,19 @@ interface ChangePlan {
 
 interface GrantPlan extends ChangePlan {
   dates: GrantDates;
+  /** The row's `renew` cell says yes. */
+  renew: boolean;
+}
+
+const YES = new Set(['yes', 'y', 'true', '1', 'sim', 's']);
+const NO = new Set(['', 'no', 'n', 'false', '0', 'não', 'nao']);
+
+/** The optional `renew` cell: yes/true/1 or no/false/0/blank (sim/não too). */
+function renewCell(values: Record<string, string>): boolean {
+  const cell = (values.renew ?? '').toLowerCase();
+  if (YES.has(cell)) return true;
+  if (NO.has(cell)) return false;
+  throw new UsageError(`renew ${JSON.stringify(values.renew)} is not yes or no`);
 }
 
 const identifyChange = (values: Record<string, string>) => ({ student: values.student ?? '', product_id: values.product_id ?? '' });
@@ -147,19 +162,21 @@ async function changeRow(context: RowContext, plan: ChangePlan, fetch: boolean, 
 
 export const grantOperation: BulkOperation<GrantPlan> = {
   command: 'students grant',
-  columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] },
+  columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date', 'renew'] },
   done: 'granted',
   destructive: false,
   identify: identifyChange,
   plan(values, now) {
     const plan = changePlan(values);
     const dates = grantDates(values.accession_date, values.expiration_date, { accession: 'accession_date', expiration: 'expiration_date' }, now);
-    return { ...plan, dates };
+    return { ...plan, dates, renew: renewCell(values) };
   },
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
-    grantToStudent(context.api, student, plan.productId, plan.dates, { reason: context.reason, dryRun: context.dryRun })),
+    grantToStudent(context.api, student, plan.productId, plan.dates, {
+      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew || context.renew === true,
+    })),
   question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
 };
 

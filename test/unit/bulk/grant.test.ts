@@ -94,7 +94,7 @@ describe('students grant --file: every row is checked before anything is sent', 
     const { code, stderr } = await cli(['students', 'grant', '--file', file]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `error: ${file}: unknown column "price" in the header (line 1); the columns are student,product_id[,accession_date][,expiration_date] (in any order, header names case-insensitive)\n`,
+      `error: ${file}: unknown column "price" in the header (line 1); the columns are student,product_id[,accession_date][,expiration_date][,renew] (in any order, header names case-insensitive)\n`,
     );
   });
 
@@ -142,7 +142,7 @@ describe('students grant --file: the run', () => {
     expect(stdout).toBe([
       '{"line":2,"student":"s1","product_id":"p1","result":"granted","message":"granted product \\"Product p1\\" (p1) to student s1"}',
       '{"line":3,"student":"s2","product_id":"p1","result":"granted","message":"granted product \\"Product p1\\" (p1) to student s2"}',
-      '{"line":4,"student":"s3","product_id":"p1","result":"skipped","message":"student s3 already has product \\"Product p1\\" (p1); nothing sent"}',
+      '{"line":4,"student":"s3","product_id":"p1","result":"skipped","message":"student s3 already has access to product \\"Product p1\\" (p1); nothing sent"}',
       '',
     ].join('\n'));
     expect(stderr).toBe(`${ANNOUNCE}3 rows: 2 granted, 1 skipped, 0 failed in X.Xs\n`);
@@ -229,7 +229,7 @@ describe('students grant --file: the run', () => {
     expect(stdout).toBe([
       'line,student,product_id,result,message',
       '2,s1,p1,granted,would grant product p1 to Student 1 <s1@example.com> (dry run; nothing sent)',
-      '3,s1,p2,skipped,"Student 1 <s1@example.com> already has product ""Product p2"" (p2); nothing sent"',
+      '3,s1,p2,skipped,"Student 1 <s1@example.com> already has access to product ""Product p2"" (p2); nothing sent"',
       '',
     ].join('\n'));
     expect(stderr).toBe('2 rows: 1 granted, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');

@@ -79,7 +79,7 @@ describe('on a terminal', () => {
     const { main } = await import('../../../src/main.js');
     const code = await main(['students', 'grant', '--file', csvFile('student,product_id\ns1,p1\ns2,p1\n')], fake.io, { dispatcher: t.agent });
     expect(code).toBe(0);
-    expect(fake.stdout()).toContain('already has product "Yoga" (p1); nothing sent');
+    expect(fake.stdout()).toContain('already has access to product "Yoga" (p1); nothing sent');
     expect(fake.stderr()).toContain('0/2');
     expect(fake.stderr().replace(/ in \d+\.\ds/, ' in X.Xs')).toMatch(/2 rows: 0 granted, 2 skipped, 0 failed in X\.Xs\n$/);
   });

@@ -174,7 +174,7 @@ describe('students grant', () => {
     const { code, stdout, stderr } = await t.cli(['students', 'grant', 'maria+vip@example.com', 'p1', '-o', 'json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual(SUB);
-    expect(stderr).toBe('Maria Silva <maria+vip@example.com> already has product "Yoga" (p1); nothing sent\n');
+    expect(stderr).toBe('Maria Silva <maria+vip@example.com> already has access to product "Yoga" (p1); nothing sent\n');
   });
 
   it('an id needs no lookup: checks the product, announces, POSTs the dates', async () => {
@@ -201,7 +201,7 @@ describe('students grant', () => {
 
   it('accession defaults to today', () => {
     expect(grantDates(undefined, undefined, undefined, new Date(2024, 1, 29, 12))).toEqual({ accession: '2024-02-29' });
-    expect(grantDates('2024-01-01', '2024-01-01')).toEqual({ accession: '2024-01-01', expiration: '2024-01-01' });
+    expect(grantDates('2024-01-01', '2024-01-01')).toEqual({ accession: '2024-01-01', expiration: '2024-01-01', accessionGiven: true });
   });
 });
 

@@ -1,0 +1,82 @@
+/**
+ * Issue 14's blocker, end to end: a grant tells the truth about access. A
+ * subscription that exists without access is never "already has", is renewed
+ * only when asked (--renew, a renew column), and undo puts access back as it was.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+
+interface Sub { product_id: string; accession_date: string | null; expiration_date: string | null; status: string | null; active: number | null }
+interface Student { id: string; email: string; subscriptions?: Sub[] }
+
+let sandbox: SandboxProcess;
+let lapsed: Array<{ student: Student; sub: Sub }>;
+let configDir: string;
+
+const members = (args: string[]) => run(args, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir } });
+const held = async (studentId: string, productId: string) => {
+  const { status, body } = await sandboxGet<{ data: Sub }>(sandbox, `/api/v1/students/${studentId}/products/${productId}`);
+  return status === 200 ? body.data : undefined;
+};
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '80', '--seed', '5']);
+  configDir = tempDir('members-renew-');
+  const students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
+  // One subscription without access per student, so that tests never share one.
+  lapsed = students.flatMap((student) => {
+    const sub = (student.subscriptions ?? []).find((s) => s.active === 0 && s.accession_date);
+    return sub ? [{ student, sub }] : [];
+  });
+  expect(lapsed.length).toBeGreaterThanOrEqual(3);
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('grant over a subscription without access', () => {
+  it('without --renew: exit 5, says why and what to do, nothing sent', async () => {
+    const { student, sub } = lapsed[0]!;
+    const { code, stdout, stderr } = await members(['students', 'grant', student.email, sub.product_id]);
+    expect(code).toBe(5);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`but its access is off (status ${sub.status}`);
+    expect(stderr).toContain('pass --renew');
+    expect(await held(student.id, sub.product_id)).toEqual(sub);
+  });
+
+  it('--renew restores access keeping the accession date; undo returns it to no access', async () => {
+    const { student, sub } = lapsed[1]!;
+    const renewed = await members(['students', 'grant', student.email, sub.product_id, '--renew', '--expiration', '2031-07-05', '-o', 'json']);
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(renewed.stderr).toContain('✓ Renewed');
+    const after = await held(student.id, sub.product_id);
+    expect(after).toMatchObject({ active: 1, accession_date: sub.accession_date, expiration_date: '2031-07-05' });
+    expect(JSON.parse(renewed.stdout)).toMatchObject({ active: 1, expiration_date: '2031-07-05' });
+
+    const history = await members(['history', '--student', student.id, '-o', 'json']);
+    const [record] = JSON.parse(history.stdout) as Array<{ id: string; action: string; result: string }>;
+    expect(record).toMatchObject({ action: 'renew', result: 'renewed' });
+
+    const undo = await members(['undo', record!.id, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain('without access again, as before the renewal');
+    // Access is off again: the API cannot recreate a subscription without access, so it is revoked.
+    expect(await held(student.id, sub.product_id)).toBeUndefined();
+  });
+
+  it('a bulk renew column renews that row (result renewed) and leaves the others as they are', async () => {
+    const [a, b] = [lapsed[2]!, lapsed[3] ?? lapsed[2]!];
+    const file = join(configDir, 'renew.csv');
+    writeFileSync(file, `student,product_id,renew\n${a.student.id},${a.sub.product_id},yes\n${b.student.email},${b.sub.product_id},no\n`);
+    const { code, stdout, stderr } = await members(['students', 'grant', '--file', file, '--yes', '-o', 'json']);
+    const rows = JSON.parse(stdout) as Array<{ line: number; result: string }>;
+    expect(rows.map((row) => row.result)).toEqual(a === b ? ['renewed', 'skipped'] : ['renewed', 'failed']);
+    expect(code).toBe(a === b ? 0 : 7);
+    expect(stderr).toMatch(/1 renewed/);
+    expect((await held(a.student.id, a.sub.product_id))?.active).toBe(1);
+  });
+});
