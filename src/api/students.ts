@@ -31,6 +31,9 @@ export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
   try {
     return (await lookup(key)).data.data;
   } catch (error) {
+    if (key.kind === 'document' && key.also && error instanceof NotFoundError && !(error instanceof RouteMissError)) {
+      return getStudent(api, { kind: 'document', value: key.also });
+    }
     if (!(error instanceof RouteMissError) || key.kind === 'id') throw error;
     const id = await scanForStudent(api, key);
     if (id === undefined) {

@@ -19,5 +19,5 @@ export function examples(...lines: string[]): string {
 }
 
 /** The STUDENT argument of every command (contract §5). */
-export const STUDENT_ARGUMENT = 'an id, an e-mail, doc:DOCUMENT or ref:REFERENCE';
+export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;

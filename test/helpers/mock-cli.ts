@@ -24,6 +24,12 @@ export interface MockCli {
   cli(args: string[], io?: FakeIoOptions): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
+/** The products list that resolves PRODUCT cells which are not ids (p1, p2…): every bulk unit test may read it once. */
+export function products(pool: ReturnType<MockAgent['get']>, items = [{ id: 'p1', title: 'Yoga' }, { id: 'p2', title: 'Pilates' }, { id: 'p3', title: 'Dança' }]) {
+  pool.intercept({ path: (path: string) => path.startsWith('/api/v1/products?'), method: 'GET' })
+    .reply(200, { data: items, links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: items.length } }).persist();
+}
+
 export function mockCli(): MockCli {
   let agent: MockAgent;
   let configDir: string;
@@ -33,7 +39,9 @@ export function mockCli(): MockCli {
     configDir = mkdtempSync(join(tmpdir(), 'members-test-'));
   });
   afterEach(async () => {
-    agent.assertNoPendingInterceptors();
+    // Persistent interceptors are a test file's background (the products list); every other one must be used.
+    const unused = agent.pendingInterceptors().filter((interceptor) => !interceptor.persist);
+    if (unused.length > 0) agent.assertNoPendingInterceptors();
     await agent.close();
     rmSync(configDir, { recursive: true, force: true });
   });

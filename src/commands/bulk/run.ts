@@ -25,7 +25,10 @@
  * state before changing it, so rows already applied come back `skipped`.
  */
 import { UsageError } from '../../errors.js';
-import { execute, planRun, runError, summarize, summaryLine, type BulkSummary, type PlannedRun } from '../../domain/bulk/engine.js';
+import {
+  execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+} from '../../domain/bulk/engine.js';
+import { resolveProduct } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../output/fields.js';
 import type { JsonRecord, Output } from '../../output/index.js';
@@ -86,24 +89,30 @@ export async function runBulk<Plan>(
   const source = options.file === '-' ? 'stdin' : options.file;
   const messages = await session.messages();
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
-  const run = planRun(op, await parseCsv(await readCsvSource(io, options.file), op.columns, source), new Date());
-
-  if (run.invalid.length > 0 && !options.skipInvalid) {
-    for (const row of run.invalid) messages.error(`line ${row.line}: ${row.problem}`);
+  const offline = planRun(op, await parseCsv(await readCsvSource(io, options.file), op.columns, source), new Date());
+  const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
+    if (checked.invalid.length === 0 || options.skipInvalid) return;
+    for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);
     throw new UsageError(
-      `${plural(run.invalid.length, 'invalid row')} in ${source}; nothing was sent. Fix ${run.invalid.length === 1 ? 'it' : 'them'}, or pass --skip-invalid to apply the other rows`,
+      `${plural(checked.invalid.length, 'invalid row')} in ${source}; ${sent}. Fix ${checked.invalid.length === 1 ? 'it' : 'them'}, or pass --skip-invalid to apply the other rows`,
     );
-  }
-  const { todo } = run;
+  };
+  refuseInvalid(offline, 'nothing was sent');
 
   // Everything that can refuse the run does so before any request.
-  const ask = !options.dryRun && todo.length > 0 && (op.destructive || todo.length > TYPE_TO_CONFIRM_ABOVE);
-  const question = op.question(todo.length, source);
+  const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
   if (ask && !globals.yes && (options.file === '-' || !io.stdin.isTTY)) {
     const where = options.file === '-' ? 'the rows come from stdin' : 'stdin is not a terminal';
-    throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but ${where}; pass --yes to proceed`);
+    throw new UsageError(`${op.question(offline.todo.length, source).replace(/\?$/, '')}: confirmation needed but ${where}; pass --yes to proceed`);
   }
-  const api = todo.length > 0 ? await session.api() : undefined;
+  const api = offline.todo.length > 0 ? await session.api() : undefined;
+  // Product titles become ids (a dry run checks ids too) before anything changes: only GETs so far.
+  const run = api
+    ? await resolveProducts(op, offline, async (cell) => (await resolveProduct(api, cell, { argument: 'product_id', check: options.dryRun })).id)
+    : offline;
+  refuseInvalid(run, 'nothing was changed');
+  const { todo } = run;
+  const question = op.question(todo.length, source);
   const output = await session.output();
   let printing = false;
   try {

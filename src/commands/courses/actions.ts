@@ -4,6 +4,7 @@ import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
 import { listOptions, printList, printPagedList, withOutput, type ListFlags } from '../list-options.js';
 import { plural } from '../../values.js';
+import { byIdOrName, resolveCourse } from '../../domain/names.js';
 
 interface ModuleLike {
   id?: unknown;
@@ -104,12 +105,12 @@ export async function listCourses(session: Session, flags: ListFlags): Promise<v
 
 export async function getCourseCommand(session: Session, id: string): Promise<void> {
   const api = await session.api();
-  await withOutput(session, async (output) => output.one(await getCourse(api, id), COURSE_VIEW));
+  await withOutput(session, async (output) => output.one(await byIdOrName(id, (courseId) => getCourse(api, courseId), () => resolveCourse(api, id), 'course'), COURSE_VIEW));
 }
 
 export async function courseAccessesCommand(session: Session, id: string): Promise<void> {
   const api = await session.api();
   await printList(session, COURSE_ACCESS_VIEW, (async function* () {
-    yield* (await courseAccesses(api, id)) as JsonRecord[];
+    yield* (await byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course')) as JsonRecord[];
   })());
 }

@@ -1,4 +1,5 @@
 import { getProduct, listCollection } from '../../api/catalog.js';
+import { byIdOrName, resolveProduct } from '../../domain/names.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
 import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
@@ -44,5 +45,5 @@ export async function listProducts(session: Session, flags: ListFlags): Promise<
 
 export async function getProductCommand(session: Session, id: string): Promise<void> {
   const api = await session.api();
-  await withOutput(session, async (output) => output.one(await getProduct(api, id), PRODUCT_VIEW));
+  await withOutput(session, async (output) => output.one(await byIdOrName(id, (productId) => getProduct(api, productId), () => resolveProduct(api, id, { check: true }), 'product'), PRODUCT_VIEW));
 }

@@ -11,6 +11,7 @@ import { EMAIL_PATTERN, parseDate } from '../../values.js';
 import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
+import { resolveProduct } from '../../domain/names.js';
 import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
 
 export interface ListOptions extends ListFlags {
@@ -123,10 +124,11 @@ export async function grant(
   session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string; renew?: boolean },
 ): Promise<ChangeOutcome> {
   parseStudentKey(input);
-  const productId = checkProductId(rawProductId);
+  checkProductId(rawProductId);
   const dates = grantDates(opts.accession, opts.expiration);
   return withOutput(session, async (output) => {
     const api = await session.api();
+    const productId = (await resolveProduct(api, rawProductId)).id;
     const student = await resolveStudent(api, input);
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
@@ -150,8 +152,9 @@ export async function grant(
 
 export async function revoke(session: Session, input: string, rawProductId: string, opts: { reason?: string }): Promise<ChangeOutcome> {
   parseStudentKey(input);
-  const productId = checkProductId(rawProductId);
+  checkProductId(rawProductId);
   const api = await session.api();
+  const productId = (await resolveProduct(api, rawProductId)).id;
   const student = await resolveStudent(api, input);
   const outcome = await revokeFromStudent(api, student, productId, {
     reason: opts.reason,

@@ -1,6 +1,7 @@
 import { getSubscription, listCollection } from '../../api/catalog.js';
 import { personName, type Named } from '../../people.js';
 import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
+import { resolveProduct } from '../../domain/names.js';
 import type { Api } from '../../api/client.js';
 import type { Subscription } from '../../api/schemas.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
@@ -67,7 +68,7 @@ export function parseFilters(flags: SubscriptionListFlags): Filters | undefined 
   if (flags.status !== undefined) filters.statuses = new Set(parseChoiceList(flags.status, '--status', SUBSCRIPTION_STATUSES));
   if (flags.access !== undefined) filters.access = flags.access;
   if (flags.product !== undefined) {
-    if (flags.product.trim() === '') throw new UsageError('--product needs a product id');
+    if (flags.product.trim() === '') throw new UsageError('--product needs a product: its id, title or the start of its title');
     filters.productId = flags.product.trim();
   }
   if (flags.student !== undefined) filters.student = parseStudentKey(flags.student);
@@ -103,7 +104,10 @@ async function* filtered(api: Api, walk: ListOptions, filters: Filters): AsyncGe
   // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
   const { student } = filters;
   const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await getStudent(api, student)).id;
-  const wanted = matcher(filters, studentId);
+  // A title or prefix becomes the id; an unknown product is an error (exit 2), never an empty list.
+  const productId = filters.productId === undefined ? undefined
+    : (await resolveProduct(api, filters.productId, { argument: '--product', check: true })).id;
+  const wanted = matcher({ ...filters, productId }, studentId);
   for await (const subscription of listCollection(api, 'subscriptions', walk)) if (wanted(subscription)) yield subscription;
 }
 

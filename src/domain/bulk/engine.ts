@@ -34,26 +34,61 @@ export interface PlannedRun<Plan> {
 
 /** Checks every row offline: its own cells, then duplicates of an earlier row. */
 export function planRun<Plan>(op: BulkOperation<Plan>, parsed: ParsedRow[], now: Date): PlannedRun<Plan> {
-  const firstLine = new Map<string, number>();
-  const rows = parsed.map((row): CheckedRow<Plan> => {
+  return withoutDuplicates(op, parsed.map((row): CheckedRow<Plan> => {
     const identity = op.identify(row.values);
     if (row.problem !== undefined) return { line: row.line, identity, problem: row.problem };
-    let plan: Plan;
     try {
-      plan = op.plan(row.values, now);
+      return { line: row.line, identity, plan: op.plan(row.values, now) };
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       return { line: row.line, identity, problem: error.message };
     }
-    const key = op.key(plan);
+  }));
+}
+
+/** A row that does what an earlier one does is a problem of its own (it would be applied twice). */
+function withoutDuplicates<Plan>(op: BulkOperation<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> {
+  const firstLine = new Map<string, number>();
+  const rows = checked.map((row): CheckedRow<Plan> => {
+    if (row.plan === undefined) return row;
+    const key = op.key(row.plan);
     const earlier = firstLine.get(key);
-    if (earlier !== undefined) return { line: row.line, identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
+    if (earlier !== undefined) return { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
     firstLine.set(key, row.line);
-    return { line: row.line, identity, plan };
+    return row;
   });
   const invalid = rows.filter((row) => row.problem !== undefined);
   const todo = rows.flatMap((row, index) => (row.plan === undefined ? [] : [{ index, line: row.line, plan: row.plan }]));
   return { rows, invalid, todo };
+}
+
+/**
+ * Resolves every distinct product cell once (an id, a title, a prefix: see
+ * domain/names.ts) before anything is changed; a cell naming no product, or
+ * several, makes its rows invalid with the candidates. Rows that turn out to
+ * name the same product twice become duplicates.
+ */
+export async function resolveProducts<Plan>(
+  op: BulkOperation<Plan>, run: PlannedRun<Plan>, resolve: (cell: string) => Promise<string>,
+): Promise<PlannedRun<Plan>> {
+  const products = op.products;
+  if (!products) return run;
+  const cells = [...new Set(run.todo.map((row) => products.of(row.plan)))];
+  const settled = await Promise.all(cells.map(async (cell) => {
+    try {
+      return [cell, await resolve(cell)] as const;
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return [cell, error] as const;
+    }
+  }));
+  const resolved = new Map<string, string | UsageError>(settled);
+  return withoutDuplicates(op, run.rows.map((row) => {
+    if (row.plan === undefined) return row;
+    const id = resolved.get(products.of(row.plan));
+    if (id instanceof UsageError) return { line: row.line, identity: row.identity, problem: id.message.replace(/\s*\n\s*/g, ' ') };
+    return { ...row, plan: products.with(row.plan, id as string) };
+  }));
 }
 
 export interface RunSettings {

@@ -91,6 +91,8 @@ export interface BulkOperation<Plan> {
   key(plan: Plan): string;
   sameWhat: string;
   apply(context: RowContext, plan: Plan): Promise<Omit<BulkRowOutcome, 'line'>>;
+  /** Where a row names a product (grant, revoke): resolved by id, title or prefix before any change. */
+  products?: { of(plan: Plan): string; with(plan: Plan, productId: string): Plan };
   /** The confirmation question for `count` rows of `source`. */
   question(count: number, source: string): string;
 }
@@ -173,6 +175,7 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   },
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
+  products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
       reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew || context.renew === true,
@@ -189,6 +192,7 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   plan: (values) => changePlan(values),
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
+  products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
   apply: (context, plan) => changeRow(context, plan, false, (student) =>
     revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun })),
   question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,

@@ -68,6 +68,12 @@ const stamp = (record: AuditRecord | undefined) => {
   expect(record?.base_url).toBe(BASE);
 };
 
+
+/** The products list, read once to resolve a PRODUCT that is not an id (p1, p2 are not UUIDs). */
+const catalog = () => pool().intercept({ path: (path: string) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, {
+  data: [{ id: 'p1', title: 'Yoga' }, { id: 'p2', title: 'Pilates' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 2 },
+});
+
 describe('recorded changes', () => {
   it('magic-link: expire_in and the request id, never the URL nor any token', async () => {
     pool().intercept({ path: '/api/v1/students/email/maria%40example.com/magic-link', method: 'POST', headers: AUTH, body: '{"expire_in":900}' })
@@ -95,6 +101,7 @@ describe('recorded changes', () => {
   });
 
   it('grant: the subscription made, for undo to check, with the reason', async () => {
+    catalog();
     pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET', headers: AUTH }).reply(404, { message: 'Not found.' });
     pool().intercept({
       path: '/api/v1/students/s1/products', method: 'POST', headers: AUTH,
@@ -113,6 +120,7 @@ describe('recorded changes', () => {
   });
 
   it('a grant that changes nothing (already held) is not recorded', async () => {
+    catalog();
     pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB });
     const { code } = await cli(['students', 'grant', 's1', 'p1', '-q']);
     expect(code).toBe(0);
@@ -120,6 +128,7 @@ describe('recorded changes', () => {
   });
 
   it('revoke: the subscription as it was, to restore it', async () => {
+    catalog();
     pool().intercept({ path: '/api/v1/students/email/maria%40example.com', method: 'GET', headers: AUTH }).reply(200, { data: MARIA });
     pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB });
     pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '', { headers: REQ });

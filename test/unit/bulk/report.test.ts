@@ -4,15 +4,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeEach } from 'vitest';
 import { bulkGrant, type BulkReport } from '../../../src/commands/bulk/actions.js';
 import { BulkFailedError } from '../../../src/errors.js';
 import { globalOptions } from '../../../src/program.js';
 import { Session } from '../../../src/session.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
-import { AUTH, BASE, TOKEN, mockCli } from '../../helpers/mock-cli.js';
+import { AUTH, BASE, TOKEN, mockCli, products } from '../../helpers/mock-cli.js';
 
 const t = mockCli();
+beforeEach(() => products(t.pool()));
 const NOT_FOUND = { message: 'Not found.' };
 const SUB = {
   active: 1, status: 'active', product_id: 'p1', accession_date: '2024-01-01', expiration_date: null,

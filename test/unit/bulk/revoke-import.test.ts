@@ -1,12 +1,13 @@
 /** `members students revoke --file` and `members students import` in-process, against exact interceptors. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { Session } from '../../../src/session.js';
-import { AUTH, mockCli } from '../../helpers/mock-cli.js';
+import { AUTH, mockCli, products } from '../../helpers/mock-cli.js';
 import type { FakeIoOptions } from '../../helpers/fake-io.js';
 
 const t = mockCli();
+beforeEach(() => products(t.pool()));
 afterEach(() => {
   vi.restoreAllMocks();
 });

@@ -67,9 +67,11 @@ describe('courses get', () => {
 
   it('exits 4 for an unknown course', async () => {
     t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz', method: 'GET' }).reply(404, { message: 'Course not found.' });
+    // Not an id: maybe a title. The list is read once.
+    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/courses?'), method: 'GET' }).reply(200, { data: [{ id: 'c1', title: 'Yoga', slug: 'yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
     const { code, stderr } = await t.cli(['courses', 'get', 'zz']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: course zz not found (GET /api/v1/courses/zz)\n');
+    expect(stderr).toBe('error: course zz not found; no course has that title either (GET /api/v1/courses/zz)\n');
   });
 });
 
@@ -109,8 +111,9 @@ describe('courses accesses', () => {
 
   it('exits 4 for an unknown course', async () => {
     t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz/accesses', method: 'GET' }).reply(404, { message: 'Course not found.' });
+    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/courses?'), method: 'GET' }).reply(200, { data: [{ id: 'c1', title: 'Yoga', slug: 'yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
     const { code, stderr } = await t.cli(['courses', 'accesses', 'zz']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: course zz not found (GET /api/v1/courses/zz/accesses)\n');
+    expect(stderr).toBe('error: course zz not found; no course has that title either (GET /api/v1/courses/zz/accesses)\n');
   });
 });

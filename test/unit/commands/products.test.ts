@@ -122,9 +122,10 @@ describe('products get', () => {
   it('exits 4 for an unknown product', async () => {
     t.agent.get(BASE).intercept({ path: '/api/v1/products/nope', method: 'GET' })
       .reply(404, { message: 'Product not found.', exception: 'ProductNotFoundException' });
+    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, { data: [{ id: 'p1', title: 'Yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
     const { code, stdout, stderr } = await t.cli(['products', 'get', 'nope']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: product nope not found (GET /api/v1/products/nope)\n');
+    expect(stderr).toBe('error: product nope not found; no product has that title either (GET /api/v1/products/nope)\n');
   });
 });

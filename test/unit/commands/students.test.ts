@@ -22,6 +22,12 @@ const SUB = {
 };
 const NOT_FOUND = { message: 'Not found.' };
 
+
+/** The products list, read once to resolve a PRODUCT that is not an id (p1, p2 are not UUIDs). */
+const catalog = () => t.pool().intercept({ path: (path: string) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, {
+  data: [{ id: 'p1', title: 'Yoga' }, { id: 'p2', title: 'Pilates' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 2 },
+});
+
 describe('students list', () => {
   const page = (data: unknown[], current: number, last: number, total: number, perPage: number) => ({
     data,
@@ -169,6 +175,7 @@ describe('students delete', () => {
 
 describe('students grant', () => {
   it('a product already held: a notice, exit 0, and no POST', async () => {
+    catalog();
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
     const { code, stdout, stderr } = await t.cli(['students', 'grant', 'maria+vip@example.com', 'p1', '-o', 'json']);
@@ -178,6 +185,7 @@ describe('students grant', () => {
   });
 
   it('an id needs no lookup: checks the product, announces, POSTs the dates', async () => {
+    catalog();
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
     t.pool().intercept({
       path: '/api/v1/students/s1/products', method: 'POST', headers: AUTH,
@@ -207,6 +215,7 @@ describe('students grant', () => {
 
 describe('students revoke', () => {
   it('a product not held: a notice, exit 0, and no DELETE', async () => {
+    catalog();
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
     get('/api/v1/students/s1').reply(200, { data: MARIA });
     const { code, stdout, stderr } = await t.cli(['students', 'revoke', 's1', 'p1']);
@@ -216,6 +225,7 @@ describe('students revoke', () => {
   });
 
   it('an unknown student is exit 4, not "does not have"', async () => {
+    catalog();
     get('/api/v1/students/ghost/products/p1').reply(404, NOT_FOUND);
     get('/api/v1/students/ghost').reply(404, NOT_FOUND);
     const { code, stderr } = await t.cli(['students', 'revoke', 'ghost', 'p1', '--yes']);
@@ -224,6 +234,7 @@ describe('students revoke', () => {
   });
 
   it('off a terminal without --yes: exit 2 after the check, and no DELETE', async () => {
+    catalog();
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
     const { code, stderr } = await t.cli(['students', 'revoke', 'maria+vip@example.com', 'p1']);
@@ -232,6 +243,7 @@ describe('students revoke', () => {
   });
 
   it('with --yes: DELETE and a notice', async () => {
+    catalog();
     get('/api/v1/students/s1/products/p1').reply(200, { data: SUB });
     t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
     const { code, stdout, stderr } = await t.cli(['students', 'revoke', 's1', 'p1', '--yes', '--reason', 'refund']);

@@ -71,8 +71,9 @@ describe('subscriptions list', () => {
 
   it('--access inactive and --product filter too, keeping --per-page', async () => {
     interceptPages('2');
-    const { code, stdout } = await t.cli(['subscriptions', 'list', '--access', 'inactive', '--product', 'p-yoga', '--per-page', '2', '-o', 'ndjson']);
-    expect(code).toBe(0);
+    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, { data: [{ id: 'p-yoga', title: 'Yoga' }, { id: 'p-pilates', title: 'Pilates' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 2 } });
+    const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', '--access', 'inactive', '--product', 'p-yoga', '--per-page', '2', '-o', 'ndjson']);
+    expect(code, stderr).toBe(0);
     expect(ids(stdout)).toEqual(['3', '5']);
   });
 

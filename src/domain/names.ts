@@ -1,0 +1,126 @@
+/**
+ * PRODUCT and COURSE arguments (contract §7): the id, the exact title (case-
+ * and accent-insensitive; a course's slug too), or a unique prefix of a
+ * title. Products and courses are few: each list is read once per run and
+ * kept with the API client. Unknown or ambiguous is a usage error (exit 2)
+ * with candidates, raised before any change.
+ */
+import type { Api } from '../api/client.js';
+import { listCollection } from '../api/catalog.js';
+import { NotFoundError, RouteMissError, UsageError } from '../errors.js';
+
+export interface Named {
+  id: string;
+  title: string;
+}
+
+interface Catalog {
+  noun: 'product' | 'course';
+  /** The command that lists them, for messages. */
+  listCommand: string;
+  load(api: Api): Promise<Array<{ id: string; title?: string | null; slug?: string | null }>>;
+}
+
+const PRODUCTS: Catalog = {
+  noun: 'product', listCommand: 'members products list --all',
+  load: async (api) => collect(listCollection(api, 'products', { all: true, perPage: 100, concurrency: 4 })),
+};
+const COURSES: Catalog = {
+  noun: 'course', listCommand: 'members courses list --all',
+  load: async (api) => collect(listCollection(api, 'courses', { all: true, perPage: 100, concurrency: 4 })),
+};
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+const loaded = new WeakMap<Api, Map<Catalog, Promise<Array<{ id: string; title?: string | null; slug?: string | null }>>>>();
+
+function entries(api: Api, catalog: Catalog) {
+  let byCatalog = loaded.get(api);
+  if (!byCatalog) loaded.set(api, (byCatalog = new Map()));
+  let list = byCatalog.get(catalog);
+  if (!list) {
+    list = catalog.load(api);
+    byCatalog.set(catalog, list);
+    // A failed read may succeed later in the run.
+    list.catch(() => byCatalog.delete(catalog));
+  }
+  return list;
+}
+
+/** Case, accents and runs of spaces do not count. */
+export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * Picks the one item `input` names, from a list, by these rules in order:
+ * id; exact title or slug; unique title prefix. Throws UsageError otherwise.
+ */
+export function pick<T extends { id: string; title?: string | null; slug?: string | null }>(
+  items: readonly T[], input: string, what: { noun: string; argument: string; listCommand: string },
+): T {
+  const wanted = input.trim();
+  if (wanted === '') throw new UsageError(`empty ${what.argument}; give the id, the title or the start of the title of a ${what.noun}`);
+  const byId = items.find((item) => item.id === wanted);
+  if (byId) return byId;
+  const key = fold(wanted);
+  const exact = items.filter((item) => fold(item.title ?? '') === key || (item.slug !== undefined && item.slug !== null && fold(item.slug) === key));
+  if (exact.length === 1) return exact[0] as T;
+  const prefixed = exact.length > 1 ? exact : items.filter((item) => fold(item.title ?? '').startsWith(key));
+  if (prefixed.length === 1) return prefixed[0] as T;
+  const show = (list: readonly T[]) => list.slice(0, 8).map((item) => `\n  ${item.id}  ${item.title ?? ''}`).join('')
+    + (list.length > 8 ? `\n  … and ${list.length - 8} more` : '');
+  if (prefixed.length > 1) {
+    throw new UsageError(`${what.argument} ${JSON.stringify(wanted)} names ${prefixed.length} ${what.noun}s; give more of the title, or the id:${show(prefixed)}`);
+  }
+  const words = key.split(' ').filter((word) => word.length >= 3);
+  const near = items.filter((item) => words.some((word) => fold(item.title ?? '').includes(word)));
+  const hint = near.length > 0 ? ` Did you mean:${show(near)}` : ` See \`${what.listCommand}\`.`;
+  throw new UsageError(`no ${what.noun} ${JSON.stringify(wanted)} (by id, title or start of title).${hint}`);
+}
+
+/** UUIDs and integers are ids as they are: no list is read for them (the server checks them), unless `check`. */
+const LOOKS_LIKE_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i;
+
+/**
+ * The product a PRODUCT argument names: `{ id, title }` (title '' when the id
+ * was taken as it is). `check`: read the list even for an id (dry runs).
+ */
+export async function resolveProduct(api: Api, input: string, options: { argument?: string; check?: boolean } = {}): Promise<Named> {
+  const argument = options.argument ?? 'PRODUCT';
+  if (!options.check && LOOKS_LIKE_ID.test(input.trim())) return { id: input.trim(), title: '' };
+  const item = pick(await entries(api, PRODUCTS), input, { noun: 'product', argument, listCommand: PRODUCTS.listCommand });
+  return { id: item.id, title: item.title ?? '' };
+}
+
+/**
+ * For commands that read one record: `input` as an id first (one request, as
+ * always); only when the server knows no such id, as a title. Unknown either
+ * way keeps the server's 404 (exit 4), with what else was tried.
+ */
+export async function byIdOrName<T>(input: string, byId: (id: string) => Promise<T>, byName: () => Promise<Named>, what: string): Promise<T> {
+  try {
+    return await byId(input.trim());
+  } catch (error) {
+    if (!(error instanceof NotFoundError) || error instanceof RouteMissError) throw error;
+    let named: Named;
+    try {
+      named = await byName();
+    } catch (nameError) {
+      if (nameError instanceof UsageError && /^no /.test(nameError.message)) {
+        const said = error.message.slice(0, error.message.lastIndexOf(' ('));
+        throw new NotFoundError(`${said}; no ${what} has that title either`, error.exitCode, error.request, error.status);
+      }
+      throw nameError;
+    }
+    return byId(named.id);
+  }
+}
+
+/** The course a COURSE argument names (id, title, slug or title prefix). */
+export async function resolveCourse(api: Api, input: string, argument = 'COURSE'): Promise<Named> {
+  const item = pick(await entries(api, COURSES), input, { noun: 'course', argument, listCommand: COURSES.listCommand });
+  return { id: item.id, title: item.title ?? '' };
+}

@@ -1,0 +1,80 @@
+/**
+ * Support-desk tickets end to end (issue 14): products and courses by name,
+ * students by a bare CPF, typed as support staff type them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+
+interface Sub { product_id: string }
+interface Student { id: string; email: string; document: string | null; subscriptions?: Sub[] }
+interface Product { id: string; title: string }
+interface Course { id: string; title: string; slug: string }
+
+let sandbox: SandboxProcess;
+let students: Student[];
+let products: Product[];
+let courses: Course[];
+let configDir: string;
+
+const members = (args: string[]) => run(args, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir } });
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '40', '--seed', '21']);
+  configDir = tempDir('members-desk-');
+  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
+  products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
+  courses = (await sandboxGet<{ data: Course[] }>(sandbox, '/api/v1/courses?per_page=100')).body.data;
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('names instead of UUIDs', () => {
+  it('grants by product title typed in another case and without accents', async () => {
+    const product = products.find((p) => /[À-ú]/.test(p.title)) ?? products[0]!;
+    const student = students.find((s) => !(s.subscriptions ?? []).some((sub) => sub.product_id === product.id))!;
+    const { code, stdout, stderr } = await members(['students', 'grant', student.email, fold(product.title), '-o', 'json']);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ product_id: product.id, active: 1 });
+  });
+
+  it('an ambiguous or unknown product is exit 2 with candidates, and nothing is sent', async () => {
+    const student = students[0]!;
+    const unknown = await members(['students', 'grant', student.email, 'Curso Que Não Existe']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no product "Curso Que Não Existe"/);
+    const unfiltered = await members(['subscriptions', 'list', '--product', 'Curso Que Não Existe']);
+    expect(unfiltered.code).toBe(2);
+    const first = products[0]!.title.slice(0, 1);
+    const sharing = products.filter((p) => p.title.toLowerCase().startsWith(first.toLowerCase()));
+    if (sharing.length > 1) {
+      const ambiguous = await members(['students', 'grant', student.email, first]);
+      expect(ambiguous.code).toBe(2);
+      for (const p of sharing.slice(0, 8)) expect(ambiguous.stderr).toContain(p.id);
+    }
+  });
+
+  it('course accesses by course title and by slug give what the id gives', async () => {
+    const course = courses[0]!;
+    const byId = await members(['courses', 'accesses', course.id, '-o', 'json']);
+    expect(byId.code, byId.stderr).toBe(0);
+    for (const name of [course.title.toLowerCase(), course.slug]) {
+      const byName = await members(['courses', 'accesses', name, '-o', 'json']);
+      expect(byName.code, byName.stderr).toBe(0);
+      expect(byName.stdout).toBe(byId.stdout);
+    }
+  });
+});
+
+describe('students by CPF without doc:', () => {
+  it('finds the student by a punctuated CPF and by its digits alone', async () => {
+    const student = students.find((s) => s.document && /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(s.document))!;
+    for (const key of [student.document!, student.document!.replace(/\D/g, '')]) {
+      const { code, stdout, stderr } = await members(['students', 'get', key, '-o', 'json']);
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ id: student.id, email: student.email });
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { isCpf, parseStudentKey } from '../../../src/api/student-key.js';
+
+describe('a CPF as a STUDENT', () => {
+  it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
+    expect(parseStudentKey('070.692.055-46')).toEqual({ kind: 'document', value: '070.692.055-46', also: '07069205546' });
+    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
+    expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
+  });
+
+  it('11 digits with a wrong check digit, or all one digit, stay an id; other documents have no other spelling', () => {
+    expect(parseStudentKey('07069205547')).toEqual({ kind: 'id', value: '07069205547' });
+    expect(parseStudentKey('11111111111')).toEqual({ kind: 'id', value: '11111111111' });
+    expect(parseStudentKey('doc:RG/1234567-8')).toEqual({ kind: 'document', value: 'RG/1234567-8' });
+    expect(parseStudentKey('9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f')).toEqual({ kind: 'id', value: '9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f' });
+  });
+
+  it('checks both check digits', () => {
+    expect(['52998224725', '11144477735', '00000000191'].map(isCpf)).toEqual([true, true, true]);
+    expect(['52998224715', '52998224726', '5299822472', '529982247250'].map(isCpf)).toEqual([false, false, false, false]);
+  });
+});
