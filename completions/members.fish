@@ -183,7 +183,7 @@ complete -c members -l base-url -x -d 'API base URL (env MEMBERS_BASE_URL)'
 complete -c members -l timeout -x -d 'per-request timeout'
 complete -c members -l retries -x -d 'retry budget per request'
 complete -c members -s y -l yes -d 'answer yes to confirmations'
-complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600)'
+complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600); - is stdout'
 
 # Commands, their options and arguments
 complete -c members -n '__members_arg \'\' 0' -a students -d 'List, look up, create and delete students; grant and revoke their products'

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Io } from './context.js';
 import { CliError, ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
+import { printable } from './output/sanitize.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
@@ -38,6 +39,8 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
     code = ExitCode.internal;
     message = `unexpected error: ${(error as Error)?.message ?? String(error)}; run again with MEMBERS_DEBUG=1 and report the stack trace`;
   }
+  // Server text is in many messages (its `message`, its field errors): one sanitizer for all of them.
+  message = printable(message);
   io.stderr.write(`error: ${message}\n`);
   if (wantsJson(argv)) {
     io.stderr.write(`${JSON.stringify({ error: { exit_code: code, status: status ?? null, message } })}\n`);

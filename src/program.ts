@@ -117,7 +117,7 @@ function addGlobalOptions(program: Command): void {
     .option('--timeout <duration>', 'per-request timeout', '30s')
     .option('--retries <n>', 'retry budget per request', '3')
     .option('-y, --yes', 'answer yes to confirmations')
-    .option('--out <file>', 'write the result to FILE (atomically, mode 0600)');
+    .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout');
 }
 
 /** Validates and normalises the global options; a bad value is a usage error. */
@@ -139,6 +139,7 @@ export function globalOptions(raw: Record<string, unknown>): GlobalOptions {
     timeoutMs: parseDuration(String(raw.timeout), '--timeout') * 1000,
     retries: parseInteger(String(raw.retries), '--retries', { min: 0, max: 20 }),
     yes: Boolean(raw.yes),
-    out: raw.out as string | undefined,
+    // `--out -` is stdout, as for curl and most tools.
+    out: raw.out === '-' ? undefined : raw.out as string | undefined,
   };
 }

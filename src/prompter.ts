@@ -6,6 +6,7 @@
  */
 import type { Io } from './context.js';
 import { InterruptedError, UsageError } from './errors.js';
+import { printableLine } from './output/sanitize.js';
 
 export interface Prompter {
   /**
@@ -21,8 +22,10 @@ export interface Prompter {
 export function createPrompter(io: Pick<Io, 'stdin' | 'stderr'>, options: { yes: boolean }): Prompter {
   const context = () => ({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false });
   return {
-    async confirm(question, typeToConfirm) {
+    async confirm(rawQuestion, typeToConfirm) {
       if (options.yes) return;
+      // A student's name comes from the server: it must not be able to rewrite the question.
+      const question = printableLine(rawQuestion);
       if (!io.stdin.isTTY) {
         throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
       }
@@ -39,7 +42,7 @@ export function createPrompter(io: Pick<Io, 'stdin' | 'stderr'>, options: { yes:
     async secret(message) {
       if (!io.stdin.isTTY) return undefined;
       const { default: password } = await import('@inquirer/password');
-      const value = await cancellable(() => password({ message, mask: false }, context()));
+      const value = await cancellable(() => password({ message: printableLine(message), mask: false }, context()));
       return value.trim() || undefined;
     },
   };

@@ -1,5 +1,6 @@
 /** A value as the text of one cell, for csv and tables. */
 import { personName } from '../people.js';
+import { printableLine } from './sanitize.js';
 import { localDate, localDateTime, localZoneLabel } from '../time/zones.js';
 import { getPath } from './fields.js';
 import type { CellFormat, Column, JsonRecord } from './view.js';
@@ -12,14 +13,7 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-// C0 controls except tab and newline, DEL, C1 controls.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Text from the API may hold escape sequences that would rewrite a terminal: they become U+FFFD. */
-export function printable(text: string): string {
-  return text.replace(CONTROL, '\uFFFD');
-}
+export { printable } from './sanitize.js';
 
 /** A person's name for a table, from the record the `full_name` column belongs to. */
 export const personNameCell: CellFormat = (_value, record) => personName(record);
@@ -29,7 +23,7 @@ export function tableCell(column: Column, record: JsonRecord): string {
   const value = getPath(record, column.path);
   const { format } = column;
   const text = typeof format === 'function' ? format(value, record) : format ? FORMATTERS[format](value) : cellText(value);
-  return printable(text.replace(/\r?\n|\t/g, ' '));
+  return printableLine(text);
 }
 
 /** A column's header; a time column names the user's zone unless it is UTC (see time/zones.ts). */

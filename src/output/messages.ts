@@ -6,7 +6,7 @@
 import type { WriteStream } from 'node:tty';
 import type { GlobalOptions, Io, OutStream } from '../context.js';
 import { printable } from './cell.js';
-import { colorEnabled } from './color.js';
+import { animationEnabled, colorEnabled } from './color.js';
 
 export interface Spinner {
   update(text: string): void;
@@ -39,8 +39,7 @@ interface LiveLine {
   redraw(): void;
 }
 
-export function createMessages(io: Pick<Io, 'stderr' | 'env'>, opts: Pick<GlobalOptions, 'quiet' | 'color'>): Messages {
-  const animated = io.stderr.isTTY === true && !opts.quiet;
+export function createMessages(io: Pick<Io, 'stderr' | 'env'> & Partial<Pick<Io, 'stdout'>>, opts: Pick<GlobalOptions, 'quiet' | 'color'>): Messages {
   let live: LiveLine | undefined;
   const say = (text: string) => {
     live?.clear();
@@ -56,7 +55,7 @@ export function createMessages(io: Pick<Io, 'stderr' | 'env'>, opts: Pick<Global
     },
     error: (text) => say(`error: ${text}`),
     async spinner(text) {
-      if (!animated) return IDLE;
+      if (!animationEnabled(io, opts.quiet, 'spinner')) return IDLE;
       const [{ default: ora }, stream] = await Promise.all([import('ora'), terminal(io.stderr)]);
       const spinner = ora({
         text: printable(text),
@@ -77,7 +76,7 @@ export function createMessages(io: Pick<Io, 'stderr' | 'env'>, opts: Pick<Global
       };
     },
     async progress(total) {
-      if (!animated) return IDLE;
+      if (!animationEnabled(io, opts.quiet, 'progress')) return IDLE;
       const [{ default: { SingleBar, Presets } }, stream] = await Promise.all([import('cli-progress'), terminal(io.stderr)]);
       // forceRedraw: cli-progress otherwise redraws only when the count changes, leaving the bar erased after a message.
       const bar = new SingleBar({ stream, clearOnComplete: true, forceRedraw: true }, Presets.shades_classic);

@@ -1,5 +1,7 @@
 /** `members magic-link STUDENT`: stdout is the URL alone in table mode, so `url=$(…)` works. */
 import { recordChange } from '../../audit/index.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { hasControls } from '../../output/sanitize.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { magicLink as postMagicLink } from '../../api/students.js';
 import type { View } from '../../output/view.js';
@@ -29,6 +31,13 @@ export async function magicLink(session: Session, input: string, opts: { expireI
       command: 'magic-link', action: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,
       result: 'created', request_id: requestId, reason: opts.reason, expire_in: data.data.expire_in,
     });
+    // A link is pasted into a browser or a chat as it is: one with control characters is refused, not repaired.
+    if (hasControls(data.data.url) || /\s/.test(data.data.url)) {
+      throw new CliError(
+        'the server sent a magic link with control or invisible characters; it was created but is not printed. '
+          + 'Report it to the platform, and create another once it is fixed', ExitCode.rejected,
+      );
+    }
     await output.one(data.data, MAGIC_LINK_VIEW);
   });
 }

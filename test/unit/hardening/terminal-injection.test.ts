@@ -1,0 +1,42 @@
+/** Server text never reaches the terminal raw: errors, field errors, prompts, the magic link (issue 15, serious 1). */
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { createPrompter } from '../../../src/prompter.js';
+import { AUTH, mockCli } from '../../helpers/mock-cli.js';
+
+const t = mockCli();
+const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
+// eslint-disable-next-line no-control-regex
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]/;
+
+describe('hostile server text', () => {
+  it('an error message and its 422 field errors are sanitized, in text and in the JSON error line', async () => {
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH }).reply(422, {
+      message: `The given data was invalid.${OSC52}\rall good`,
+      errors: { email: [`taken\u202e${OSC52}`] },
+    });
+    const { code, stderr } = await t.cli(['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '-q', '-o', 'json']);
+    expect(code).toBe(5);
+    expect(stderr).not.toMatch(RAW);
+    expect(stderr).toContain('error: the server rejected the request (422): The given data was invalid.\uFFFDall good');
+    expect(stderr).toContain('email: taken');
+  });
+
+  it('a student name cannot rewrite a question: every prompt goes through the prompter, which sanitizes it', async () => {
+    const prompter = createPrompter({ stdin: Object.assign(new PassThrough(), { isTTY: false }), stderr: { write: () => true } }, { yes: false });
+    const question = 'Delete student Ana\r\u001b[2KKeep student Ana and cancel the deletion\u202e?';
+    await expect(prompter.confirm(question)).rejects.toThrow(
+      'Delete student Ana\uFFFDKeep student Ana and cancel the deletion: confirmation needed but stdin is not a terminal; pass --yes to proceed',
+    );
+  });
+
+  it('a magic link with control characters is refused, not printed', async () => {
+    t.pool().intercept({ path: '/api/v1/students/email/ana%40x.co/magic-link', method: 'POST', headers: AUTH })
+      .reply(200, { data: { expire_in: 3600, url: `https://x.test/magic/abc${OSC52}` } });
+    const { code, stdout, stderr } = await t.cli(['magic-link', 'ana@x.co', '-q']);
+    expect(code).toBe(5);
+    expect(stdout).toBe('');
+    expect(stderr).not.toMatch(RAW);
+    expect(stderr).toContain('magic link with control or invisible characters');
+  });
+});
