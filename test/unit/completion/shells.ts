@@ -22,8 +22,16 @@ _members || exit 91
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
 
+/**
+ * Whether the real-shell tests of `shell` can run. In CI (MEMBERS_REQUIRE_SHELLS=1,
+ * set by .ci/run, which installs zsh and fish) a missing shell fails instead of skipping.
+ */
 export function hasShell(shell: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' }).status === 0;
+  const found = spawnSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' }).status === 0;
+  if (!found && process.env.MEMBERS_REQUIRE_SHELLS === '1') {
+    throw new Error(`${shell} is required for the completion tests (MEMBERS_REQUIRE_SHELLS=1): install it, e.g. apt-get install ${shell}`);
+  }
+  return found;
 }
 
 function lines(result: ReturnType<typeof spawnSync>, what: string): string[] {
