@@ -73,9 +73,11 @@ export class Session {
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
   async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
-    const [{ validateBaseUrl }, { HttpClient }, { Api }] = await Promise.all([
-      import('./config/settings.js'), import('./api/http.js'), import('./api/client.js'),
+    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyDispatcher }] = await Promise.all([
+      import('./config/settings.js'), import('./api/http.js'), import('./api/client.js'), import('./api/proxy.js'),
     ]);
+    // HTTPS_PROXY and friends; tests inject their own dispatcher instead.
+    const proxy = this.deps.dispatcher ? undefined : proxyFromEnv(this.io.env);
     const http = new HttpClient({
       baseUrl: validateBaseUrl(baseUrl),
       token,
@@ -85,7 +87,8 @@ export class Session {
       secrets: [token, ...otherSecrets],
       log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
       notice: (text) => void this.messages().then((messages) => messages.notice(text)),
-      dispatcher: this.deps.dispatcher,
+      dispatcher: this.deps.dispatcher ?? (proxy && await proxyDispatcher(proxy)),
+      ownsDispatcher: proxy !== undefined,
     });
     const api = new Api(http);
     this.clients.push(api);

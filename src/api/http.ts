@@ -37,8 +37,10 @@ export interface HttpOptions {
   log?: (line: string) => void;
   /** Notices for the user (not with --quiet): a long wait the server asked for, a slow fallback. */
   notice?: (text: string) => void;
-  /** Tests inject a MockAgent; a run otherwise gets one keep-alive Agent. */
+  /** Tests inject a MockAgent, a proxy run its proxy agent; a run otherwise gets one keep-alive Agent. */
   dispatcher?: Dispatcher;
+  /** The given dispatcher is this client's to close (the proxy agent). */
+  ownsDispatcher?: boolean;
   backoff?: Backoff;
 }
 
@@ -94,13 +96,14 @@ export class HttpClient {
   /** Tells the user something on stderr (nothing with --quiet). */
   readonly notice: (text: string) => void;
   private readonly dispatcher: Dispatcher;
-  private readonly owned?: Agent;
+  private readonly owned?: Dispatcher;
 
   constructor(private readonly options: HttpOptions) {
     this.baseUrl = options.baseUrl;
     this.redact = redactor(options.secrets);
     this.notice = options.notice ?? (() => undefined);
-    const base = options.dispatcher ?? (this.owned = new Agent({ keepAliveTimeout: 10_000, connections: 32 }));
+    const base = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+    if (!options.dispatcher || options.ownsDispatcher) this.owned = base;
     // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
     // Interceptors wrap in order: the body keeper sees each attempt's answer before the retry handler drops it.
     this.dispatcher = base.compose(keepFailedBodies(RETRYABLE_STATUS), retryInterceptor({
@@ -298,15 +301,33 @@ export class HttpClient {
     const code = raw === 'UND_ERR_REQ_RETRY' ? state.lastNetworkCode ?? 'UND_ERR_SOCKET' : raw;
     const tries = triesText(state);
     const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
     const what = timedOut
       ? `timed out after ${this.options.timeoutMs} ms${tries}; raise --timeout or try again later`
-      : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
+      : certificate
+        ? `the TLS certificate of ${this.baseUrl.origin} was refused: ${certificate} (${code}). ${CA_HELP}`
+        : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
     const outcome = label.method === 'POST' && (state.applied || outcomeUnknown({ method: 'POST', code }))
       ? `; ${postOutcome(state)}`
       : '';
     return new TransientError(this.redact(what + outcome), ExitCode.transient, label, undefined, undefined, { cause: error });
   }
 }
+
+/** Why Node refused a server's certificate, by its error code. */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed CA that is not trusted here (a company proxy or private CA?)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it was issued by a CA that is not trusted here',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it was issued by a CA that is not trusted here (a company proxy or private CA?)',
+  UNABLE_TO_GET_ISSUER_CERT: 'its issuer is unknown here',
+  CERT_HAS_EXPIRED: 'it has expired',
+  CERT_NOT_YET_VALID: 'it is not valid yet (check this machine\'s clock)',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'it was issued for another host name (check --base-url)',
+};
+
+const CA_HELP = 'If your network uses its own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file'
+  + ' (or, on Node 22 and later, set NODE_USE_SYSTEM_CA=1 to trust the system\'s store); see "Proxies and certificates" in the README';
 
 const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '');
 
