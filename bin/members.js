@@ -20,10 +20,4 @@ globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: tru
 
 const { main, processIo } = await import('../dist/main.js');
 
-// A reader that went away (`members … | head`) is not an error of ours.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
 process.exitCode = await main(process.argv.slice(2), processIo());

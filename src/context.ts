@@ -8,6 +8,8 @@ export interface OutStream {
   once?(event: 'drain', listener: () => void): unknown;
   isTTY?: boolean;
   columns?: number;
+  /** The reader went away (EPIPE): nothing written any more reaches anyone. */
+  readonly closed?: boolean;
 }
 
 export interface Io {

@@ -12,6 +12,8 @@ export const ExitCode = {
   transient: 6,
   bulkFailed: 7,
   interrupted: 130,
+  // stdout closed by its reader (128 + SIGPIPE, as shells report it).
+  stdoutClosed: 141,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -79,6 +81,17 @@ export class MissingCredentialsError extends CliError {
 export class BulkFailedError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.bulkFailed);
+  }
+}
+
+/**
+ * stdout went away (`… | head`): the conventional 141 (128 + SIGPIPE), as a
+ * shell reports for `yes | head`. A list ends quietly; a bulk run says what it
+ * applied first.
+ */
+export class StdoutClosedError extends CliError {
+  constructor(message = '') {
+    super(message, ExitCode.stdoutClosed);
   }
 }
 

@@ -5,7 +5,7 @@
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io } from './context.js';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode, StdoutClosedError } from './errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 
@@ -31,6 +31,9 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
     if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     code = ExitCode.usage;
     message = `${error.message.replace(/^error: /, '')}; see \`${commandPath(program, argv)} --help\``;
+  } else if (error instanceof StdoutClosedError && error.message === '') {
+    // The reader had what it wanted (`… | head`): nothing to say, and nowhere to say it on stdout.
+    return error.exitCode;
   } else if (error instanceof CliError) {
     code = error.exitCode;
     message = error.message;
@@ -71,8 +74,36 @@ function wantsJson(argv: string[]): boolean {
 
 /** The real process as an Io; only bin/members.js calls this. */
 export function processIo(): Io {
+  // EPIPE on stdout is not an error of ours: writers see `closed` and stop (see StdoutClosedError).
+  let closed = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  const stdout = {
+    write: (chunk: string) => process.stdout.write(chunk),
+    // A writer waiting for 'drain' on a pipe whose reader left would wait forever: wake it on close and error too.
+    once: (_event: 'drain', listener: () => void) => {
+      let called = false;
+      const wake = () => {
+        if (called) return;
+        called = true;
+        listener();
+      };
+      for (const name of ['drain', 'close', 'error']) process.stdout.once(name, wake);
+    },
+    get isTTY() {
+      return process.stdout.isTTY;
+    },
+    get columns() {
+      return process.stdout.columns;
+    },
+    get closed() {
+      return closed || process.stdout.destroyed;
+    },
+  };
   return {
-    stdout: process.stdout,
+    stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,

@@ -109,11 +109,14 @@ export async function byIdOrName<T>(input: string, byId: (id: string) => Promise
     try {
       named = await byName();
     } catch (nameError) {
-      if (nameError instanceof UsageError && /^no /.test(nameError.message)) {
+      // Several titles match: the user must say which (exit 2, with the candidates).
+      if (nameError instanceof UsageError && !/^no /.test(nameError.message)) throw nameError;
+      if (nameError instanceof UsageError) {
         const said = error.message.slice(0, error.message.lastIndexOf(' ('));
         throw new NotFoundError(`${said}; no ${what} has that title either`, error.exitCode, error.request, error.status);
       }
-      throw nameError;
+      // The list could not be read: the id's own 404 is the answer.
+      throw error;
     }
     return byId(named.id);
   }

@@ -5,11 +5,11 @@
  */
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
 import type { OutStream } from '../context.js';
-import { UsageError } from '../errors.js';
+import { StdoutClosedError, UsageError } from '../errors.js';
 
 export interface Destination {
   /** Resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */
@@ -25,8 +25,11 @@ export interface Destination {
 
 function writer(stream: OutStream): (text: string) => Promise<void> {
   return async (text) => {
+    // Writing on would only produce output nobody reads (and, for a list, fetch pages for nobody).
+    if (stream.closed) throw new StdoutClosedError();
     if (stream.write(text) || !stream.once) return;
     await new Promise<void>((resolve) => stream.once?.('drain', resolve));
+    if (stream.closed) throw new StdoutClosedError();
   };
 }
 
@@ -47,6 +50,9 @@ const FILE_CHUNK_CHARS = 64 * 1024;
 
 /** `path` is absolute. Opened at once so that a bad path fails before any request is sent. */
 export async function openOutFile(path: string): Promise<Destination> {
+  // The rename at the end would fail on a directory, after every request: refuse it now.
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`cannot write --out ${path}: it is a directory; give a file name`);
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   // 'wx': never write through a file or symlink that is already there; 0600: it holds personal data.
   const handle = await open(temp, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {

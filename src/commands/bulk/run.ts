@@ -24,7 +24,7 @@
  * Re-running the same file applies only what is missing: the cores check the
  * state before changing it, so rows already applied come back `skipped`.
  */
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, StdoutClosedError, UsageError } from '../../errors.js';
 import {
   execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../domain/bulk/engine.js';
@@ -169,6 +169,8 @@ async function apply<Plan>(
     for await (const outcome of execution.inOrder()) yield printed(outcome);
   }
 
+  /** The results could not all be delivered: stdout closed by its reader, or --out failed late (a full disk). */
+  let undelivered: Error | undefined;
   try {
     // On a terminal, results wait for the end rather than tear the progress bar.
     if (io.stdout.isTTY && !globals.out) await settled;
@@ -179,19 +181,39 @@ async function apply<Plan>(
     await settled;
     removeListeners();
     await output.abort();
-    throw error;
+    // What was applied must still be summed up and recorded; anything else is thrown as it is.
+    if (!(error instanceof StdoutClosedError)) throw error;
+    undelivered = error;
   }
   removeListeners();
-  await output.close();
+  if (!undelivered) {
+    try {
+      await output.close();
+    } catch (error) {
+      await output.abort();
+      undelivered = error as Error;
+    }
+  }
 
-  const summary = summarize(run, execution, { seconds: (performance.now() - started) / 1000, interrupted, dryRun: options.dryRun });
+  const summary = summarize(run, execution, { seconds: (performance.now() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
   messages.notice(summaryLine(op, summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await hooks.onFinish?.(report);
 
+  if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
   const error = runError(summary, execution.fatal);
   if (error !== undefined) throw error;
   return report;
+}
+
+/** The rows applied are recorded in the audit log whatever happened to their results: say so, and what to do. */
+function undeliveredError(cause: Error, summary: BulkSummary, out: string | undefined): CliError {
+  const applied = `${summary.processed} of ${plural(summary.rows, 'row')} processed, and the changes made are in the audit log (\`members history\`)`;
+  if (cause instanceof StdoutClosedError) {
+    return new StdoutClosedError(`stdout was closed by its reader; ${applied}. Run the same file again to apply the rest (rows already applied come back skipped)`);
+  }
+  const why = (cause as NodeJS.ErrnoException).code ?? cause.message;
+  return new CliError(`could not write --out ${out ?? ''} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: every row comes back skipped, with its result`, ExitCode.internal, undefined, { cause });
 }
 
 /** The printed record: exactly the contract's fields, in its order. */

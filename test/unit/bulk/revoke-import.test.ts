@@ -1,5 +1,5 @@
 /** `members students revoke --file` and `members students import` in-process, against exact interceptors. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { Session } from '../../../src/session.js';
@@ -125,6 +125,28 @@ describe('students import', () => {
       { line: 3, student: 's2@example.com', product_id: '', result: 'skipped', message: 'student Student 2 <s2@example.com> already exists; nothing sent' },
     ]);
     expect(stderr).toBe(`${ANNOUNCE}2 rows: 1 created, 1 skipped, 0 failed in X.Xs\n`);
+  });
+
+  it('--out failing late (a full disk): the rows applied are summed up and recorded, no temp file, a clear error', async () => {
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND);
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH })
+      .reply(201, { data: student(9, { first_name: 'Ana', last_name: 'Souza', full_name: 'Ana Souza', email: 'ana@example.com' }) });
+    const real = Session.prototype.output;
+    // The file takes every write, then the disk is full when it is flushed.
+    const spy = vi.spyOn(Session.prototype, 'output').mockImplementation(async function (this: Session, overrides) {
+      const output = await real.call(this, overrides);
+      return { ...output, close: () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })) };
+    });
+    const out = join(t.configDir, 'results', 'out.csv');
+    mkdirSync(join(t.configDir, 'results'));
+    const { code, stderr } = await cli(['students', 'import', '-', '-o', 'csv', '--out', out], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
+    spy.mockRestore();
+    expect(code).toBe(1);
+    expect(timeless(stderr)).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs\n');
+    expect(stderr).toContain(`error: could not write --out ${out} (ENOSPC); 1 of 1 row processed, and the changes made are in the audit log`);
+    expect(readdirSync(join(t.configDir, 'results'))).toEqual([]);
+    const audit = readFileSync(join(t.configDir, 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('"action":"create"');
   });
 
   it('prints the e-mail, not an empty product, in table mode', async () => {

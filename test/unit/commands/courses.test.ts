@@ -52,7 +52,7 @@ describe('courses get', () => {
       'Start here',
       '├── Breathing  (m1)',
       '│   ├── Welcome  (l1)',
-      '│   └── Posture and \uFFFD[31mbalance  (l2) [unpublished]',
+      '│   └── Posture and balance  (l2) [unpublished]',
       '└── Flow  (m2) [blocked]',
       '    └── Sun salutation  (l3)',
       '',

@@ -1,0 +1,65 @@
+/**
+ * Results that cannot be delivered (issue 15, serious 2 and 3): a bulk run
+ * piped into `head`, an --out path that is a directory or a full disk. What
+ * was applied is summed up and recorded, the exit code is never 0, no temp
+ * file is left behind.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+
+let sandbox: SandboxProcess;
+let dir: string;
+
+const csv = (name: string, count: number, from: number) => {
+  const path = join(dir, name);
+  const rows = Array.from({ length: count }, (_, i) => `Ana${from + i},Souza,ana.${from + i}@delivery.example`);
+  writeFileSync(path, `first_name,last_name,email\n${rows.join('\n')}\n`);
+  return path;
+};
+const auditRows = (configDir: string) => readFileSync(join(configDir, 'audit.jsonl'), 'utf8').trim().split('\n')
+  .map((line) => JSON.parse(line) as { action: string; result: string; counts?: Record<string, number> });
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '3']);
+  dir = tempDir('members-delivery-');
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('a bulk run whose results cannot be delivered', () => {
+  it('piped into head: stops, sums up, records what it applied, exit 141', async () => {
+    const file = csv('head.csv', 60, 0);
+    const configDir = tempDir();
+    // sh -c: the real pipe, and the exit code of members itself.
+    const script = `"${process.execPath}" "${BIN}" students import "${file}" --yes -o csv --concurrency 1; echo "members=$?" >&2`;
+    const { stderr } = await new Promise<{ stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', `{ ${script}; } | head -3 > /dev/null`], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, MEMBERS_CONFIG_DIR: configDir },
+      });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      child.on('close', () => resolve({ stderr: err }));
+    });
+    expect(stderr).toContain('members=141');
+    expect(stderr).toMatch(/of 60 rows: \d+ created, 0 skipped, 0 failed in [\d.]+s \(interrupted\)/);
+    expect(stderr).toContain('stdout was closed by its reader');
+    const records = auditRows(configDir);
+    const created = records.filter((r) => r.action === 'create').length;
+    expect(created).toBeGreaterThan(0);
+    expect(records.at(-1)).toMatchObject({ action: 'bulk', result: 'interrupted', counts: expect.objectContaining({ created }) });
+  });
+
+  it('--out naming a directory: exit 2 before any request', async () => {
+    const file = csv('dir.csv', 3, 100);
+    const { code, stderr } = await run(['students', 'import', file, '--yes', '-o', 'csv', '--out', dir], { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: tempDir() } });
+    expect(code).toBe(2);
+    expect(stderr).toContain('it is a directory');
+    const check = await run(['students', 'get', 'ana.100@delivery.example'], { env: sandbox.env });
+    expect(check.code).toBe(4);
+  });
+});
