@@ -1,6 +1,6 @@
 /** `members scores get|set` end to end against `members sandbox`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
 interface Student { id: string; email: string; document: string | null; reference_id: string | null }
 interface Score { score: number; posts: number; comments: number; replies: number }
@@ -50,5 +50,28 @@ describe('scores', () => {
     const { code, stderr } = await members(['scores', 'get', 'ref:NO-SUCH-REF']);
     expect(code).toBe(4);
     expect(stderr).toBe('error: student with reference NO-SUCH-REF not found (GET /api/v1/students/reference/NO-SUCH-REF)\n');
+  });
+
+  it('set records the score before, and undo puts it back (refused once the score moved on)', async () => {
+    const student = students[5] as Student;
+    const before = (await scoreOf(student.id)).score;
+    const env = { MEMBERS_CONFIG_DIR: tempDir('members-scores-') };
+    expect((await members(['scores', 'set', student.email, String(before + 7), '-q'], env)).code).toBe(0);
+    const history = JSON.parse((await members(['history', '--student', student.id, '-o', 'json'], env)).stdout) as Array<{ id: string; before: { score: number } }>;
+    expect(history[0]?.before).toEqual({ score: before });
+
+    const undo = await members(['undo', history[0]!.id, '--yes'], env);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain(`is ${before} again`);
+    expect((await scoreOf(student.id)).score).toBe(before);
+
+    // Undoing it twice is refused by the log; a moved-on score by the server state.
+    expect((await members(['undo', history[0]!.id, '--yes'], env)).code).toBe(2);
+    expect((await members(['scores', 'set', student.email, String(before + 1), '-q'], env)).code).toBe(0);
+    expect((await members(['scores', 'set', student.email, String(before + 2), '-q'], env)).code).toBe(0);
+    const [, older] = JSON.parse((await members(['history', '--student', student.id, '-o', 'json'], env)).stdout) as Array<{ id: string }>;
+    const conflict = await members(['undo', older!.id, '--yes'], env);
+    expect(conflict.code).toBe(5);
+    expect(conflict.stderr).toContain(`is ${before + 2} now, not ${before + 1}`);
   });
 });

@@ -33,11 +33,13 @@ export async function setScore(session: Session, input: string, rawScore: string
   return withOutput(session, async (output) => {
     const api = await session.api();
     const student = await resolveStudent(api, input);
+    // The score before, so that the change can be undone.
+    const previous = await getScores(api, student.id);
     await session.announceChange();
     const { data, requestId } = await putScore(api, student.id, score);
     await recordChange(session, {
       command: 'scores set', action: 'scores.set', student: input, student_id: student.id, result: 'updated', request_id: requestId,
-      reason: opts.reason, score,
+      reason: opts.reason, score, before: { score: previous.score ?? null }, after: { score: data.data.score ?? score },
     });
     await output.one(data.data, SCORE_VIEW);
     (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);

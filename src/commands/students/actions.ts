@@ -95,7 +95,8 @@ export async function remove(session: Session, input: string, opts: { reason?: s
   const student = await resolveStudent(api, input, { fetch: true });
   const label = studentLabel(student);
   await session.announceChange();
-  await session.confirm(`Delete student ${label}?`);
+  // Irreversible in effect (a new student gets a new id): typing the e-mail, not a reflexive y.
+  await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.`, student.record?.email || student.id);
   let requestId: string | undefined;
   try {
     ({ requestId } = await deleteStudent(api, student.id));

@@ -7,7 +7,7 @@
  * UndoConflictError, exit 5: nothing is sent, and a person must look.
  */
 import type { Subscription } from '../../api/schemas.js';
-import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
+import { createStudent, findStudent, getScores, setScore, type NewStudent } from '../../api/students.js';
 import {
   auditBaseUrl, readAllAudit, recordChange, studentSnapshot, subscriptionSnapshot, type AuditRecord, type Snapshot,
 } from '../../audit/index.js';
@@ -41,7 +41,8 @@ export interface RestorePlan {
 export type UndoPlan =
   | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot; restore?: RestorePlan }
   | { kind: 'grant'; studentId: string; productId: string; accession: string; expiration?: string }
-  | { kind: 'recreate'; body: NewStudent; oldId?: string };
+  | { kind: 'recreate'; body: NewStudent; oldId?: string }
+  | { kind: 'score'; studentId: string; previous: number; set: number };
 
 /** `2024-03-05 00:00:00` → `2024-03-05`; null when there is no date. */
 export function dateOnly(value: unknown): string | null {
@@ -89,6 +90,12 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
       accession, expiration: dateOnly(before.expiration_date) ?? undefined,
     };
   }
+  if (target.action === 'scores.set' && target.result === 'updated' && typeof target.before?.score === 'number') {
+    return {
+      kind: 'score', studentId: needs(target.student_id, 'student id'), previous: target.before.score,
+      set: typeof target.after?.score === 'number' ? target.after.score : needs(target.score as number | undefined, 'score set'),
+    };
+  }
   if (target.action === 'delete' && target.result === 'deleted') {
     const before = needs(target.before, "deleted student's fields");
     const body: NewStudent = {
@@ -116,7 +123,7 @@ function notUndoable(target: AuditRecord): string {
       return `change ${id} created a student; creating cannot be undone. If it was a mistake, delete the student: `
         + `\`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``;
     case 'scores.set':
-      return `change ${id} set a score; the score before it was not recorded, so it cannot be undone. `
+      return `change ${id} set a score before scores were recorded for undo; it cannot be undone. `
         + `Set it by hand with \`members scores set ${target.student ?? 'STUDENT'} SCORE\``;
     case 'magic-link':
       return `change ${id} created a magic link; a link cannot be withdrawn, it expires by itself`
@@ -140,6 +147,8 @@ function question(id: string, plan: UndoPlan, label: string): string {
         : `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
     case 'grant':
       return `Undo ${id}: grant product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
+    case 'score':
+      return `Undo ${id}: set the score of ${label} back from ${plan.set} to ${plan.previous}?`;
     case 'recreate':
       return `Undo ${id}: create student ${plan.body.first_name} ${plan.body.last_name} <${plan.body.email}> again, with a new id?`;
   }
@@ -257,6 +266,20 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
         if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
         messages.notice(`✓ Undid ${id}: granted product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)}); `
           + 'it is a new subscription, with the status and access the server gives a grant');
+        return;
+      }
+      case 'score': {
+        const now = await getScores(api, plan.studentId);
+        if (now.score !== plan.set) {
+          throw new UndoConflictError(`cannot undo ${id}: the score of ${label} is ${now.score ?? 'unset'} now, not ${plan.set} as that change left it; nothing was sent`);
+        }
+        await confirm();
+        const { data, requestId } = await setScore(api, plan.studentId, plan.previous);
+        await recordChange(session, {
+          ...base, student: target.student, student_id: plan.studentId, result: 'updated', request_id: requestId,
+          score: plan.previous, before: { score: plan.set }, after: { score: data.data.score ?? plan.previous },
+        });
+        messages.notice(`✓ Undid ${id}: the score of ${label} is ${plan.previous} again`);
         return;
       }
       case 'recreate': {

@@ -92,11 +92,15 @@ describe('recorded changes', () => {
   });
 
   it('a token pasted into --reason is masked', async () => {
+    pool().intercept({ path: '/api/v1/students/s1/scores', method: 'GET', headers: AUTH }).reply(200, { data: { score: 3 } });
     pool().intercept({ path: '/api/v1/students/s1/scores', method: 'PUT', headers: AUTH, body: '{"score":5}' })
       .reply(200, { data: { score: 5, posts: 0, comments: 0, replies: 0 } });
     const { code } = await cli(['scores', 'set', 's1', '5', '--quiet', '--reason', `oops ${TOKEN} and ${DEV_TOKEN}`]);
     expect(code).toBe(0);
-    expect(log()[0]).toMatchObject({ command: 'scores set', action: 'scores.set', student_id: 's1', score: 5, result: 'updated', reason: 'oops *** and ***' });
+    expect(log()[0]).toMatchObject({
+      command: 'scores set', action: 'scores.set', student_id: 's1', score: 5, result: 'updated', reason: 'oops *** and ***',
+      before: { score: 3 }, after: { score: 5 },
+    });
     expect(logText()).not.toContain('SENTINEL');
   });
 
@@ -166,6 +170,7 @@ describe('recorded changes', () => {
 
   it('a log that cannot be written: the change still succeeds, and the record goes to stderr, even with --quiet', async () => {
     mkdirSync(logFile()); // a directory where the file should be
+    pool().intercept({ path: '/api/v1/students/s1/scores', method: 'GET', headers: AUTH }).reply(200, { data: { score: 3 } });
     pool().intercept({ path: '/api/v1/students/s1/scores', method: 'PUT', headers: AUTH }).reply(200, { data: { score: 5 } });
     const { code, stdout, stderr } = await cli(['scores', 'set', 's1', '5', '--quiet', '--reason', 'r']);
     expect(code).toBe(0);

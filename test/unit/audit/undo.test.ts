@@ -153,7 +153,7 @@ describe('undo refused from the log alone: exit 2, no request', () => {
     await refused([rec('c1', { action: 'create', result: 'created', command: 'students create' })], 'c1',
       'change c1 created a student; creating cannot be undone. If it was a mistake, delete the student: `members students delete s1`');
     await refused([rec('k1', { action: 'scores.set', result: 'updated', score: 4 })], 'k1',
-      'change k1 set a score; the score before it was not recorded, so it cannot be undone. Set it by hand with `members scores set maria@example.com SCORE`');
+      'change k1 set a score before scores were recorded for undo; it cannot be undone. Set it by hand with `members scores set maria@example.com SCORE`');
     await refused([rec('m1', { action: 'magic-link', result: 'created', expire_in: 3600 })], 'm1',
       'change m1 created a magic link; a link cannot be withdrawn, it expires by itself 3600s after 2025-03-01T10:00:00.000Z');
     await refused([rec('b1', { action: 'bulk', result: 'completed', counts: { granted: 3 } })], 'b1',

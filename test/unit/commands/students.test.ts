@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Session } from '../../../src/session.js';
+import { UsageError } from '../../../src/errors.js';
 import { grantDates } from '../../../src/domain/changes.js';
 import { resolveStudent, type StudentCache } from '../../../src/domain/resolve.js';
 import { Api } from '../../../src/api/client.js';
@@ -164,6 +166,18 @@ describe('students delete', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe(`${ANNOUNCE}✓ Deleted student Maria Silva <maria+vip@example.com>\n`);
+  });
+
+  it('on a terminal, asks to type the e-mail, not y/N: the delete is irreversible in effect', async () => {
+    get('/api/v1/students/s1').reply(200, { data: MARIA });
+    const confirm = vi.spyOn(Session.prototype, 'confirm').mockRejectedValue(new UsageError('cancelled: nothing was changed'));
+    const { code } = await t.cli(['students', 'delete', 's1'], { stdinTTY: true });
+    const calls = [...confirm.mock.calls];
+    confirm.mockRestore();
+    expect(code).toBe(2);
+    expect(calls).toEqual([[
+      'Delete student Maria Silva <maria+vip@example.com>? Its subscriptions, scores and progress go with it.', 'maria+vip@example.com',
+    ]]);
   });
 
   it('an unknown student is exit 4 and nothing is deleted', async () => {
