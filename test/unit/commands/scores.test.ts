@@ -24,6 +24,8 @@ describe('scores get', () => {
 
 describe('scores set', () => {
   it('sends the score as a JSON integer after announcing the target', async () => {
+    // The score before, for undo.
+    t.pool().intercept({ path: '/api/v1/students/s1/scores', method: 'GET', headers: AUTH }).reply(200, { data: { ...SCORE, score: 90 } });
     t.pool().intercept({ path: '/api/v1/students/s1/scores', method: 'PUT', headers: AUTH, body: '{"score":120}' }).reply(200, { data: SCORE });
     const { code, stdout, stderr } = await t.cli(['scores', 'set', 's1', '120', '-o', 'json', '--reason', 'moderation']);
     expect(code).toBe(0);
