@@ -123,7 +123,7 @@ __members_flags() {
     "completion") echo "-h --help" ;;
     "history") echo "--student --since --limit -h --help" ;;
     "undo") echo "--reason -h --help" ;;
-    "help") echo "" ;;
+    "help") echo "-h --help" ;;
   esac
   echo "-p --profile -o --output --json --fields --no-header --csv-raw --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --out"
 }
@@ -159,7 +159,6 @@ __members_argument() {
     "auth switch|0") __members_profiles ;;
     "auth help|0") __members_words "login status switch logout token" ;;
     "completion|0") __members_words "bash zsh fish" ;;
-    "help|0") __members_words "students scores magic-link products subscriptions courses report auth api sandbox completion history undo" ;;
   esac
 }
 

@@ -9,6 +9,7 @@ import { Session, type SessionDeps } from './session.js';
 import { parseDuration, parseInteger } from './values.js';
 import { UsageError } from './errors.js';
 import type { Register, Runner } from './commands/command-kit.js';
+import { registerHelp } from './commands/help/index.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerStudents } from './commands/students/index.js';
@@ -35,7 +36,6 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     .description('Administer the students, products and subscriptions of a membership platform.')
     .version(__MEMBERS_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .addHelpCommand('help [command]', 'show help for a command')
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
       writeErr: (text) => void deps.io.stderr.write(text),
@@ -57,6 +57,7 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     },
   };
   for (const register of registrations) register(program, runner);
+  registerHelp(program);
   groupCommandsForHelp(program);
   return { program, sessions };
 }

@@ -2,7 +2,12 @@ import { Command } from 'commander';
 import { examples, type Runner } from '../command-kit.js';
 
 export function registerAuth(program: Command, runner: Runner): void {
-  const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens');
+  const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens')
+    .addHelpText('after', examples(
+      'members auth login --base-url https://members.example.com',
+      'members auth status',
+      'members auth switch production',
+    ));
 
   auth.command('login')
     .description('Store a profile: base URL and tokens (tokens never come from flags)')

@@ -3,7 +3,11 @@ import { examples, type Runner } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerCourses(program: Command, runner: Runner): void {
-  const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them');
+  const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')
+    .addHelpText('after', examples(
+      'members courses list --all',
+      'members courses accesses "Python para iniciantes" -o csv',
+    ));
 
   addListOptions(courses.command('list').description('List courses with their counts of modules and lessons'))
     .addHelpText('after', examples(

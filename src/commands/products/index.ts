@@ -3,7 +3,11 @@ import { examples, type Runner } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerProducts(program: Command, runner: Runner): void {
-  const products = program.command('products').description('List products and their subscriber counts');
+  const products = program.command('products').description('List products and their subscriber counts')
+    .addHelpText('after', examples(
+      'members products list',
+      'members products get "Python Pro" --json',
+    ));
 
   addListOptions(products.command('list').description('List products, one page at a time (--all for every page)'))
     .addHelpText('after', examples(

@@ -3,7 +3,10 @@ import { examples, type Runner } from '../command-kit.js';
 import type { ReportFlags } from './actions.js';
 
 export function registerReport(program: Command, runner: Runner): void {
-  const report = program.command('report').description('Partner reports of the platform');
+  const report = program.command('report').description('Partner reports of the platform')
+    .addHelpText('after', examples(
+      'members report engaged-courses -o csv --out report.csv',
+    ));
 
   report.command('engaged-courses')
     .description('Stream the (deprecated) report of the most engaged courses: one row per student and course')

@@ -2,7 +2,11 @@ import type { Command } from 'commander';
 import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner } from '../command-kit.js';
 
 export function registerScores(program: Command, runner: Runner): void {
-  const scores = program.command('scores').description("Read and set a student's community score");
+  const scores = program.command('scores').description("Read and set a student's community score")
+    .addHelpText('after', examples(
+      'members scores get maria@example.com',
+      'members scores set maria@example.com 120 --reason "moderation #88"',
+    ));
 
   scores.command('get')
     .description("Show a student's score, posts, comments and replies")

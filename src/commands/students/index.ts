@@ -8,7 +8,12 @@ type BulkCommandFlags = BulkFlags & { reason?: string };
 type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean };
 
 export function registerStudents(program: Command, runner: Runner): void {
-  const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products');
+  const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products')
+    .addHelpText('after', examples(
+      'members students get 070.692.055-46',
+      'members students grant maria@example.com "Python Pro"',
+      'members students revoke --file refunds.csv --yes',
+    ));
 
   addListOptions(students.command('list')
     .description('List students, one page at a time (--all for every page)')

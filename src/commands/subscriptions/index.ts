@@ -4,7 +4,11 @@ import { addListOptions } from '../list-options.js';
 import type { SubscriptionListFlags } from './actions.js';
 
 export function registerSubscriptions(program: Command, runner: Runner): void {
-  const subscriptions = program.command('subscriptions').description('List and inspect subscriptions (a student with a product)');
+  const subscriptions = program.command('subscriptions').description('List and inspect subscriptions (a student with a product)')
+    .addHelpText('after', examples(
+      'members subscriptions list --access active --status canceled,refunded',
+      'members subscriptions list --product "Python Pro" -o csv',
+    ));
 
   addListOptions(subscriptions.command('list').description('List subscriptions; filters apply over every page'))
     .option('--status <list>', 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)')

@@ -76,7 +76,9 @@ describe('members --help', () => {
     const { code, stdout, stderr } = await help(['--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    const found = sections(stdout).filter(([heading]) => heading !== 'Options:');
+    // After the commands: the help topics and examples, as gh's root help ends.
+    expect(sections(stdout).map(([heading]) => heading).slice(-2)).toEqual(['Help topics:', 'Examples:']);
+    const found = sections(stdout).filter(([heading]) => !['Options:', 'Help topics:', 'Examples:'].includes(heading));
     const headings = found.map(([heading]) => heading);
     // An unmapped command would land in "Commands:": map it in src/program.ts HELP_GROUPS.
     expect(headings).toEqual(['Everyday:', 'Bulk:', 'Reports:', 'Setup:'].filter((h) => headings.includes(h)));
