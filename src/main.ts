@@ -84,13 +84,12 @@ export function processIo(): Io {
     write: (chunk: string) => process.stdout.write(chunk),
     // A writer waiting for 'drain' on a pipe whose reader left would wait forever: wake it on close and error too.
     once: (_event: 'drain', listener: () => void) => {
-      let called = false;
+      const events = ['drain', 'close', 'error'] as const;
       const wake = () => {
-        if (called) return;
-        called = true;
+        for (const name of events) process.stdout.off(name, wake);
         listener();
       };
-      for (const name of ['drain', 'close', 'error']) process.stdout.once(name, wake);
+      for (const name of events) process.stdout.on(name, wake);
     },
     get isTTY() {
       return process.stdout.isTTY;
