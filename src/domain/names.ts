@@ -51,6 +51,11 @@ function entries(api: Api, catalog: Catalog) {
   return list;
 }
 
+/** Every product's title by id, from the run's one read of the list (for history and the student view). */
+export async function productTitles(api: Api): Promise<Map<string, string>> {
+  return new Map((await entries(api, PRODUCTS)).map((item) => [item.id, item.title ?? '']));
+}
+
 /** Case, accents and runs of spaces do not count. */
 export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 

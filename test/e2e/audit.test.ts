@@ -80,8 +80,8 @@ describe('audit trail', () => {
     const table = await members(['history', '--student', student.id]);
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]?.split(/ {2,}/)).toEqual(['TIME', 'USER', 'PROFILE', 'COMMAND', 'STUDENT', 'PRODUCT', 'RESULT', 'REASON', 'ID']);
-    expect(lines[1]).toContain(`  students grant  ${student.email}  ${product.id}  granted  ticket 4411: paid by bank transfer  ${row?.id}`);
+    expect(lines[0]?.split(/ {2,}/)).toEqual(['TIME', 'USER', 'PROFILE', 'COMMAND', 'STUDENT', 'PRODUCT', 'PRODUCT ID', 'RESULT', 'REASON', 'ID']);
+    expect(lines[1]).toContain(`  students grant  ${student.email}  ${product.title}  ${product.id}  granted  ticket 4411: paid by bank transfer  ${row?.id}`);
     expect(statSync(join(configDir, 'audit.jsonl')).mode & 0o777).toBe(0o600);
   });
 

@@ -78,3 +78,40 @@ describe('students by CPF without doc:', () => {
     }
   });
 });
+
+describe('history of a student, whatever key the change used', () => {
+  it('a grant made by doc: is found by e-mail and by id, with the product title', async () => {
+    const student = students.find((s) => s.document && /^\d{3}\./.test(s.document) && s.id !== students[0]?.id)!;
+    const product = products.find((p) => !(student.subscriptions ?? []).some((sub) => sub.product_id === p.id))!;
+    const grant = await members(['students', 'grant', `doc:${student.document}`, product.id, '-q']);
+    expect(grant.code, grant.stderr).toBe(0);
+    for (const key of [student.email, student.id, student.document!.replace(/\D/g, '')]) {
+      const { code, stdout } = await members(['history', '--student', key, '-o', 'json']);
+      expect(code).toBe(0);
+      expect((JSON.parse(stdout) as Array<{ student: string }>).map((r) => r.student)).toContain(`doc:${student.document}`);
+    }
+    const table = await members(['history', '--student', student.email]);
+    expect(table.stdout).toContain(product.title);
+  });
+});
+
+describe('students search', () => {
+  it('finds students by a name fragment without accents, streaming matches, saying how much it read', async () => {
+    const target = students.find((s) => /[À-ú]/.test(s.email) === false && /\s/.test(s.email) === false)!;
+    const { stdout: got } = await members(['students', 'get', target.id, '-o', 'json']);
+    const name = (JSON.parse(got) as { first_name: string }).first_name;
+    const fragment = fold(name).toLowerCase().slice(0, 4);
+    const { code, stdout, stderr } = await members(['students', 'search', fragment, '-o', 'json']);
+    expect(code, stderr).toBe(0);
+    const found = JSON.parse(stdout) as Array<{ id: string }>;
+    expect(found.map((s) => s.id)).toContain(target.id);
+    expect(stderr).toMatch(new RegExp(`\\d+ match(es)? for "${fragment}" among ${students.length} students \\(1 page of 100 read\\)`));
+  });
+
+  it('a query of one character is a usage error', async () => {
+    const { code, stderr } = await members(['students', 'search', 'a']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('at least 2 characters');
+  });
+});
+

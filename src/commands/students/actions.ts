@@ -7,11 +7,13 @@ import {
 } from '../../api/students.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
-import { EMAIL_PATTERN, parseDate } from '../../values.js';
-import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
+import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
+import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 import { resolveProduct } from '../../domain/names.js';
+import { searchStudents, studentMatcher } from '../../domain/search.js';
+import type { JsonRecord } from '../../output/index.js';
 import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
 
 export interface ListOptions extends ListFlags {
@@ -23,6 +25,31 @@ export async function list(session: Session, opts: ListOptions): Promise<void> {
   const api = await session.api();
   const view = opts.withSubscriptions ? STUDENT_LIST_WITH_PRODUCTS_VIEW : STUDENT_LIST_VIEW;
   await printPagedList(session, view, walk, (options) => listStudents(api, { ...options, withSubscriptions: opts.withSubscriptions }));
+}
+
+/**
+ * Streams the matches as the pages arrive (a table waits for the end); says
+ * on stderr how much of the list it read, since that is what the search costs.
+ */
+export async function search(session: Session, text: string): Promise<void> {
+  studentMatcher(text);
+  const api = await session.api();
+  const messages = await session.messages();
+  const count = (n: number) => n.toLocaleString('en-US');
+  let read = 0;
+  const found = await withOutput(session, async (output) => {
+    const spinner = await messages.spinner('Searching the student list…');
+    const progress = (sofar: number, total: number | undefined) => {
+      read = sofar;
+      spinner.update(`Searching the student list: ${count(sofar)}${total === undefined ? '' : ` of ${count(total)}`} students…`);
+    };
+    try {
+      return await output.list(interruptible(searchStudents(api, text, progress) as AsyncIterable<JsonRecord>, session.io), STUDENT_LIST_VIEW);
+    } finally {
+      spinner.stop();
+    }
+  });
+  messages.notice(`${plural(found, 'match', 'matches')} for ${JSON.stringify(text)} among ${count(read)} students (${plural(Math.max(1, Math.ceil(read / 100)), 'page')} of 100 read)`);
 }
 
 export async function get(session: Session, input: string): Promise<void> {

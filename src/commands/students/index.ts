@@ -28,6 +28,19 @@ export function registerStudents(program: Command, runner: Runner): void {
       await list(runner.session(cmd), opts);
     });
 
+  students.command('search')
+    .description('Find students by a name, e-mail, phone or document fragment (reads the whole student list)')
+    .argument('<text>', 'part of a name, an e-mail, a phone or a document; case and accents do not matter')
+    .addHelpText('after', examples(
+      'members students search "joão sil"',
+      'members students search 91234-5678',
+      'members students search @empresa.com.br -o csv',
+    ))
+    .action(async (text: string, _opts: unknown, cmd: Command) => {
+      const { search } = await import('./actions.js');
+      await search(runner.session(cmd), text);
+    });
+
   students.command('get')
     .description('Show one student and its subscriptions')
     .argument('<student>', STUDENT_ARGUMENT)

@@ -70,10 +70,11 @@ describe('members history', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toBe([
-      'TIME              USER  PROFILE     COMMAND          STUDENT            PRODUCT  RESULT   REASON  ID',
-      '2025-03-04 08:00  ana   production  undo             doc:123            p1       granted          a5',
-      '2025-03-04 08:00  ana   production  students revoke  doc:123            p1       revoked          a4',
-      '2025-03-03 12:30  ana   production  magic-link       Maria@Example.com           created          a3',
+      // Offline (no profile): no product titles, the ids alone.
+      'TIME              USER  PROFILE     COMMAND          STUDENT            PRODUCT  PRODUCT ID  RESULT   REASON  ID',
+      '2025-03-04 08:00  ana   production  undo             doc:123                     p1          granted          a5',
+      '2025-03-04 08:00  ana   production  students revoke  doc:123                     p1          revoked          a4',
+      '2025-03-03 12:30  ana   production  magic-link       Maria@Example.com                       created          a3',
       '',
     ].join('\n'));
   });
