@@ -22,6 +22,7 @@ __members_subcommand() {
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
+    "students|show") echo show ;;
     "students|get") echo get ;;
     "students|create") echo create ;;
     "students|delete") echo delete ;;
@@ -67,7 +68,7 @@ __members_takes_value() {
 __members_commands() {
   case "$1" in
     "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo help" ;;
-    "students") echo "list search get create delete products grant revoke import help" ;;
+    "students") echo "list search show get create delete products grant revoke import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
     "subscriptions") echo "list get help" ;;
@@ -84,6 +85,7 @@ __members_flags() {
     "students") echo "-h --help" ;;
     "students list") echo "--with-subscriptions --page --per-page --all --limit -h --help" ;;
     "students search") echo "-h --help" ;;
+    "students show") echo "-h --help" ;;
     "students get") echo "-h --help" ;;
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason -h --help" ;;
@@ -152,7 +154,7 @@ __members_values() {
 __members_argument() {
   case "$1|$2" in
     "students import|0") __members_files ;;
-    "students help|0") __members_words "list search get create delete products grant revoke import" ;;
+    "students help|0") __members_words "list search show get create delete products grant revoke import" ;;
     "scores help|0") __members_words "get set" ;;
     "products help|0") __members_words "list get" ;;
     "subscriptions help|0") __members_words "list get" ;;

@@ -38,6 +38,8 @@ function __members_subcommand --argument-names path word
             echo list
         case 'students|search'
             echo search
+        case 'students|show'
+            echo show
         case 'students|get'
             echo get
         case 'students|create'
@@ -206,6 +208,7 @@ complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students\' 0' -a list -d 'List students, one page at a time (--all for every page)'
 complete -c members -n '__members_arg \'students\' 0' -a search -d 'Find students by a name, e-mail, phone or document fragment (reads the whole student list)'
+complete -c members -n '__members_arg \'students\' 0' -a show -d 'Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine'
 complete -c members -n '__members_arg \'students\' 0' -a get -d 'Show one student and its subscriptions'
 complete -c members -n '__members_arg \'students\' 0' -a create -d 'Create a student'
 complete -c members -n '__members_arg \'students\' 0' -a delete -d 'Delete a student (asks first; --yes when not on a terminal)'
@@ -222,6 +225,7 @@ complete -c members -n '__members_at \'students list\'' -l all -d 'follow the pa
 complete -c members -n '__members_at \'students list\'' -l limit -x -d 'stop after N records, fetching only the pages needed'
 complete -c members -n '__members_at \'students list\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students search\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'students show\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students get\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students create\'' -l first-name -x -d 'first name'
 complete -c members -n '__members_at \'students create\'' -l last-name -x -d 'last name'
@@ -256,7 +260,7 @@ complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check e
 complete -c members -n '__members_at \'students import\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students import\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students import\' 0' -r -F
-complete -c members -n '__members_arg \'students help\' 0' -x -a 'list search get create delete products grant revoke import'
+complete -c members -n '__members_arg \'students help\' 0' -x -a 'list search show get create delete products grant revoke import'
 complete -c members -n '__members_arg \'scores\' 0' -a get -d 'Show a student\'s score, posts, comments and replies'
 complete -c members -n '__members_arg \'scores\' 0' -a set -d 'Set a student\'s score (an integer)'
 complete -c members -n '__members_arg \'scores\' 0' -a help -d 'display help for command'

@@ -3,6 +3,7 @@
  * contract §3. Commands hand over records and a View; they never format.
  */
 import { resolve } from 'node:path';
+import { StdoutClosedError } from '../errors.js';
 import type { GlobalOptions, Io } from '../context.js';
 import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
@@ -99,7 +100,8 @@ function counting(records: Records): AsyncIterable<JsonRecord> & { count: number
 
 /** `error: … (output is incomplete: 100 records were written before the failure)`, in text and JSON alike. */
 function noteIncomplete(error: unknown, count: number): void {
-  if (!(error instanceof Error)) return;
+  // A reader that went away (… | head) took what it wanted: nothing to note.
+  if (!(error instanceof Error) || error instanceof StdoutClosedError) return;
   error.message += ` (output is incomplete: ${count} ${count === 1 ? 'record was' : 'records were'} written before the failure)`;
 }
 

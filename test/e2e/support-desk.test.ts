@@ -115,3 +115,43 @@ describe('students search', () => {
   });
 });
 
+describe('students show', () => {
+  it('one view: identity, subscriptions with access and why, score, courses, and this machine\'s history', async () => {
+    const student = students.find((s) => (s.subscriptions ?? []).length >= 2)!;
+    const product = products.find((p) => !(student.subscriptions ?? []).some((sub) => sub.product_id === p.id))!;
+    expect((await members(['students', 'grant', student.id, product.id, '-q'])).code).toBe(0);
+    const { code, stdout, stderr } = await members(['students', 'show', student.email, '-o', 'json']);
+    expect(code, stderr).toBe(0);
+    const view = JSON.parse(stdout) as {
+      id: string; subscriptions: Array<{ product_id: string; access: string; access_why: string }>;
+      score: { score: number }; courses: Array<{ course: string }>; history: Array<{ action: string; product_id: string }>;
+    };
+    expect(view.id).toBe(student.id);
+    expect(view.subscriptions.map((s) => s.product_id)).toContain(product.id);
+    for (const sub of view.subscriptions) expect(sub.access_why).toMatch(sub.access === 'yes' ? /active|access kept/ : /access off/);
+    expect(typeof view.score.score).toBe('number');
+    expect(Array.isArray(view.courses)).toBe(true);
+    expect(view.history[0]).toMatchObject({ action: 'grant', product_id: product.id });
+
+    const table = await members(['students', 'show', student.id]);
+    expect(table.code).toBe(0);
+    for (const header of ['E-MAIL', 'ACCESS  WHY', 'SCORE', 'COMMAND']) expect(table.stdout).toContain(header);
+  });
+});
+
+describe('a list piped into head', () => {
+  it('ends quietly: no error text, exit 141', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { BIN } = await import('./harness.js');
+    const result = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" students list --all -o ndjson; echo "members=$?" >&2`], {
+      env: { PATH: process.env.PATH, ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // stdout to /dev/null is not closed: the baseline.
+    expect(result.stderr).toBe('members=0\n');
+    const piped = spawnSync('sh', ['-c', `{ "${process.execPath}" "${BIN}" students list --all -o ndjson --per-page 1; echo "members=$?" >&2; } | head -1 > /dev/null`], {
+      env: { PATH: process.env.PATH, ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, encoding: 'utf8',
+    });
+    expect(piped.stderr).toBe('members=141\n');
+  });
+});
+

@@ -2,21 +2,11 @@
 import { recordChange } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { getScores, setScore as putScore } from '../../api/students.js';
-import type { View } from '../../output/view.js';
+import { SCORE_VIEW } from '../views/students.js';
 import type { Session } from '../../session.js';
 import { parseInteger } from '../../values.js';
 import { withOutput } from '../list-options.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
-
-const SCORE_VIEW: View = {
-  noun: 'scores',
-  columns: [
-    { header: 'score', path: 'score' },
-    { header: 'posts', path: 'posts' },
-    { header: 'comments', path: 'comments' },
-    { header: 'replies', path: 'replies' },
-  ],
-};
 
 export async function getScore(session: Session, input: string): Promise<void> {
   parseStudentKey(input);

@@ -14,7 +14,13 @@ import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 import { resolveProduct } from '../../domain/names.js';
 import { searchStudents, studentMatcher } from '../../domain/search.js';
 import type { JsonRecord } from '../../output/index.js';
-import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
+import {
+  COURSE_PROGRESS_VIEW, SCORE_VIEW, STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW,
+} from '../views/students.js';
+import { HISTORY_VIEW, historyRecord } from '../views/history.js';
+import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
+import { readAllAudit } from '../../audit/log.js';
+import { selectHistory } from '../../audit/select.js';
 
 export interface ListOptions extends ListFlags {
   withSubscriptions?: boolean;
@@ -50,6 +56,36 @@ export async function search(session: Session, text: string): Promise<void> {
     }
   });
   messages.notice(`${plural(found, 'match', 'matches')} for ${JSON.stringify(text)} among ${count(read)} students (${plural(Math.max(1, Math.ceil(read / 100)), 'page')} of 100 read)`);
+}
+
+/** One view of a student: in a table, its sections one after the other; otherwise one record holding them all. */
+export async function show(session: Session, input: string): Promise<void> {
+  const key = parseStudentKey(input);
+  const api = await session.api();
+  const messages = await session.messages();
+  const spinner = await messages.spinner('Gathering the student, subscriptions, score and courses…');
+  let overview: StudentOverview;
+  try {
+    overview = await studentOverview(api, key);
+  } finally {
+    spinner.stop();
+  }
+  const { student, subscriptions, score, courses } = overview;
+  const dir = await session.configDir();
+  const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+  const history = selectHistory(records, { student: input, limit: 20 }, student).map((record) => historyRecord(record));
+  const { globals } = session;
+  await withOutput(session, async (output) => {
+    if (globals.output === 'table' && !globals.fields) {
+      await output.one(student, STUDENT_VIEW);
+      await output.list(subscriptions, SUBSCRIPTION_STATE_VIEW);
+      if (score) await output.one(score, SCORE_VIEW);
+      await output.list(courses as unknown as JsonRecord[], COURSE_PROGRESS_VIEW);
+      await output.list(history, HISTORY_VIEW);
+      return;
+    }
+    await output.one({ ...student, subscriptions, score, courses, history } as JsonRecord, STUDENT_VIEW);
+  });
 }
 
 export async function get(session: Session, input: string): Promise<void> {

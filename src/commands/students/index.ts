@@ -41,6 +41,18 @@ export function registerStudents(program: Command, runner: Runner): void {
       await search(runner.session(cmd), text);
     });
 
+  students.command('show')
+    .description('Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine')
+    .argument('<student>', STUDENT_ARGUMENT)
+    .addHelpText('after', examples(
+      'members students show maria@example.com',
+      'members students show 070.692.055-46 -o json',
+    ))
+    .action(async (student: string, _opts: unknown, cmd: Command) => {
+      const { show } = await import('./actions.js');
+      await show(runner.session(cmd), student);
+    });
+
   students.command('get')
     .description('Show one student and its subscriptions')
     .argument('<student>', STUDENT_ARGUMENT)

@@ -54,3 +54,35 @@ export const SUBSCRIPTION_VIEW: View = {
     { header: 'expiration', path: 'expiration_date', format: 'date' },
   ],
 };
+
+export const SCORE_VIEW: View = {
+  noun: 'scores',
+  columns: [
+    { header: 'score', path: 'score' },
+    { header: 'posts', path: 'posts' },
+    { header: 'comments', path: 'comments' },
+    { header: 'replies', path: 'replies' },
+  ],
+};
+
+/** `students show`: each subscription with whether access is on, and why. */
+export const SUBSCRIPTION_STATE_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'product', path: 'product.title' },
+    { header: 'product id', path: 'product_id' },
+    { header: 'access', path: 'access' },
+    { header: 'why', path: 'access_why' },
+    { header: 'accession', path: 'accession_date', format: 'date' },
+  ],
+};
+
+/** `students show`: progress in each course the student has accessed. */
+export const COURSE_PROGRESS_VIEW: View = {
+  noun: 'courses',
+  columns: [
+    { header: 'course', path: 'course' },
+    { header: 'last access', path: 'last_access_at', format: 'datetime' },
+    { header: 'finished', path: 'finished_at', format: 'datetime' },
+  ],
+};

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
-import { historyFilter, selectHistory } from '../../../src/commands/history/actions.js';
+import { historyFilter } from '../../../src/commands/history/actions.js';
+import { selectHistory } from '../../../src/audit/select.js';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
