@@ -5,7 +5,7 @@
  * commands/bulk/run.ts adapts it to the terminal (confirmation, progress,
  * signals, output, audit).
  */
-import { AuthError, BulkFailedError, CliError, InterruptedError, TransientError, UsageError } from '../../errors.js';
+import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../errors.js';
 import { plural } from '../../values.js';
 import type { StudentCache } from '../resolve.js';
 import type { BulkOperation, BulkResult, BulkResultKind, BulkRowOutcome, RowContext } from './operations.js';
@@ -108,6 +108,8 @@ export interface Execution {
   stop(): void;
   /** A failure that stopped the run (a refused token, a bug), if any. */
   readonly fatal: unknown;
+  /** Rows kept failing for transient reasons one after another: the run stopped taking rows (circuit breaker). */
+  readonly tripped: boolean;
   /** The outcomes so far, in input order. */
   outcomes(): BulkRowOutcome[];
   /** Valid rows that were never started. */
@@ -122,6 +124,10 @@ export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, co
   let stopping = false;
   let settled = false;
   let fatal: unknown;
+  // A server that is down fails every row alike: after this many in a row, stop instead of spending each row's retries.
+  const breakAfter = Math.max(8, settings.concurrency * 2);
+  let transientInARow = 0;
+  let tripped = false;
   const wake = new Wake();
   const rowContext: RowContext | undefined = context && { ...context, cache: new Map() as StudentCache, queue: new KeyedQueue() };
 
@@ -133,6 +139,8 @@ export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, co
       fatal ??= outcome.error;
       stopping = true;
     }
+    transientInARow = outcome.result === 'failed' && outcome.error instanceof TransientError ? transientInARow + 1 : 0;
+    if (transientInARow >= breakAfter && !stopping) stopping = tripped = true;
     settings.onRow?.(outcome);
     wake.notify();
   }, () => stopping).finally(() => {
@@ -152,6 +160,9 @@ export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, co
     stop: () => void (stopping = true),
     get fatal() {
       return fatal;
+    },
+    get tripped() {
+      return tripped;
     },
     outcomes: () => results.filter((result): result is BulkRowOutcome => result !== undefined),
     notStarted: () => todo.filter((row) => results[row.index] === undefined).length,
@@ -192,6 +203,10 @@ export interface BulkSummary {
   seconds: number;
   interrupted: boolean;
   dryRun: boolean;
+  /** Every failed row failed for a transient reason (429, 5xx, network, timeout): exit 6, not 7 (contract §7). */
+  transientOnly: boolean;
+  /** The run stopped early: rows kept failing transiently one after another. */
+  tripped: boolean;
 }
 
 export function summarize(run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean }): BulkSummary {
@@ -205,6 +220,8 @@ export function summarize(run: PlannedRun<unknown>, execution: Execution, facts:
     seconds: facts.seconds,
     interrupted: facts.interrupted && execution.notStarted() > 0,
     dryRun: facts.dryRun,
+    transientOnly: outcomes.every((outcome) => outcome.result !== 'failed' || outcome.error instanceof TransientError),
+    tripped: execution.tripped,
   };
 }
 
@@ -212,7 +229,7 @@ export function summarize(run: PlannedRun<unknown>, execution: Execution, facts:
 export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: BulkSummary): string {
   const { counts } = summary;
   const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;
-  const notes = [summary.interrupted ? 'interrupted' : '', summary.dryRun ? 'dry run: nothing was sent' : ''].filter(Boolean);
+  const notes = [summary.tripped ? 'stopped: the server kept failing' : summary.interrupted ? 'interrupted' : '', summary.dryRun ? 'dry run: nothing was sent' : ''].filter(Boolean);
   const renewed = counts.renewed > 0 ? `, ${counts.renewed} renewed` : '';
   return `${rows}: ${counts[op.done]} ${op.done}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
     + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
@@ -227,6 +244,18 @@ export function runError(summary: BulkSummary, fatal: unknown): unknown {
     );
   }
   const failed = summary.counts.failed;
+  if (summary.tripped) {
+    return new CliError(
+      `stopped after ${summary.processed} of ${plural(summary.rows, 'row')}: the last rows all failed for a transient reason (the server is down or rate limiting); try again later with the same file: rows already applied come back skipped`,
+      ExitCode.transient,
+    );
+  }
+  if (failed > 0 && summary.transientOnly) {
+    return new CliError(
+      `${failed} of ${plural(summary.rows, 'row')} failed, all for a transient reason (429, 5xx, network, timeout); run the same file again later: rows already applied come back skipped`,
+      ExitCode.transient,
+    );
+  }
   if (failed > 0) {
     return new BulkFailedError(
       `${failed} of ${plural(summary.rows, 'row')} failed (result "failed" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped`,

@@ -210,7 +210,8 @@ describe('students grant --file: the run', () => {
     grantPost('s2', 'p1').reply(503, { message: 'Service Unavailable' });
     const file = csvFile(rows('s1,p1,2024-01-01', 's2,p1,2024-01-01'));
     const { code, stdout } = await cli(['students', 'grant', '--file', file, '--retries', '1', '--concurrency', '1', '-o', 'json']);
-    expect(code).toBe(7);
+    // The only failure is transient (a 503): exit 6, not 7 (contract §7).
+    expect(code).toBe(6);
     expect(JSON.parse(stdout)).toEqual([
       {
         line: 2, student: 's1', product_id: 'p1', result: 'granted',
@@ -350,5 +351,18 @@ describe('students grant: the single form and the bulk form', () => {
     const { code, stderr } = await cli(['students', 'grant', '--file', join(t.configDir, 'missing.csv')]);
     expect(code).toBe(2);
     expect(stderr).toBe(`error: cannot read ${join(t.configDir, 'missing.csv')}: no such file\n`);
+  });
+});
+
+describe('students grant --file: a server that keeps failing', () => {
+  it('stops taking rows after a run of transient failures (circuit breaker) and exits 6, not 7', async () => {
+    // 30 rows, every state check answered 503 (--retries 0): the run stops after 8 in a row instead of trying all 30.
+    t.pool().intercept({ path: (path: string) => path.startsWith('/api/v1/students/'), method: 'GET' })
+      .reply(503, { message: 'Service Unavailable' }).persist();
+    const file = csvFile(rows(...Array.from({ length: 30 }, (_, i) => `s${i + 1},p1,2024-01-01`)));
+    const { code, stderr } = await cli(['students', 'grant', '--file', file, '--yes', '--retries', '0', '--concurrency', '1', '-o', 'json']);
+    expect(code).toBe(6);
+    expect(stderr).toContain('8 of 30 rows: 0 granted, 0 skipped, 8 failed in X.Xs (stopped: the server kept failing)');
+    expect(stderr).toContain('error: stopped after 8 of 30 rows: the last rows all failed for a transient reason');
   });
 });
