@@ -1,6 +1,6 @@
 /** Validates response bodies against the zod schemas, on top of the transport. */
 import type { z } from 'zod';
-import { ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { normaliseDates } from '../time/zones.js';
 import { BadResponseError, HttpClient, type HttpRequest } from './http.js';
 
@@ -10,10 +10,23 @@ export interface Result<T> {
 }
 
 export class Api {
-  constructor(readonly http: HttpClient) {}
+  /** `readOnly`: refuses anything but GET, so that a dry run cannot change anything, whatever code runs in it. */
+  constructor(readonly http: HttpClient, private readonly readOnly = false) {}
+
+  /** The same client, for dry runs: read-only by construction. */
+  reading(): Api {
+    return new Api(this.http, true);
+  }
+
+  private guard(req: HttpRequest): void {
+    if (this.readOnly && req.method !== 'GET') {
+      throw new CliError(`internal error: a dry run tried to send ${req.method} ${req.path}; nothing was sent. Please report it`, ExitCode.internal);
+    }
+  }
 
   /** Sends and validates; the value returned is the server's own object, so its key order survives into csv. */
   async call<S extends z.ZodType>(schema: S, req: HttpRequest): Promise<Result<z.infer<S>>> {
+    this.guard(req);
     const response = await this.http.send(req);
     const checked = schema.safeParse(response.body);
     if (!checked.success) {
@@ -31,6 +44,7 @@ export class Api {
 
   /** For 204 answers: nothing to validate. */
   async send(req: HttpRequest): Promise<{ requestId?: string }> {
+    this.guard(req);
     const response = await this.http.send(req);
     return { requestId: response.requestId };
   }

@@ -123,7 +123,8 @@ export async function runBulk<Plan>(
       await session.announceChange();
     }
     printing = true;
-    const context = api && { api, dryRun: options.dryRun, reason: options.reason, renew: options.renew };
+    // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
+    const context = api && { api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew };
     return await apply(session, op, run, context, options, hooks, { source, output, messages });
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
