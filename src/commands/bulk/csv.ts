@@ -87,10 +87,19 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
   return rows.map(({ fields, line }) => {
     const values: Record<string, string> = {};
     names.forEach((name, index) => (values[name] = fields[index] ?? ''));
+    // A NUL or an escape in a cell is never data: it would be sent to the server, and printed back to a terminal.
+    const controlled = names.find((name) => CONTROL.test(values[name] ?? ''));
+    if (controlled !== undefined) {
+      return { line, values, problem: `${controlled} holds a control character (NUL, ESC…); remove it from the file` };
+    }
     if (fields.length === names.length) return { line, values };
     return { line, values, problem: `${fields.length} ${fields.length === 1 ? 'field' : 'fields'} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
   });
 }
+
+// Controls other than tab (cells are trimmed, and a quoted cell may hold a line break).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 function checkHeader(names: string[], columns: CsvColumns, source: string): void {
   const allowed = [...columns.required, ...columns.optional];

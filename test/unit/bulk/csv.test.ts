@@ -102,3 +102,15 @@ describe('parseCsv', () => {
     );
   });
 });
+
+describe('control characters in a cell', () => {
+  it('a NUL or an ESC makes the row invalid, naming the column; tabs and quoted line breaks are data', async () => {
+    const rows = await parseCsv(Buffer.from('student,product_id\ns1\u0000,p1\ns2,\u001b[2Jp1\n"s3\nx",p1\ns4,p\t1\n'), GRANT, 'f.csv');
+    expect(rows.map((row) => row.problem)).toEqual([
+      'student holds a control character (NUL, ESC…); remove it from the file',
+      'product_id holds a control character (NUL, ESC…); remove it from the file',
+      undefined,
+      undefined,
+    ]);
+  });
+});
