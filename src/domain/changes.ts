@@ -6,7 +6,7 @@
 import type { Api } from '../api/client.js';
 import type { Subscription } from '../api/schemas.js';
 import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/students.js';
-import { CliError, ExitCode, NotFoundError, UsageError } from '../errors.js';
+import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../errors.js';
 import { parseDate, today } from '../values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
 
@@ -127,7 +127,18 @@ export async function grantToStudent(
   }
   await options.beforeChange?.();
   const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
-  const { data, requestId, recovered } = await grantProduct(api, student.id, body);
+  let granted: Awaited<ReturnType<typeof grantProduct>>;
+  try {
+    granted = await grantProduct(api, student.id, body);
+  } catch (error) {
+    // Refused because it is there now: another run (the same file twice at once) granted it in between.
+    const now = error instanceof RejectedError ? await studentProduct(api, student.id, productId).catch(() => undefined) : undefined;
+    if (now && accessGap(now, dates.expiration) === undefined) {
+      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, now)} (granted meanwhile by someone else); nothing changed`, subscription: now };
+    }
+    throw error;
+  }
+  const { data, requestId, recovered } = granted;
   return {
     ...base, result: 'granted', message: `granted ${productLabel(productId, data)} to ${label}`,
     subscription: data, requestId, recovered,

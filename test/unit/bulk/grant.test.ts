@@ -181,6 +181,8 @@ describe('students grant --file: the run', () => {
     get('/api/v1/students/s2/products/00000000-0000-4000-8000-0000000000ff').reply(404, NOT_FOUND);
     grantPost('s1', 'p1').reply(201, { data: sub('p1') });
     grantPost('s2', '00000000-0000-4000-8000-0000000000ff').reply(422, { message: 'The selected product id is invalid.', errors: { product_id: ['The selected product id is invalid.'] } });
+    // Refused: is it there now (another run)? No.
+    get('/api/v1/students/s2/products/00000000-0000-4000-8000-0000000000ff').reply(404, NOT_FOUND);
     const file = csvFile(rows('s1,p1,2024-01-01', 's2,00000000-0000-4000-8000-0000000000ff,2024-01-01'));
     const { code, stdout, stderr } = await cli(['students', 'grant', '--file', file]);
     expect(code).toBe(7);
@@ -364,5 +366,20 @@ describe('students grant --file: a server that keeps failing', () => {
     expect(code).toBe(6);
     expect(stderr).toContain('8 of 30 rows: 0 granted, 0 skipped, 8 failed in X.Xs (stopped: the server kept failing)');
     expect(stderr).toContain('error: stopped after 8 of 30 rows: the last rows all failed for a transient reason');
+  });
+});
+
+describe('students grant --file: the same file run twice at once', () => {
+  it('a grant refused because the other run made it in between is skipped, not failed', async () => {
+    get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
+    grantPost('s1', 'p1').reply(422, { message: 'The given data was invalid.', errors: { product_id: ['The student already has this product.'] } });
+    get('/api/v1/students/s1/products/p1').reply(200, { data: sub('p1') });
+    const file = csvFile(rows('s1,p1,2024-01-01'));
+    const { code, stdout } = await cli(['students', 'grant', '--file', file, '-o', 'json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([{
+      line: 2, student: 's1', product_id: 'p1', result: 'skipped',
+      message: 'student s1 already has access to product "Product p1" (p1) (granted meanwhile by someone else); nothing changed',
+    }]);
   });
 });
