@@ -121,3 +121,21 @@ describe('settings precedence and secrets', () => {
     expect((await members(['auth', 'token'])).code).toBe(3);
   });
 });
+
+describe('auth login and status: what must never be stored or shown', () => {
+  it('refuses a token holding a line break or a control character, storing nothing (exit 2)', async () => {
+    for (const token of ['tok_abc\ndef_0123456789', 'tok_abc\u001b[0m_0123456789', 'tok abc 0123456789']) {
+      const result = await members(['auth', 'login', '--base-url', 'https://members.example.com', '--token-stdin', '--no-verify'], {}, `${token}\n`);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('the API token holds a line break, a space or another control character');
+    }
+    const status = await members(['auth', 'status', '--offline', '-o', 'json']);
+    expect(JSON.parse(status.stdout)).toEqual([expect.objectContaining({ name: 'default', token: null })]);
+  });
+
+  it('auth status never shows a password held in a base URL', async () => {
+    const result = await members(['auth', 'status', '--offline', '-o', 'json'], { MEMBERS_BASE_URL: 'https://ana:s3cret-pass@members.example.com', MEMBERS_TOKEN: TOKEN });
+    expect(result.stdout).not.toContain('s3cret-pass');
+    expect(JSON.parse(result.stdout)[0].base_url).toBe('https://ana:***@members.example.com');
+  });
+});

@@ -5,6 +5,30 @@ import type { Api } from '../../api/client.js';
 import { readAll } from '../../read-input.js';
 import type { Session } from '../../session.js';
 
+/**
+ * A token with a line break or another control character (a paste gone
+ * wrong, `echo` without -n is trimmed already) would be stored and break every
+ * later request with a header error: refuse it at the door.
+ */
+function checkSecret(secret: string, what: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\s]/.test(secret)) {
+    throw new UsageError(`${what} holds a line break, a space or another control character; paste it again on one line (nothing was stored)`);
+  }
+}
+
+/** `https://user:***@host`: a password in a base URL is never shown. */
+function withoutPassword(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
 /** One cheap authenticated request: refused tokens are exit 3. */
 async function verify(api: Api): Promise<void> {
   await api.send({ method: 'GET', path: '/api/v1/products', query: { per_page: 1 } });
@@ -24,10 +48,14 @@ export async function login(session: Session, opts: { tokenStdin?: boolean; veri
   if (!token) {
     throw new UsageError('no API token: pipe it with --token-stdin, set MEMBERS_TOKEN, or run on a terminal to be prompted');
   }
+  checkSecret(token, 'the API token');
   // With --token-stdin, stdin is spent: report tokens come from the environment only.
   const ask = (message: string) => (opts.tokenStdin ? Promise.resolve(undefined) : session.promptSecret(message));
   const developerToken = io.env.MEMBERS_DEVELOPER_TOKEN || await ask('Report developer token (optional):');
   const platformToken = io.env.MEMBERS_PLATFORM_TOKEN || await ask('Report platform token (optional):');
+  for (const [secret, what] of [[developerToken, 'the report developer token'], [platformToken, 'the report platform token']] as const) {
+    if (secret) checkSecret(secret, what);
+  }
 
   if (opts.verify) await verify(await session.connect(baseUrl, token));
 
@@ -85,7 +113,7 @@ function describe(name: string, profile: Profile | undefined, settings: Settings
     name,
     active: name === active ? 1 : 0,
     in_force: inForce,
-    base_url: (inForce ? settings.baseUrl : profile?.base_url) ?? null,
+    base_url: withoutPassword((inForce ? settings.baseUrl : profile?.base_url) ?? null),
     token: token ? maskSecret(token) : null,
     token_source: inForce ? settings.tokenSource ?? null : token ? 'profile' : null,
     report_tokens: developer && platform ? `${maskSecret(developer)} ${maskSecret(platform)}` : null,
