@@ -9,6 +9,15 @@ export interface Result<T> {
   requestId?: string;
 }
 
+function safeParse<S extends z.ZodType>(schema: S, body: unknown): ReturnType<S['safeParse']> | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } {
+  try {
+    return schema.safeParse(body) as ReturnType<S['safeParse']>;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { success: false, error: { issues: [{ path: [], message: 'nested too deeply' }] } };
+  }
+}
+
 export class Api {
   /** `readOnly`: refuses anything but GET, so that a dry run cannot change anything, whatever code runs in it. */
   constructor(readonly http: HttpClient, private readonly readOnly = false) {}
@@ -28,7 +37,8 @@ export class Api {
   async call<S extends z.ZodType>(schema: S, req: HttpRequest): Promise<Result<z.infer<S>>> {
     this.guard(req);
     const response = await this.http.send(req);
-    const checked = schema.safeParse(response.body);
+    // A body nested thousands of levels deep overflows the stack of any recursive check: a bad response, not a crash.
+    const checked = safeParse(schema, response.body);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const where = issue ? issue.path.join('.') || '(body)' : '(body)';

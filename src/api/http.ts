@@ -41,6 +41,8 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** The given dispatcher is this client's to close (the proxy agent). */
   ownsDispatcher?: boolean;
+  /** Default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
   backoff?: Backoff;
 }
 
@@ -117,7 +119,14 @@ export class HttpClient {
   /** Resolves a path or link against the base URL; refuses other origins. */
   url(path: string, query?: Query): URL {
     const absolute = /^[a-z][a-z0-9+.-]*:/i.test(path);
-    const url = absolute ? new URL(path) : new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl.origin);
+    let url: URL;
+    try {
+      url = absolute ? new URL(path) : new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl.origin);
+    } catch {
+      // Only a server's link can be malformed: our own paths are built segment by segment.
+      throw new BadResponseError(`the server sent a link that is not a URL (${this.redact(path.slice(0, 200))}); report it to the platform`,
+        ExitCode.transient, { method: 'GET', path: this.redact(path.slice(0, 200)) });
+    }
     if (url.origin !== this.baseUrl.origin) {
       throw new ForeignOriginError(
         `refusing to follow a link to another origin (${url.origin}); only ${this.baseUrl.origin} receives requests`,
@@ -213,8 +222,12 @@ export class HttpClient {
 
       let text: string;
       try {
-        text = await response.body.text();
+        text = await readBody(response.body, this.options.timeoutMs, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
       } catch (error) {
+        if (error instanceof TooLargeError) {
+          log('ERR');
+          throw new BadResponseError(`the server sent more than ${formatBytes(this.options.maxBodyBytes ?? MAX_BODY_BYTES)} in one response; refusing to read on (report it to the platform)`, ExitCode.transient, label, response.statusCode);
+        }
         // The connection broke or stalled after the headers: an idempotent request starts over, from scratch.
         const code = (error as { code?: string }).code;
         const decision = req.method === 'POST' ? null : decide({ method: req.method, code });
@@ -328,6 +341,38 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 
 const CA_HELP = 'If your network uses its own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file'
   + ' (or, on Node 22 and later, set NODE_USE_SYSTEM_CA=1 to trust the system\'s store); see "Proxies and certificates" in the README';
+
+/** No answer of this API is near this size; a larger one is a broken or hostile server, not data. */
+export const MAX_BODY_BYTES = 64 * 2 ** 20;
+
+class TooLargeError extends Error {}
+
+const formatBytes = (bytes: number) => (bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`);
+
+/**
+ * The body as text, within a deadline from the headers on (--timeout bounds
+ * the wait for each byte too, but a body trickled byte by byte would never
+ * end) and a size cap. A body cut by the deadline is UND_ERR_BODY_TIMEOUT,
+ * which an idempotent request retries from scratch.
+ */
+async function readBody(body: Dispatcher.ResponseData['body'], deadlineMs: number, maxBytes: number): Promise<string> {
+  const timer = setTimeout(() => body.destroy(Object.assign(new Error(`body not received within ${deadlineMs} ms`), { code: 'UND_ERR_BODY_TIMEOUT' })), deadlineMs);
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        body.destroy();
+        throw new TooLargeError();
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '');
 

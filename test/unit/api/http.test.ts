@@ -182,3 +182,41 @@ describe('HttpClient against a server that never answers', () => {
     }
   });
 });
+
+describe('HttpClient against a hostile server', () => {
+  it('caps a response body with a clear error, exit 6', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, `{"data":"${'x'.repeat(5000)}"}`);
+    const failure = client({ maxBodyBytes: 1000 }).send({ method: 'GET', path: '/api/v1/products' });
+    await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient });
+    await expect(failure).rejects.toThrow(/^the server sent more than 1000 bytes in one response/);
+  });
+
+  it('a links.next that is not a URL is a bad response, not a crash', () => {
+    expect(() => client().url('http://exa mple.com:99999/x')).toThrow(/the server sent a link that is not a URL/);
+  });
+
+  it('--timeout is a deadline for the body too: a body trickled byte by byte ends (and a GET is retried from scratch)', async () => {
+    let served = 0;
+    const server = createServer((_request, response) => {
+      served++;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // One byte every 100 ms: never idle for long, never done.
+      const timer = setInterval(() => response.write(' '), 100);
+      response.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const http = new HttpClient({
+        baseUrl: new URL(base), token: TOKEN, timeoutMs: 400, retries: 1, userAgent: 'test', secrets: [TOKEN],
+        backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, random: () => 0.5 },
+      });
+      await expect(http.send({ method: 'GET', path: '/slow' })).rejects.toMatchObject({ exitCode: ExitCode.transient });
+      await http.close();
+      expect(served).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
