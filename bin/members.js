@@ -1,6 +1,24 @@
 #!/usr/bin/env node
 // The only file that touches the process: everything else receives a context.
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+
+/*
+ * Fast paths that need none of the program (commander, the bundle): the
+ * version, and the completion scripts, which completions/ holds as
+ * `members completion SHELL` prints them (a test keeps them equal).
+ */
+const argv = process.argv.slice(2);
+const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish' };
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
+}
+if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {
+  process.stdout.write(readFileSync(new URL(`../completions/${COMPLETIONS[argv[1]]}`, import.meta.url), 'utf8'));
+  process.exit(0);
+}
+
 
 /*
  * Process-wide tweaks, set before anything they affect is compiled
@@ -20,4 +38,4 @@ globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: tru
 
 const { main, processIo } = await import('../dist/main.js');
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+process.exitCode = await main(argv, processIo());
