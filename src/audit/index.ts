@@ -157,34 +157,43 @@ const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', re
 /** `students grant --file`: the bulk forms of grant and revoke, as the contract writes them. */
 const bulkCommand = (command: string) => (command === 'students grant' || command === 'students revoke' ? `${command} --file` : command);
 
+export interface BulkRecorder {
+  /** Records one row as soon as it is applied (a row that changed nothing, or a dry run's, is not recorded). */
+  row(outcome: BulkRowOutcome): Promise<void>;
+  /** Records the run itself, if any row was recorded; resolves to the run's audit id. */
+  finish(summary: BulkRun['summary']): Promise<string | undefined>;
+}
+
 /**
- * Records a bulk run: one record per row that changed something (granted,
- * revoked, created), each with `run_id` and `line`, then one record for the
- * run (`action: bulk`, `source`, `counts`, `result` completed, partial or
- * interrupted). Nothing is recorded for a dry run, nor when no row changed
- * anything. Resolves to the run's audit id, or undefined when nothing was
- * recorded. Never throws for the log: a failed write is reported on stderr.
+ * A bulk run's records, written as the rows are applied: a run killed
+ * halfway (SIGKILL, a power cut) leaves every applied row in the log, so
+ * that history, undo and the next run's `skipped` agree with the server.
  */
-export async function recordBulkRun(session: AuditContext, run: BulkRun): Promise<string | undefined> {
-  const applied = run.dryRun ? [] : run.outcomes.filter((row) => !row.dryRun && ROW_ACTIONS[row.result] !== undefined);
-  if (applied.length === 0) return undefined;
+export async function bulkRecorder(session: AuditContext, run: Omit<BulkRun, 'outcomes' | 'summary'>): Promise<BulkRecorder> {
   const stamp = await stamper(session);
   const runId = newAuditId();
   const command = bulkCommand(run.command);
-  const rows = applied.map((row) => {
-    const action = ROW_ACTIONS[row.result] as AuditEntry['action'];
-    const subscription = row.subscription ?? row.change?.subscription;
-    const snapshot = subscription ? subscriptionSnapshot(subscription) : undefined;
-    return stamp({
-      command, action, student: row.student, student_id: row.student_id, product_id: row.product_id || undefined,
-      result: row.result, request_id: row.requestId, reason: run.reason, run_id: runId, line: row.line,
-      before: action === 'revoke' ? snapshot : row.change?.replaced ? subscriptionSnapshot(row.change.replaced) : undefined,
-      after: action === 'grant' || action === 'renew' ? snapshot : undefined,
-    });
-  });
-  const failed = run.summary.counts.failed ?? 0;
-  const result = run.summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
-  const summary = stamp({ command, action: 'bulk', result, reason: run.reason, source: run.source, counts: { ...run.summary.counts } }, runId);
-  await write(session, [...rows, summary]);
-  return runId;
+  let recorded = 0;
+  return {
+    async row(outcome) {
+      const action = ROW_ACTIONS[outcome.result];
+      if (run.dryRun || outcome.dryRun || action === undefined) return;
+      const subscription = outcome.subscription ?? outcome.change?.subscription;
+      const snapshot = subscription ? subscriptionSnapshot(subscription) : undefined;
+      recorded++;
+      await write(session, [stamp({
+        command, action, student: outcome.student, student_id: outcome.student_id, product_id: outcome.product_id || undefined,
+        result: outcome.result, request_id: outcome.requestId, reason: run.reason, run_id: runId, line: outcome.line,
+        before: action === 'revoke' ? snapshot : outcome.change?.replaced ? subscriptionSnapshot(outcome.change.replaced) : undefined,
+        after: action === 'grant' || action === 'renew' ? snapshot : undefined,
+      })]);
+    },
+    async finish(summary) {
+      if (recorded === 0) return undefined;
+      const failed = summary.counts.failed ?? 0;
+      const result = summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
+      await write(session, [stamp({ command, action: 'bulk', result, reason: run.reason, source: run.source, counts: { ...summary.counts } }, runId)]);
+      return runId;
+    },
+  };
 }

@@ -8,7 +8,7 @@
  * or invalid line is skipped and reported, never fatal.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { auditLogPath } from '../config/paths.js';
@@ -137,7 +137,8 @@ export function appendAudit(dir: string, records: AuditRecord | readonly AuditRe
   if (list.length === 0) return;
   const lines = list.map(auditLine);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const fd = openSync(auditLogPath(dir), 'a', 0o600);
+  // O_NOFOLLOW: a log replaced by a symlink is refused (ELOOP), never followed and its target chmod'ed.
+  const fd = openSync(auditLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     if ((fstatSync(fd).mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
     for (const line of lines) {

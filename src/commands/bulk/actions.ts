@@ -5,7 +5,7 @@
  * when a row failed, 130 when interrupted); `hooks.onFinish` receives the
  * report in every case where something was sent (the audit log's hook).
  */
-import { recordBulkRun } from '../../audit/index.js';
+import { bulkRecorder, type BulkRecorder } from '../../audit/index.js';
 import type { Session } from '../../session.js';
 import { bulkSettings, type BulkFlags } from './options.js';
 import { grantOperation, importOperation, revokeOperation } from '../../domain/bulk/operations.js';
@@ -20,12 +20,17 @@ export interface BulkCommandFlags extends BulkFlags {
   renew?: boolean;
 }
 
-/** Records the run in the audit log (one record per applied row, one for the run), after the caller's own hook. */
+/** Records the run in the audit log: each applied row as it is applied, then one record for the run, after the caller's own hook. */
 function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
+  let recorder: Promise<BulkRecorder> | undefined;
+  const recorderFor = (run: Parameters<typeof bulkRecorder>[1]) => (recorder ??= bulkRecorder(session, run));
   return {
+    async onRow(outcome, run) {
+      await (await recorderFor(run)).row(outcome);
+    },
     async onFinish(report) {
       await hooks.onFinish?.(report);
-      await recordBulkRun(session, report);
+      await (await recorderFor(report)).finish(report.summary);
     },
   };
 }

@@ -77,6 +77,8 @@ export interface BulkHooks {
    * calls it too (`report.dryRun`).
    */
   onFinish?(report: BulkReport): void | Promise<void>;
+  /** Called as each row is done (in completion order), before onFinish: the audit log records rows as they are applied. */
+  onRow?(outcome: BulkRowOutcome, run: Pick<BulkReport, 'command' | 'source' | 'reason' | 'dryRun'>): void | Promise<void>;
 }
 
 /** Reads, checks, confirms, applies and prints; returns the report, or throws after printing (exit 7, 130, …). */
@@ -148,8 +150,14 @@ async function apply<Plan>(
   let interrupted = false;
 
   const progress = await messages.progress(run.todo.length);
+  const recording: Array<void | Promise<void>> = [];
+  const meta = { command: op.command, source, reason: options.reason, dryRun: options.dryRun };
   const execution = execute(op, run, context, {
-    concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, onRow: () => progress.tick(),
+    concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason,
+    onRow: (outcome) => {
+      progress.tick();
+      recording.push(hooks.onRow?.(outcome, meta));
+    },
   });
   // Before any table reaches the terminal.
   const settled = execution.settled.finally(() => progress.stop());
@@ -199,6 +207,7 @@ async function apply<Plan>(
   const summary = summarize(run, execution, { seconds: (performance.now() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
   messages.notice(summaryLine(op, summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
+  await Promise.all(recording);
   await hooks.onFinish?.(report);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);

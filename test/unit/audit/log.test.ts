@@ -1,5 +1,5 @@
 /** The audit log file: append and read back, permissions, size limit, tolerance of torn lines. */
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,5 +109,19 @@ describe('newAuditId', () => {
     const id = newAuditId(1_700_000_000_000);
     expect(id).toMatch(/^[0-9a-z]{8}-[0-9a-f]{12}$/);
     expect(newAuditId(1_700_000_000_001) > id.slice(0, 8)).toBe(true);
+  });
+});
+
+describe('an audit log replaced by a symlink', () => {
+  it('is refused (O_NOFOLLOW): the target is neither written nor chmod-ed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'members-audit-link-'));
+    const target = join(dir, 'elsewhere.txt');
+    writeFileSync(target, 'precious\n');
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(dir, 'audit.jsonl'));
+    expect(() => appendAudit(dir, { id: 'x1', time: '2025-01-01T00:00:00Z', user: 'u', profile: 'p', base_url: '', command: 'c', action: 'grant', result: 'granted' } as AuditRecord))
+      .toThrow(/ELOOP/);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
   });
 });

@@ -8,7 +8,14 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { recordBulkRun, type AuditRecord } from '../../../src/audit/index.js';
+import { bulkRecorder, type AuditContext, type AuditRecord, type BulkRun } from '../../../src/audit/index.js';
+
+/** A whole run at once: its rows, then the run record, as `students grant --file` records them one by one. */
+async function recordBulkRun(context: AuditContext, run: BulkRun): Promise<string | undefined> {
+  const recorder = await bulkRecorder(context, run);
+  for (const row of run.outcomes) await recorder.row(row);
+  return recorder.finish(run.summary);
+}
 import { main } from '../../../src/main.js';
 import { globalOptions } from '../../../src/program.js';
 import { Session } from '../../../src/session.js';
