@@ -45,7 +45,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
         return 0;
       }
       const head = header ? columns.map(columnHeader) : undefined;
-      await write(`${await renderGrid({ head, rows }, layout)}\n`);
+      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind) }, layout)}\n`);
       return rows.length;
     },
   };
@@ -56,7 +56,27 @@ interface Grid {
   rows: string[][];
   /** The first column names the others (one record as a key/value list): styled like a header. */
   labelled?: boolean;
+  /** Per column: what may happen to it on a narrow terminal. */
+  kinds?: ColumnKind[];
 }
+
+/**
+ * On a narrow terminal: an identifier (id, e-mail, document, the STUDENT a
+ * row names) is never cut, since a cut one is useless; a low-value column is
+ * dropped before titles and names are cut hard; the others shrink.
+ */
+export type ColumnKind = 'identifier' | 'low' | 'text';
+
+const IDENTIFIER = /(^|\.)(id|[a-z_]*_id|email|document|student|line)$/;
+const LOW_VALUE = /(^|\.)(created_at|updated_at|birth|phone|user|profile|reason|payment_last_date|cancel_date)$/;
+
+export function columnKind(column: Column): ColumnKind {
+  if (IDENTIFIER.test(column.path)) return 'identifier';
+  return LOW_VALUE.test(column.path) ? 'low' : 'text';
+}
+
+/** A title or name cut to fewer columns than this says little: drop low-value columns first. */
+const READABLE_WIDTH = 12;
 
 const MIN_WIDTH = 4;
 /** cli-table3's box: one border before each column and after the last, one space of padding each side. */
@@ -69,11 +89,13 @@ const PLAIN_CHARS = {
   middle: '  ',
 };
 
-async function renderGrid({ head = [], rows, labelled = false }: Grid, { tty, width, color }: Layout): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+async function renderGrid(grid: Grid, { tty, width, color }: Layout): Promise<string> {
+  const [{ default: Table }, { default: stringWidth }] = await Promise.all([import('cli-table3'), import('string-width')]);
+  const fit = tty && width !== undefined;
+  const { head = [], rows, labelled = false, kinds = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
   const emphasis = color ? await bold() : (text: string) => text;
-  const natural = naturalWidths([head, ...rows]);
-  const fitted = tty && width !== undefined ? fitWidths(natural, width - boxOverhead(natural.length)) : natural;
+  const natural = naturalWidths([head, ...rows], stringWidth);
+  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), kinds.map((kind) => kind === 'identifier')) : natural;
   const table = new Table({
     head: head.map(emphasis),
     // Only shrunk columns get a width (content plus padding); cli-table3 sizes the others and truncates with '…'.
@@ -99,14 +121,38 @@ async function bold(): Promise<(text: string) => string> {
   return (text) => chalk.bold(text);
 }
 
-function naturalWidths(rows: string[][]): number[] {
+/** Widths in terminal columns, as cli-table3 measures them: CJK and most emoji take two. */
+function naturalWidths(rows: string[][], measure: (text: string) => number): number[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, index) => {
-      widths[index] = Math.max(widths[index] ?? 0, [...cell].length);
+      widths[index] = Math.max(widths[index] ?? 0, measure(cell));
     });
   }
   return widths;
+}
+
+const total = (widths: readonly number[]) => widths.reduce((sum, width) => sum + width, 0);
+
+/** Which low-value columns go: from the right, while the rest would cut some text below READABLE_WIDTH. */
+function droppedColumns(grid: Grid, width: number, measure: (text: string) => number): Set<number> {
+  const kinds = grid.kinds ?? [];
+  const natural = naturalWidths([grid.head ?? [], ...grid.rows], measure);
+  const dropped = new Set<number>();
+  const needs = () => {
+    const kept = natural.filter((_, index) => !dropped.has(index));
+    const fixed = total(natural.filter((_, index) => !dropped.has(index) && kinds[index] === 'identifier'));
+    const flexible = natural.filter((_, index) => !dropped.has(index) && kinds[index] !== 'identifier');
+    return fixed + flexible.reduce((sum, w) => sum + Math.min(w, READABLE_WIDTH), 0) + boxOverhead(kept.length) > width;
+  };
+  for (let index = natural.length - 1; index >= 0 && needs(); index--) if (kinds[index] === 'low') dropped.add(index);
+  return dropped;
+}
+
+function without(grid: Grid, dropped: ReadonlySet<number>): Grid {
+  if (dropped.size === 0) return grid;
+  const keep = <T>(row: T[]) => row.filter((_, index) => !dropped.has(index));
+  return { ...grid, head: grid.head && keep(grid.head), rows: grid.rows.map(keep), kinds: grid.kinds && keep(grid.kinds) };
 }
 
 /**
@@ -114,15 +160,16 @@ function naturalWidths(rows: string[][]): number[] {
  * to a common width first, narrow ones are left whole. A column never goes
  * below MIN_WIDTH; a terminal too narrow for that then wraps.
  */
-export function fitWidths(natural: readonly number[], budget: number): number[] {
-  const total = (widths: readonly number[]) => widths.reduce((sum, width) => sum + width, 0);
+export function fitWidths(natural: readonly number[], budget: number, fixed: readonly boolean[] = []): number[] {
   if (total(natural) <= budget) return [...natural];
   let cap = Math.max(...natural);
-  const capped = () => natural.map((width) => Math.min(width, cap));
+  // Identifiers keep their width: only the other columns are capped.
+  const capped = () => natural.map((width, index) => (fixed[index] ? width : Math.min(width, cap)));
   while (cap > MIN_WIDTH && total(capped()) > budget) cap--;
   // Hand the characters left over to the first capped columns, so the table fills the width exactly.
   let spare = Math.max(0, budget - total(capped()));
-  return natural.map((width) => {
+  return natural.map((width, index) => {
+    if (fixed[index]) return width;
     if (width <= cap || spare === 0) return Math.min(width, cap);
     spare--;
     return cap + 1;

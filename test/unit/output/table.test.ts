@@ -109,17 +109,35 @@ describe('table, on a terminal', () => {
     expect(stdout).toBe(BOXED);
   });
 
-  it('fits the terminal width by truncating the widest columns with …', async () => {
+  it('fits the terminal width: a low-value column (created) goes before a name is cut', async () => {
     const { stdout } = await render({ color: false }, list, { stdoutTTY: true, columns: 50 });
     expect(stdout).toBe([
-      '┌────┬────────────┬────────┬───────────┬─────────┐',
-      '│ ID │ NAME       │ ACTIVE │ CREATED   │ PRODUCT │',
-      '├────┼────────────┼────────┼───────────┼─────────┤',
-      '│ s1 │ Maria Sou… │ yes    │ 2024-03-… │ Yoga    │',
-      '│ s2 │ João, "Jô… │ no     │ 2024-03-… │ Pilates │',
-      '└────┴────────────┴────────┴───────────┴─────────┘',
+      '┌────┬──────────────────┬────────┬─────────┐',
+      '│ ID │ NAME             │ ACTIVE │ PRODUCT │',
+      '├────┼──────────────────┼────────┼─────────┤',
+      '│ s1 │ Maria Souza      │ yes    │ Yoga    │',
+      '│ s2 │ João, "Jô" Souza │ no     │ Pilates │',
+      '└────┴──────────────────┴────────┴─────────┘',
       '',
     ].join('\n'));
+  });
+
+  it('never cuts an identifier: names shrink, e-mails and ids stay whole; CJK counts two columns', async () => {
+    const view = { noun: 'students', columns: [{ header: 'id', path: 'id' }, { header: 'name', path: 'full_name' }, { header: 'e-mail', path: 'email' }] };
+    const rows = [
+      { id: 'a812b423-013e-4fa2-956d-fa1df12a0ebf', full_name: 'Antônia da Conceição Ferreira Lima', email: 'antonia_conceicao@yahoo.com.br' },
+      { id: 'b3f2b7a0-e851-4123-96a9-30dbdfcc6ae3', full_name: '山田太郎 やまだたろう', email: 'taro@example.jp' },
+    ];
+    const { stdout } = await render({ color: false }, (out) => out.list(rows, view), { stdoutTTY: true, columns: 100 });
+    const lines = stdout.trimEnd().split('\n');
+    for (const row of rows) {
+      expect(stdout).toContain(row.id);
+      expect(stdout).toContain(row.email);
+    }
+    expect(stdout).toContain('…');
+    // Every line is exactly as wide as the terminal allows, CJK counted double.
+    const { default: stringWidth } = await import('string-width');
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(100);
   });
 
   it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
