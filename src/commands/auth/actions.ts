@@ -10,10 +10,10 @@ import type { Session } from '../../session.js';
  * wrong, `echo` without -n is trimmed already) would be stored and break every
  * later request with a header error: refuse it at the door.
  */
-function checkSecret(secret: string, what: string): void {
+function checkSecret(secret: string, what: string, { spaces }: { spaces: boolean }): void {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\s]/.test(secret)) {
-    throw new UsageError(`${what} holds a line break, a space or another control character; paste it again on one line (nothing was stored)`);
+  if (/[\u0000-\u001f\u007f]/.test(secret) || (!spaces && /\s/.test(secret))) {
+    throw new UsageError(`${what} holds a line break, ${spaces ? '' : 'a space '}or another control character; paste it again on one line (nothing was stored)`);
   }
 }
 
@@ -48,13 +48,14 @@ export async function login(session: Session, opts: { tokenStdin?: boolean; veri
   if (!token) {
     throw new UsageError('no API token: pipe it with --token-stdin, set MEMBERS_TOKEN, or run on a terminal to be prompted');
   }
-  checkSecret(token, 'the API token');
+  // A bearer token has no spaces (RFC 6750); the report's path tokens are only URL-encoded.
+  checkSecret(token, 'the API token', { spaces: false });
   // With --token-stdin, stdin is spent: report tokens come from the environment only.
   const ask = (message: string) => (opts.tokenStdin ? Promise.resolve(undefined) : session.promptSecret(message));
   const developerToken = io.env.MEMBERS_DEVELOPER_TOKEN || await ask('Report developer token (optional):');
   const platformToken = io.env.MEMBERS_PLATFORM_TOKEN || await ask('Report platform token (optional):');
   for (const [secret, what] of [[developerToken, 'the report developer token'], [platformToken, 'the report platform token']] as const) {
-    if (secret) checkSecret(secret, what);
+    if (secret) checkSecret(secret, what, { spaces: true });
   }
 
   if (opts.verify) await verify(await session.connect(baseUrl, token));
