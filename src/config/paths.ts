@@ -17,11 +17,12 @@ export function configDir(
     const appData = env.APPDATA || path.win32.join(home, 'AppData', 'Roaming');
     return path.win32.join(appData, 'members', 'Config');
   }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Preferences', 'members');
   // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
   const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config');
-  return path.posix.join(base, 'members');
+  const validXdg = xdg && path.posix.isAbsolute(xdg) ? xdg : undefined;
+  // On macOS too, a user who sets XDG_CONFIG_HOME (as many CLI users do) gets it; else the platform's place.
+  if (platform === 'darwin') return validXdg ? path.posix.join(validXdg, 'members') : path.posix.join(home, 'Library', 'Preferences', 'members');
+  return path.posix.join(validXdg ?? path.posix.join(home, '.config'), 'members');
 }
 
 export function auditLogPath(dir: string): string {

@@ -19,7 +19,10 @@ describe('configDir', () => {
   });
 
   it('uses ~/Library/Preferences on macOS', () => {
-    expect(configDir({ XDG_CONFIG_HOME: '/x' }, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Preferences/members');
+    expect(configDir({}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Preferences/members');
+    // XDG_CONFIG_HOME is honoured on macOS too (issue 17), when absolute.
+    expect(configDir({ XDG_CONFIG_HOME: '/x' }, 'darwin', '/Users/ana')).toBe('/x/members');
+    expect(configDir({ XDG_CONFIG_HOME: 'rel' }, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Preferences/members');
   });
 
   it('uses %APPDATA%\\members\\Config on Windows, without a -nodejs suffix', () => {
