@@ -66,6 +66,19 @@ function setOwn(target: JsonRecord, key: string, value: unknown): void {
  * record may simply lack an optional field. A path of one of the view's
  * columns is always accepted, even when that record lacks it.
  */
+/**
+ * Before a change is sent: each --fields name must start with a field the
+ * record will have (`known`, the keys of its schema), so that a typo is exit 2
+ * with nothing sent, not exit 2 after the change was made.
+ */
+export function assertFieldsBeforeChange(fields: readonly string[] | undefined, known: readonly string[], view: View): void {
+  if (!fields) return;
+  const unknown = fields.filter((field) => !known.includes(field.split('.')[0] as string) && !view.columns.some((column) => column.path === field));
+  if (unknown.length === 0) return;
+  const names = unknown.map((field) => JSON.stringify(field)).join(', ');
+  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${names} in --fields (nothing was sent); available fields: ${known.join(', ')}`);
+}
+
 export function assertKnownFields(record: JsonRecord, fields: readonly string[], view: View): void {
   const unknown = fields.filter((field) =>
     getPath(record, field) === undefined && !view.columns.some((column) => column.path === field));

@@ -1,5 +1,7 @@
 /** `members magic-link STUDENT`: stdout is the URL alone in table mode, so `url=$(…)` works. */
 import { recordChange } from '../../audit/index.js';
+import { MagicLink } from '../../api/schemas.js';
+import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { hasControls } from '../../output/sanitize.js';
 import { parseStudentKey } from '../../api/student-key.js';
@@ -20,6 +22,7 @@ const MAGIC_LINK_VIEW: View = {
 export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<void> {
   const key = parseStudentKey(input);
   const expireIn = parseDuration(opts.expireIn, '--expire-in');
+  assertFieldsBeforeChange(session.globals.fields, Object.keys(MagicLink.shape), MAGIC_LINK_VIEW);
   return withOutput(session, async (output) => {
     const api = await session.api();
     // The API has an endpoint by e-mail; documents and references need the id first.

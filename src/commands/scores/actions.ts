@@ -1,5 +1,7 @@
 /** `members scores get|set`. */
 import { recordChange } from '../../audit/index.js';
+import { Score } from '../../api/schemas.js';
+import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { getScores, setScore as putScore } from '../../api/students.js';
 import { SCORE_VIEW } from '../views/students.js';
@@ -20,6 +22,7 @@ export async function getScore(session: Session, input: string): Promise<void> {
 export async function setScore(session: Session, input: string, rawScore: string, opts: { reason?: string }): Promise<void> {
   parseStudentKey(input);
   const score = parseInteger(rawScore, 'SCORE');
+  assertFieldsBeforeChange(session.globals.fields, Object.keys(Score.shape), SCORE_VIEW);
   return withOutput(session, async (output) => {
     const api = await session.api();
     const student = await resolveStudent(api, input);

@@ -1,5 +1,6 @@
 /** `members students …`: the work behind each verb. Flags and help live in index.ts. */
-import type { Student } from '../../api/schemas.js';
+import { Student, Subscription } from '../../api/schemas.js';
+import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { recordChange, studentSnapshot, subscriptionSnapshot } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import {
@@ -136,6 +137,7 @@ export function newStudent(opts: CreateOptions): NewStudent {
 
 export async function create(session: Session, opts: CreateOptions): Promise<void> {
   const body = newStudent(opts);
+  assertFieldsBeforeChange(session.globals.fields, Object.keys(Student.shape), STUDENT_VIEW);
   return withOutput(session, async (output) => {
     const api = await session.api();
     await session.announceChange();
@@ -190,6 +192,7 @@ export async function grant(
   parseStudentKey(input);
   checkProductId(rawProductId);
   const dates = grantDates(opts.accession, opts.expiration);
+  assertFieldsBeforeChange(session.globals.fields, Object.keys(Subscription.shape), SUBSCRIPTION_VIEW);
   return withOutput(session, async (output) => {
     const api = await session.api();
     const productId = (await resolveProduct(api, rawProductId)).id;

@@ -40,3 +40,18 @@ describe('hostile server text', () => {
     expect(stderr).toContain('magic link with control or invisible characters');
   });
 });
+
+describe('--fields is checked before anything is sent (issue 15)', () => {
+  it.each([
+    [['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co']],
+    [['students', 'grant', 's1', '00000000-0000-4000-8000-000000000001']],
+    [['magic-link', 'ana@x.co']],
+    [['scores', 'set', 's1', '5']],
+  ])('%j --fields emial: exit 2, no request', async (args) => {
+    t.agent.enableCallHistory();
+    const { code, stderr } = await t.cli([...args, '--fields', 'emial', '-q']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: unknown field "emial" in --fields \(nothing was sent\); available fields: /);
+    expect(t.agent.getCallHistory()?.calls() ?? []).toEqual([]);
+  });
+});
