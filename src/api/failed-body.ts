@@ -17,16 +17,19 @@ export interface FailedBodyHolder {
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Parameters<NonNullable<Handler['onResponseStart']>>[0];
 
-export function keepFailedBodies(statuses: readonly number[]): Dispatcher.DispatcherComposeInterceptor {
+export function keepFailedBodies(
+  statuses: readonly number[], onAnswer: (status: number, headers: Record<string, string | string[] | undefined>) => void = () => undefined,
+): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const holder = (opts as { failedBody?: FailedBodyHolder }).failedBody;
-    if (!holder) return dispatch(opts, handler);
+    const holder = (opts as { failedBody?: FailedBodyHolder }).failedBody ?? {};
     let chunks: Buffer[] | undefined;
     let kept = 0;
     const wrapped: Handler = {
       onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
       onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
       onResponseStart(controller: Controller, status, headers, message) {
+        // Every attempt's answer, the retried ones too: what the pacer learns the rate limit from.
+        onAnswer(status, headers as Record<string, string | string[] | undefined>);
         chunks = statuses.includes(status) ? [] : undefined;
         kept = 0;
         return handler.onResponseStart?.(controller, status, headers, message);

@@ -20,6 +20,7 @@ import {
 } from './retry-policy.js';
 import { redactor } from './redact.js';
 import { keepFailedBodies, type FailedBodyHolder } from './failed-body.js';
+import { Pacer } from './pacer.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -43,6 +44,8 @@ export interface HttpOptions {
   ownsDispatcher?: boolean;
   /** Default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Tests inject one with a fake clock; a run otherwise gets its own. */
+  pacer?: Pacer;
   backoff?: Backoff;
 }
 
@@ -66,8 +69,10 @@ export interface HttpRequest {
 
 /** What one exchange has been through, for the retry budget and the error message. */
 interface ExchangeState {
-  /** Failures seen so far, each counted against the budget. */
+  /** Failures seen so far, each counted against the budget (429s aside). */
   attempt: number;
+  /** When the first 429 came: 429s are retried until the rate-limit budget (a deadline) is spent. */
+  firstRateLimit?: number;
   /** Requests sent again. */
   retries: number;
   headersReceived?: boolean;
@@ -98,6 +103,7 @@ export class HttpClient {
   /** Tells the user something on stderr (nothing with --quiet). */
   readonly notice: (text: string) => void;
   private readonly dispatcher: Dispatcher;
+  private readonly pacer: Pacer;
   private readonly owned?: Dispatcher;
 
   constructor(private readonly options: HttpOptions) {
@@ -108,7 +114,8 @@ export class HttpClient {
     if (!options.dispatcher || options.ownsDispatcher) this.owned = base;
     // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
     // Interceptors wrap in order: the body keeper sees each attempt's answer before the retry handler drops it.
-    this.dispatcher = base.compose(keepFailedBodies(RETRYABLE_STATUS), retryInterceptor({
+    this.pacer = options.pacer ?? new Pacer();
+    this.dispatcher = base.compose(keepFailedBodies(RETRYABLE_STATUS, (status, headers) => this.pacer.observe(status, headers)), retryInterceptor({
       maxRetries: options.retries,
       statusCodes: [...RETRYABLE_STATUS],
       methods: [...RETRY_METHODS] as Dispatcher.HttpMethod[],
@@ -155,7 +162,16 @@ export class HttpClient {
     const log = (status: string) => this.options.log?.(
       `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${state.retries}`,
     );
-    const decide = (failure: Failure) => retryDecision(failure, ++state.attempt, this.options.retries, this.options.backoff ?? defaultBackoff);
+    const backoff = this.options.backoff ?? defaultBackoff;
+    const decide = (failure: Failure) => {
+      // A 429 was refused before any work: it spends the rate-limit budget (a deadline), not one of the --retries
+      // (a run under a rate limit must never lose a row to it). --retries 0 still means no retry at all.
+      if (failure.status !== 429 || this.options.retries === 0) return retryDecision(failure, ++state.attempt, this.options.retries, backoff);
+      state.firstRateLimit ??= performance.now();
+      const decision = retryDecision(failure, 1, 1, backoff);
+      const waited = performance.now() - state.firstRateLimit;
+      return decision && waited + decision.delayMs <= backoff.rateLimitBudgetMs ? decision : null;
+    };
 
     const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
       const failure = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
@@ -172,7 +188,8 @@ export class HttpClient {
         }
         state.retries++;
         if (status === undefined) state.lastNetworkCode = failure.code;
-        setTimeout(() => callback(null), decision.delayMs);
+        // Then the run's pacer: every worker's retries queue behind the same rate limit.
+        setTimeout(() => void this.pacer.acquire().then(() => callback(null)), decision.delayMs);
       };
       if (!decision.checkFirst) return again();
       // A POST that may have been applied goes again only when a check finds no trace of it (contract §6).
@@ -193,6 +210,7 @@ export class HttpClient {
     for (;;) {
       state.headersReceived = false;
       const failedBody: FailedBodyHolder = {};
+      await this.pacer.acquire();
       let response: Dispatcher.ResponseData<unknown>;
       try {
         response = await request.call(this.dispatcher, {

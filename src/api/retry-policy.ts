@@ -21,10 +21,12 @@ export interface Backoff {
   maxMs: number;
   /** Upper bound on a server's Retry-After we are willing to honour. */
   maxRetryAfterMs: number;
+  /** How long one request may keep being answered 429 before it fails (429s do not spend --retries). */
+  rateLimitBudgetMs: number;
   random: () => number;
 }
 
-export const defaultBackoff: Backoff = { baseMs: 250, maxMs: 8_000, maxRetryAfterMs: 60_000, random: Math.random };
+export const defaultBackoff: Backoff = { baseMs: 250, maxMs: 8_000, maxRetryAfterMs: 60_000, rateLimitBudgetMs: 300_000, random: Math.random };
 
 export interface Failure {
   method: string;

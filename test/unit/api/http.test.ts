@@ -26,7 +26,7 @@ function client(overrides: Partial<HttpOptions> = {}): HttpClient {
   return new HttpClient({
     baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 3, userAgent: 'members-cli/test',
     secrets: [TOKEN], log: (line) => lines.push(line), dispatcher: agent,
-    backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, random: () => 0.5 }, ...overrides,
+    backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, rateLimitBudgetMs: 60_000, random: () => 0.5 }, ...overrides,
   });
 }
 
@@ -171,7 +171,7 @@ describe('HttpClient against a server that never answers', () => {
   it('times out with exit 6 after its retries', async () => {
     const http = new HttpClient({
       baseUrl: new URL(url), token: TOKEN, timeoutMs: 100, retries: 1, userAgent: 't', secrets: [TOKEN],
-      backoff: { baseMs: 1, maxMs: 1, maxRetryAfterMs: 1, random: () => 0 },
+      backoff: { baseMs: 1, maxMs: 1, maxRetryAfterMs: 1, rateLimitBudgetMs: 60_000, random: () => 0 },
     });
     try {
       await expect(http.send({ method: 'GET', path: '/api/v1/products' })).rejects.toMatchObject({
@@ -209,7 +209,7 @@ describe('HttpClient against a hostile server', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const http = new HttpClient({
         baseUrl: new URL(base), token: TOKEN, timeoutMs: 400, retries: 1, userAgent: 'test', secrets: [TOKEN],
-        backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, random: () => 0.5 },
+        backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, rateLimitBudgetMs: 60_000, random: () => 0.5 },
       });
       await expect(http.send({ method: 'GET', path: '/slow' })).rejects.toMatchObject({ exitCode: ExitCode.transient });
       await http.close();
@@ -218,5 +218,18 @@ describe('HttpClient against a hostile server', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('HttpClient under a rate limit', () => {
+  it('429s do not spend --retries: five of them, then the answer, with --retries 1', async () => {
+    for (let i = 0; i < 5; i++) pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '0' } });
+    pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(200, { data: [] });
+    await expect(client({ retries: 1 }).send({ method: 'GET', path: '/api/v1/subscriptions' })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('--retries 0 means no retry at all, a 429 included', async () => {
+    pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '0' } });
+    await expect(client({ retries: 0 }).send({ method: 'GET', path: '/api/v1/subscriptions' })).rejects.toMatchObject({ status: 429 });
   });
 });

@@ -3,7 +3,7 @@ import {
   RETRYABLE_CODES, RETRYABLE_STATUS, backoffDelay, isRetryableCode, outcomeUnknown, parseRetryAfter, retryDecision, type Backoff,
 } from '../../../src/api/retry-policy.js';
 
-const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, random: () => 0 };
+const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, rateLimitBudgetMs: 60_000, random: () => 0 };
 
 describe('retryDecision', () => {
   it.each(['GET', 'PUT', 'DELETE'])('retries %s on every retryable status and network code, without a check', (method) => {

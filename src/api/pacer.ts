@@ -1,0 +1,68 @@
+/**
+ * One pacer per run, in front of every request the run sends (its workers'
+ * first attempts and retries alike): a rate-limited server is asked no faster
+ * than it answers. With `X-RateLimit-*` headers it waits exactly as told
+ * (Remaining 0 → until Reset, or Retry-After); without them it adapts as TCP
+ * does (AIMD): each 429 doubles the gap between request starts, each success
+ * narrows it a little. Pure but for its clock, so it is tested with a fake one.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const header = (headers: Headers, name: string): number | undefined => {
+  const raw = headers[name];
+  const value = Number(Array.isArray(raw) ? raw[0] : raw);
+  return raw === undefined || !Number.isFinite(value) ? undefined : value;
+};
+
+/** Gaps between request starts never grow past this (a 429 storm would otherwise stall a run for minutes). */
+const MAX_GAP_MS = 2_000;
+const FIRST_GAP_MS = 20;
+
+export class Pacer {
+  /** No request starts before this instant (ms). */
+  private gate = 0;
+  /** Milliseconds between request starts; 0 while the server never refused. */
+  private gap = 0;
+  /** When the next request may start, given the gap. */
+  private nextStart = 0;
+
+  constructor(private readonly clock: Clock = realClock) {}
+
+  /** Waits for this request's turn. */
+  async acquire(): Promise<void> {
+    const now = this.clock.now();
+    const start = Math.max(now, this.gate, this.nextStart);
+    this.nextStart = start + this.gap;
+    if (start > now) await this.clock.sleep(start - now);
+  }
+
+  /** What the server said of its limit, on every answer (retried ones included). */
+  observe(status: number, headers: Headers): void {
+    const now = this.clock.now();
+    const remaining = header(headers, 'x-ratelimit-remaining');
+    const reset = header(headers, 'x-ratelimit-reset');
+    const retryAfter = header(headers, 'retry-after');
+    if (status === 429) {
+      // Told when: wait that long (all workers); and back off multiplicatively, so the next window is not stormed.
+      const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
+      if (until !== undefined) this.gate = Math.max(this.gate, until);
+      this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
+      return;
+    }
+    if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
+    // Additive increase of the rate: a success takes a little off the gap.
+    if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));
+  }
+
+  /** For tests and messages: the current gap between request starts. */
+  get currentGapMs(): number {
+    return this.gap;
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Pacer, type Clock } from '../../../src/api/pacer.js';
+
+/** A clock that only moves when someone sleeps: each acquire() says when its request starts. */
+function fakeClock(): Clock & { starts: number[]; time: number } {
+  const clock = {
+    time: 0,
+    starts: [] as number[],
+    now: () => clock.time,
+    sleep: async (ms: number) => {
+      clock.time += ms;
+    },
+  };
+  return clock;
+}
+
+async function starts(pacer: Pacer, clock: ReturnType<typeof fakeClock>, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    await pacer.acquire();
+    times.push(clock.time);
+  }
+  return times;
+}
+
+describe('Pacer', () => {
+  it('lets requests through at once while the server never refused', async () => {
+    const clock = fakeClock();
+    expect(await starts(new Pacer(clock), clock, 3)).toEqual([0, 0, 0]);
+  });
+
+  it('holds every request until a 429 Retry-After has passed', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    pacer.observe(429, { 'retry-after': '2', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
+    expect(await starts(pacer, clock, 2)).toEqual([2000, 2000]);
+    // Headers were sent: the server's timing is followed, no guessed gap.
+    expect(pacer.currentGapMs).toBe(0);
+  });
+
+  it('waits for X-RateLimit-Reset when Remaining reaches 0, before any 429', async () => {
+    const clock = fakeClock();
+    clock.time = 10_000;
+    const pacer = new Pacer(clock);
+    pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '11' });
+    expect(await starts(pacer, clock, 1)).toEqual([11_000]);
+  });
+
+  it('without headers, adapts as TCP does: each 429 doubles the gap, each success narrows it', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    pacer.observe(429, {});
+    expect(pacer.currentGapMs).toBe(20);
+    pacer.observe(429, {});
+    pacer.observe(429, {});
+    expect(pacer.currentGapMs).toBe(80);
+    expect(await starts(pacer, clock, 3)).toEqual([0, 80, 160]);
+    for (let i = 0; i < 10; i++) pacer.observe(200, {});
+    expect(pacer.currentGapMs).toBeLessThan(80);
+    expect(pacer.currentGapMs).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i++) pacer.observe(429, {});
+    expect(pacer.currentGapMs).toBe(2000);
+  });
+});
