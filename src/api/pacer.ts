@@ -50,10 +50,10 @@ export class Pacer {
     const reset = header(headers, 'x-ratelimit-reset');
     const retryAfter = header(headers, 'retry-after');
     if (status === 429) {
-      // Told when: wait that long (all workers); and back off multiplicatively, so the next window is not stormed.
+      // Told when: wait that long (all workers); not told: back off multiplicatively.
       const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
       if (until !== undefined) this.gate = Math.max(this.gate, until);
-      this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
+      if (remaining === undefined) this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
       return;
     }
     if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
