@@ -26,15 +26,30 @@ export async function callApi(
   try {
     if (!opts.paginate) {
       const response = await api.http.send({ method, path, query, body });
-      if (response.body !== null) await output.one(response.body as Record<string, unknown>, RAW);
+      if (response.body !== null) await output.one(redacted(api, response.body) as Record<string, unknown>, RAW);
     } else {
-      await output.list(paginate(api, path, query), RAW);
+      await output.list(redactEach(api, paginate(api, path, query)), RAW);
     }
     await output.close();
   } catch (error) {
     await output.abort();
     throw error;
   }
+}
+
+/**
+ * Known secrets never print, even inside a body: the report answers with its
+ * two tokens in `path` and `next_page_url` (contract §6).
+ */
+function redacted(api: Api, value: unknown): unknown {
+  if (typeof value === 'string') return api.http.redact(value);
+  if (Array.isArray(value)) return value.map((item) => redacted(api, item));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redacted(api, item)]));
+  return value;
+}
+
+async function* redactEach(api: Api, records: AsyncIterable<Record<string, unknown>>): AsyncGenerator<Record<string, unknown>> {
+  for await (const record of records) yield redacted(api, record) as Record<string, unknown>;
 }
 
 /**

@@ -71,6 +71,19 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+describe('members api and the report tokens', () => {
+  it('a report body holding the tokens in path and next_page_url prints them as ***', async () => {
+    const ran = await run(['api', `/api/partners/reports/engaged-courses/${DEVELOPER}/${PLATFORM}`, '-f', 'limit=2'], {
+      env: { MEMBERS_CONFIG_DIR: join(work, 'api-config'), MEMBERS_BASE_URL: sandbox.url, MEMBERS_TOKEN: API, MEMBERS_DEVELOPER_TOKEN: DEVELOPER, MEMBERS_PLATFORM_TOKEN: PLATFORM },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    const body = JSON.parse(ran.stdout) as { path: string; next_page_url: string };
+    expect(body.path).toContain('/***/***');
+    expect(ran.stdout).not.toContain(DEVELOPER);
+    expect(ran.stdout).not.toContain(PLATFORM);
+  });
+});
+
 describe('no secret in any output or file', () => {
   it('runs every kind of command, succeeding and failing, and none prints a secret', async () => {
     // --- auth: a profile that holds all three tokens, checked against the API.
