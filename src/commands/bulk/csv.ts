@@ -62,6 +62,8 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
   try {
     parse(input, {
       bom: true,
+      // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way.
+      delimiter: semicolonSeparated(input) ? ';' : ',',
       relax_column_count: true,
       // Any line end, also mixed in one file; csv-parse would otherwise keep to the first one it sees.
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -81,7 +83,13 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
     .filter(({ fields }) => fields.some((field) => field !== ''));
   const header = rows.shift();
   if (!header) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
-  const names = header.fields.map((name) => name.toLowerCase());
+  // What members itself exports (`--fields student.email,product_id -o csv`) is read back as it is.
+  const allowed: readonly string[] = [...columns.required, ...columns.optional];
+  const names = header.fields.map((field) => {
+    const name = field.toLowerCase();
+    const alias = HEADER_ALIASES[name];
+    return !allowed.includes(name) && alias !== undefined && allowed.includes(alias) ? alias : name;
+  });
   checkHeader(names, columns, source);
 
   return rows.map(({ fields, line }) => {
@@ -95,6 +103,18 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
     if (fields.length === names.length) return { line, values };
     return { line, values, problem: `${fields.length} ${fields.length === 1 ? 'field' : 'fields'} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
   });
+}
+
+/** Column names of members' own exports, as the bulk columns they mean. */
+const HEADER_ALIASES: Record<string, string> = {
+  'student.email': 'student', 'student.id': 'student', student_id: 'student', email: 'student',
+  'product.id': 'product_id', product: 'product_id', 'product.title': 'product_id',
+};
+
+function semicolonSeparated(input: Buffer): boolean {
+  const end = input.indexOf(10);
+  const first = input.subarray(0, end === -1 ? input.length : end).toString('utf8');
+  return first.includes(';') && !first.includes(',');
 }
 
 // Controls other than tab (cells are trimmed, and a quoted cell may hold a line break).

@@ -72,8 +72,8 @@ describe('parseCsv', () => {
   });
 
   it('names unknown columns and lists the allowed ones', async () => {
-    expect(await usageError('student,product,Notes\ns1,p1,x\n')).toBe(
-      'grants.csv: unknown columns "product", "notes" in the header (line 1); the columns are '
+    expect(await usageError('student,product_id,price,Notes\ns1,p1,x\n')).toBe(
+      'grants.csv: unknown columns "price", "notes" in the header (line 1); the columns are '
       + 'student,product_id[,accession_date][,expiration_date] (in any order, header names case-insensitive)',
     );
   });
@@ -112,5 +112,19 @@ describe('control characters in a cell', () => {
       undefined,
       undefined,
     ]);
+  });
+});
+
+describe('files from members itself and from spreadsheets', () => {
+  it('reads its own export back: student.email,product_id (and student.id, product.id)', async () => {
+    const rows = await parseCsv(Buffer.from('student.email,product_id\nana@x.co,p1\n'), GRANT, 'f.csv');
+    expect(rows).toEqual([{ line: 2, values: { student: 'ana@x.co', product_id: 'p1' } }]);
+    const ids = await parseCsv(Buffer.from('student.id,product.id\ns1,p1\n'), GRANT, 'f.csv');
+    expect(ids[0]?.values).toEqual({ student: 's1', product_id: 'p1' });
+  });
+
+  it('reads a semicolon-separated file, as Excel and LibreOffice save CSV in pt-BR', async () => {
+    const rows = await parseCsv(Buffer.from('student;product_id;accession_date\r\n070.692.055-46;Python Pro;2025-03-01\r\n'), GRANT, 'f.csv');
+    expect(rows).toEqual([{ line: 2, values: { student: '070.692.055-46', product_id: 'Python Pro', accession_date: '2025-03-01' } }]);
   });
 });
