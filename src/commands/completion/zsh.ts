@@ -23,7 +23,9 @@ export function zshScript(spec: CompletionSpec): string {
         `${fnName(command)}() {`,
         '  local curcontext="$curcontext" state state_descr line',
         '  local -A opt_args',
-        '  _arguments -s -S -C \\',
+        // -A '-*': once the subcommand is named, options belong to it: a global flag typed after the
+        // subcommand's name must not end the group's parsing and hide the subcommand's own options.
+        "  _arguments -s -S -C -A '-*' \\",
         ...[...specs, `'1:command:${list}'`, `'*::argument:->argument'`].map((line) => `    ${line} \\`),
         '    && return',
         '  case $state in',

@@ -145,6 +145,11 @@ describe.runIf(hasShell('zsh'))('zsh', () => {
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members auth switch ')).toEqual(['production', 'staging']);
   });
+
+  it("a global flag typed after the command name does not hide the command's own options", () => {
+    expect(complete('members subscriptions list -q --acc')).toEqual(['--access']);
+    expect(complete('members subscriptions list --quiet --acc')).toEqual(['--access']);
+  });
 });
 
 describe.runIf(hasShell('fish'))('fish', () => {
