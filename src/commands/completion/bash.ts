@@ -107,6 +107,8 @@ export function bashScript(spec: CompletionSpec): string {
     `${fn}_list() {`,
     '  local prefix="" word',
     '  [[ $cur == *,* ]] && prefix="${cur%,*},"',
+    '  # No space after an item: the list may go on with a comma.',
+    '  compopt -o nospace 2>/dev/null',
     '  for word in $1; do',
     '    [[ ",$prefix" == *",$word,"* ]] && continue',
     '    [[ "$prefix$word" == "$cur"* ]] && COMPREPLY+=("$prefix$word")',
