@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * `members completion SHELL` prints them (a test keeps them equal).
  */
 const argv = process.argv.slice(2);
-const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish' };
+const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' };
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
   process.exit(0);

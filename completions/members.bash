@@ -162,7 +162,7 @@ __members_argument() {
     "report help|0") __members_words "engaged-courses" ;;
     "auth switch|0") __members_profiles ;;
     "auth help|0") __members_words "login status switch logout token" ;;
-    "completion|0") __members_words "bash zsh fish" ;;
+    "completion|0") __members_words "bash zsh fish powershell" ;;
   esac
 }
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { main } from '../dist/main.js';
 
-for (const [shell, file] of [['bash', 'members.bash'], ['zsh', '_members'], ['fish', 'members.fish']]) {
+for (const [shell, file] of [['bash', 'members.bash'], ['zsh', '_members'], ['fish', 'members.fish'], ['powershell', 'members.ps1']]) {
   let text = '';
   const io = {
     stdout: { write: (chunk) => ((text += chunk), true) },

@@ -65,7 +65,7 @@ describe('completions/members.bash', () => {
     expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete('members', 'subscriptions', 'list', '--access', '')).toEqual(['active', 'inactive']);
     expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['canceled,refunded']);
-    expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
   });
 
   it('offers the stored profiles after -p, from `members __complete-profiles`', () => {

@@ -4,6 +4,7 @@ import type { Io } from '../../context.js';
 import type { Session } from '../../session.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
+import { powershellScript } from './powershell.js';
 import { zshScript } from './zsh.js';
 import { completionSpec, type Shell } from './spec.js';
 
@@ -14,6 +15,7 @@ export function completionScript(program: Command, shell: Shell): string {
     case 'bash': return bashScript(spec);
     case 'zsh': return zshScript(spec);
     case 'fish': return fishScript(spec);
+    case 'powershell': return powershellScript(spec);
   }
 }
 

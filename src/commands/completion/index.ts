@@ -9,12 +9,13 @@ import { PROFILES_COMMAND, SHELLS, type Shell } from './spec.js';
  */
 export function registerCompletion(program: Command, runner: Runner): void {
   program.command('completion')
-    .description('Print the shell completion script for bash, zsh or fish')
+    .description('Print the shell completion script for bash, zsh, fish or PowerShell')
     .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
     .addHelpText('after', `${examples(
       'members completion bash > ~/.local/share/bash-completion/completions/members',
       'members completion zsh > ~/.zfunc/_members    # a directory of $fpath, before compinit',
       'members completion fish > ~/.config/fish/completions/members.fish',
+      'members completion powershell | Out-String | Invoke-Expression    # in $PROFILE',
     )}\nThe README's "Shell completion" section shows the setup for each shell.\n`)
     .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
       const { printCompletion } = await import('./actions.js');

@@ -6,7 +6,7 @@
 import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
 import type { Argument, Command, Option } from 'commander';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Subscription statuses (api-spec part 3), for `subscriptions list --status`, a free comma list. */

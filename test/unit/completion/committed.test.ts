@@ -11,7 +11,7 @@ import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
 const COMPLETIONS = fileURLToPath(new URL('../../../completions/', import.meta.url));
-const FILES = { bash: 'members.bash', zsh: '_members', fish: 'members.fish' } as const;
+const FILES = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' } as const;
 
 describe('completions/ is up to date', () => {
   for (const [shell, file] of Object.entries(FILES)) {
@@ -33,8 +33,8 @@ describe('completions/ is up to date', () => {
 
   it('refuses another shell with a usage error', async () => {
     const fake = fakeIo();
-    expect(await main(['completion', 'powershell'], fake.io)).toBe(2);
+    expect(await main(['completion', 'tcsh'], fake.io)).toBe(2);
     expect(fake.stdout()).toBe('');
-    expect(fake.stderr()).toContain("Allowed choices are bash, zsh, fish.");
+    expect(fake.stderr()).toContain("Allowed choices are bash, zsh, fish, powershell.");
   });
 });

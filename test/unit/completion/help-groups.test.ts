@@ -41,7 +41,7 @@ Reports:
 Setup:
   api [options] <path>           Raw request
   auth                           Profiles and tokens
-  completion <shell>             Print the shell completion script for bash, zsh or fish
+  completion <shell>             Print the shell completion script for bash, zsh, fish or PowerShell
   help [command]                 show help for a command
 `);
   });

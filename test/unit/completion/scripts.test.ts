@@ -46,7 +46,7 @@ describe('the spec read from the program', () => {
     expect(spec.globals.map((option) => option.long)).toEqual(GLOBAL_LONG);
     expect(spec.root.options.map((option) => option.long)).toEqual(['--version', '--help']);
     const completion = spec.root.commands.find((command) => command.name === 'completion');
-    expect(completion?.args).toEqual([{ name: 'shell', required: true, variadic: false, source: { kind: 'words', words: ['bash', 'zsh', 'fish'] } }]);
+    expect(completion?.args).toEqual([{ name: 'shell', required: true, variadic: false, source: { kind: 'words', words: ['bash', 'zsh', 'fish', 'powershell'] } }]);
   });
 
   it('refuses a value no script could hold unquoted', () => {
@@ -98,7 +98,7 @@ describe('bash', () => {
   });
 
   it('completes positional arguments: choices, command names for help, files', () => {
-    expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
     expect(complete('members', 'completion', 'z')).toEqual(['zsh']);
     expect(complete('members', 'completion', 'zsh', '')).toEqual([]);
     expect(complete('members', 'help', 'sub')).toEqual(['subscriptions']);
@@ -141,7 +141,7 @@ describe.runIf(hasShell('zsh'))('zsh', () => {
     expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete('members subscriptions list --access ')).toEqual(['active', 'inactive']);
     expect(complete('members subscriptions list --status canceled,')).toEqual(['canceled,active', 'canceled,inactive', 'canceled,refunded', 'canceled,chargeback']);
-    expect(complete('members completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('members completion ')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members auth switch ')).toEqual(['production', 'staging']);
   });
@@ -163,7 +163,7 @@ describe.runIf(hasShell('fish'))('fish', () => {
     expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(complete('members subscriptions list --access ')).toEqual(['active', 'inactive']);
     expect(complete('members subscriptions list --status canceled,')).toEqual(['canceled,active', 'canceled,chargeback', 'canceled,inactive', 'canceled,refunded']);
-    expect(complete('members completion ')).toEqual(['bash', 'fish', 'zsh']);
+    expect(complete('members completion ')).toEqual(['bash', 'fish', 'powershell', 'zsh']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members auth switch ')).toEqual(['production', 'staging']);
     expect(complete('members --json students list --page 2 --a')).toEqual(['--all']);

@@ -1,0 +1,175 @@
+# PowerShell completion for members: add `members completion powershell | Out-String | Invoke-Expression` to $PROFILE
+Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
+  param($wordToComplete, $commandAst, $cursorPosition)
+  $commands = @{
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'help')
+    'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')
+    'scores' = @('get', 'set', 'help')
+    'products' = @('list', 'get', 'help')
+    'subscriptions' = @('list', 'get', 'help')
+    'courses' = @('list', 'get', 'accesses', 'help')
+    'report' = @('engaged-courses', 'help')
+    'auth' = @('login', 'status', 'switch', 'logout', 'token', 'help')
+  }
+  $aliases = @{
+  }
+  $options = @{
+    '' = @('-V', '--version', '-h', '--help')
+    'students' = @('-h', '--help')
+    'students list' = @('--with-subscriptions', '--page', '--per-page', '--all', '--limit', '-h', '--help')
+    'students search' = @('-h', '--help')
+    'students show' = @('-h', '--help')
+    'students get' = @('-h', '--help')
+    'students create' = @('--first-name', '--last-name', '--email', '--phone', '--birth', '--document', '--reference-id', '--reason', '-h', '--help')
+    'students delete' = @('--reason', '-h', '--help')
+    'students products' = @('-h', '--help')
+    'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '-h', '--help')
+    'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '-h', '--help')
+    'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '-h', '--help')
+    'students help' = @()
+    'scores' = @('-h', '--help')
+    'scores get' = @('-h', '--help')
+    'scores set' = @('--reason', '-h', '--help')
+    'scores help' = @()
+    'magic-link' = @('--expire-in', '--reason', '-h', '--help')
+    'products' = @('-h', '--help')
+    'products list' = @('--page', '--per-page', '--all', '-h', '--help')
+    'products get' = @('-h', '--help')
+    'products help' = @()
+    'subscriptions' = @('-h', '--help')
+    'subscriptions list' = @('--page', '--per-page', '--all', '--status', '--access', '--product', '--student', '-h', '--help')
+    'subscriptions get' = @('-h', '--help')
+    'subscriptions help' = @()
+    'courses' = @('-h', '--help')
+    'courses list' = @('--page', '--per-page', '--all', '-h', '--help')
+    'courses get' = @('-h', '--help')
+    'courses accesses' = @('-h', '--help')
+    'courses help' = @()
+    'report' = @('-h', '--help')
+    'report engaged-courses' = @('--top', '--limit', '--cursor', '--max-pages', '-h', '--help')
+    'report help' = @()
+    'auth' = @('-h', '--help')
+    'auth login' = @('--token-stdin', '--no-verify', '--activate', '-h', '--help')
+    'auth status' = @('--offline', '-h', '--help')
+    'auth switch' = @('-h', '--help')
+    'auth logout' = @('-h', '--help')
+    'auth token' = @('-h', '--help')
+    'auth help' = @()
+    'api' = @('-X', '--method', '-f', '--field', '--input', '--paginate', '-h', '--help')
+    'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
+    'completion' = @('-h', '--help')
+    'history' = @('--student', '--since', '--limit', '-h', '--help')
+    'undo' = @('--reason', '-h', '--help')
+    'help' = @('-h', '--help')
+  }
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')
+  $optionValues = @{
+    '|-p' = '__complete-profiles'
+    '|--profile' = '__complete-profiles'
+    '|-o' = @('table', 'json', 'ndjson', 'csv')
+    '|--output' = @('table', 'json', 'ndjson', 'csv')
+    '|--fields' = @()
+    '|--base-url' = @()
+    '|--timeout' = @()
+    '|--retries' = @()
+    '|--out' = 'files'
+    'students list|--page' = @()
+    'students list|--per-page' = @()
+    'students list|--limit' = @()
+    'students create|--first-name' = @()
+    'students create|--last-name' = @()
+    'students create|--email' = @()
+    'students create|--phone' = @()
+    'students create|--birth' = @()
+    'students create|--document' = @()
+    'students create|--reference-id' = @()
+    'students create|--reason' = @()
+    'students delete|--reason' = @()
+    'students grant|--accession' = @()
+    'students grant|--expiration' = @()
+    'students grant|--reason' = @()
+    'students grant|--file' = 'files'
+    'students grant|--concurrency' = @()
+    'students revoke|--reason' = @()
+    'students revoke|--file' = 'files'
+    'students revoke|--concurrency' = @()
+    'students import|--reason' = @()
+    'students import|--concurrency' = @()
+    'scores set|--reason' = @()
+    'magic-link|--expire-in' = @()
+    'magic-link|--reason' = @()
+    'products list|--page' = @()
+    'products list|--per-page' = @()
+    'subscriptions list|--page' = @()
+    'subscriptions list|--per-page' = @()
+    'subscriptions list|--status' = @('active', 'inactive', 'refunded', 'chargeback', 'canceled')
+    'subscriptions list|--access' = @('active', 'inactive')
+    'subscriptions list|--product' = @()
+    'subscriptions list|--student' = @()
+    'courses list|--page' = @()
+    'courses list|--per-page' = @()
+    'report engaged-courses|--top' = @()
+    'report engaged-courses|--limit' = @()
+    'report engaged-courses|--cursor' = @()
+    'report engaged-courses|--max-pages' = @()
+    'api|-X' = @('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
+    'api|--method' = @('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
+    'api|-f' = @()
+    'api|--field' = @()
+    'api|--input' = 'files'
+    'sandbox|--host' = @()
+    'sandbox|--port' = @()
+    'sandbox|--seed' = @()
+    'sandbox|--students' = @()
+    'sandbox|--latency' = @()
+    'sandbox|--fail-rate' = @()
+    'sandbox|--rate-limit' = @()
+    'sandbox|--flavor' = @('default', 'laravel')
+    'sandbox|--paginator' = @('length-aware', 'simple')
+    'sandbox|--server-tz' = @()
+    'sandbox|--data' = 'files'
+    'history|--student' = @()
+    'history|--since' = @()
+    'history|--limit' = @()
+    'undo|--reason' = @()
+  }
+  $argumentValues = @{
+    'students import' = 'files'
+    'students help' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import')
+    'scores help' = @('get', 'set')
+    'products help' = @('list', 'get')
+    'subscriptions help' = @('list', 'get')
+    'courses help' = @('list', 'get', 'accesses')
+    'report help' = @('engaged-courses')
+    'auth switch' = '__complete-profiles'
+    'auth help' = @('login', 'status', 'switch', 'logout', 'token')
+    'completion' = @('bash', 'zsh', 'fish', 'powershell')
+  }
+  $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
+  if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }
+  $path = @()
+  foreach ($word in $words) {
+    $here = $path -join ' '
+    if ($commands.ContainsKey($here) -and $commands[$here] -contains $word) {
+      $name = $aliases[(@($path + $word) -join ' ')]
+      $path += $(if ($name) { $name } else { $word })
+    }
+  }
+  $here = $path -join ' '
+  $previous = $(if ($words.Count -gt 0) { $words[-1] } else { '' })
+  $candidates = $null
+  foreach ($scope in @($here, '')) {
+    if ($null -eq $candidates -and $optionValues.ContainsKey("$scope|$previous")) { $candidates = $optionValues["$scope|$previous"] }
+  }
+  if ($null -eq $candidates) {
+    if ($wordToComplete.StartsWith('-')) { $candidates = @($options[$here]) + $globals }
+    elseif ($commands.ContainsKey($here)) { $candidates = $commands[$here] }
+    elseif ($argumentValues.ContainsKey($here)) { $candidates = $argumentValues[$here] }
+    else { $candidates = @() }
+  }
+  if ($candidates -eq '__complete-profiles') { $candidates = @(& members __complete-profiles 2>$null) }
+  if ($candidates -eq 'files') { return }
+  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+  }
+}

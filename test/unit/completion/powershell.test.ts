@@ -1,0 +1,33 @@
+/**
+ * PowerShell is not in Debian's packages, so the script is checked for its
+ * structure: a native completer holding every command, its options and values.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../../src/program.js';
+import { completionScript } from '../../../src/commands/completion/actions.js';
+import { fakeIo } from '../../helpers/fake-io.js';
+
+const script = completionScript(buildProgram({ io: fakeIo().io }).program, 'powershell');
+
+describe('members completion powershell', () => {
+  it('registers one native completer for members', () => {
+    expect(script).toContain('Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {');
+    expect(script.trimEnd().endsWith('}')).toBe(true);
+  });
+
+  it('holds the command tree, each command\'s options, fixed values and the profile helper', () => {
+    expect(script).toContain("'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')");
+    expect(script).toContain("'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file'");
+    expect(script).toContain("'|--output' = @('table', 'json', 'ndjson', 'csv')");
+    expect(script).toContain("'subscriptions list|--access' = @('active', 'inactive')");
+    expect(script).toContain("'|--profile' = '__complete-profiles'");
+    expect(script).toContain("$candidates = @(& members __complete-profiles 2>$null)");
+  });
+
+  it('balances its braces and quotes (a script PowerShell would parse)', () => {
+    const code = script.split('\n').filter((line) => !line.trimStart().startsWith('#')).join('\n');
+    const strip = code.replace(/'(?:[^']|'')*'/g, "''").replace(/"[^"]*"/g, '""');
+    expect((strip.match(/{/g) ?? []).length).toBe((strip.match(/}/g) ?? []).length);
+    expect((strip.match(/\(/g) ?? []).length).toBe((strip.match(/\)/g) ?? []).length);
+  });
+});
