@@ -7,7 +7,13 @@ import { UsageError } from '../errors.js';
 
 export type StudentKey =
   | { kind: 'email'; value: string }
-  | { kind: 'document'; value: string; /** The same CPF written the other way (digits only ↔ punctuated): tried when the first is not found. */ also?: string }
+  | {
+    kind: 'document'; value: string;
+    /** The same CPF written the other way (digits only ↔ punctuated): tried when the first is not found. */
+    also?: string;
+    /** Typed as bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
+    orId?: boolean;
+  }
   | { kind: 'reference'; value: string }
   | { kind: 'id'; value: string };
 
@@ -16,7 +22,7 @@ export function parseStudentKey(input: string): StudentKey {
   const key: StudentKey = raw.startsWith('doc:') ? documentKey(raw.slice(4))
     : raw.startsWith('ref:') ? { kind: 'reference', value: raw.slice(4) }
       : raw.includes('@') ? { kind: 'email', value: raw }
-        : isCpf(raw) ? documentKey(raw)
+        : isCpf(raw) ? { ...documentKey(raw), ...(/^\d+$/.test(raw) ? { orId: true } : {}) }
           : { kind: 'id', value: raw };
   if (key.value === '') {
     throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
@@ -51,6 +57,15 @@ function documentKey(value: string): StudentKey {
   return { kind: 'document', value, also: value === digits ? punctuated : digits };
 }
 
+/** `student 42`, `student with e-mail …`, `student with document 07069205546 (or 070.692.055-46) or id 07069205546`. */
 export function describeKey(key: StudentKey): string {
-  return key.kind === 'id' ? `student ${key.value}` : `student with ${key.kind === 'email' ? 'e-mail' : key.kind} ${key.value}`;
+  if (key.kind === 'id') return `student ${key.value}`;
+  if (key.kind !== 'document') return `student with ${key.kind === 'email' ? 'e-mail' : key.kind} ${key.value}`;
+  return `student with document ${key.value}${key.also ? ` (or ${key.also})` : ''}${key.orId ? ` or id ${key.value}` : ''}`;
+}
+
+/** What to add to "not found" for an id of 11 digits: why it was not taken for a CPF. */
+export function notFoundHint(key: StudentKey): string {
+  if (key.kind !== 'id' || !/^\d{11}$/.test(key.value)) return '';
+  return `. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:${key.value}`;
 }

@@ -5,7 +5,7 @@ import { apiPath } from './path.js';
 import type { PageWalk } from './paginate.js';
 import { walkList } from './pages.js';
 import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
-import { describeKey, type StudentKey } from './student-key.js';
+import { describeKey, notFoundHint, type StudentKey } from './student-key.js';
 import { ExitCode, NotFoundError, RouteMissError } from '../errors.js';
 import { scanForStudent } from './student-scan.js';
 
@@ -22,22 +22,35 @@ export function listStudents(api: Api, options: { withSubscriptions?: boolean; p
 }
 
 /**
- * The student with its subscriptions. When the server has no route for the
- * lookup (a `/` in the value, on Laravel), the student list is read once to
- * find the id, which is then looked up: "not found" only when the list has no such student.
+ * The student with its subscriptions. A CPF is tried as typed, then in its
+ * other spelling (servers store either), then — typed as bare digits — as an
+ * id. When the server has no route for the lookup (a `/` in the value, on
+ * Laravel), the student list is read once to find the id, which is then
+ * looked up: "not found" only when the list has no such student.
  */
 export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
-  const lookup = (by: StudentKey) => api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound: describeKey(key) });
+  const notFound = describeKey(key);
+  const lookup = (by: StudentKey) => api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound });
+  const tries: StudentKey[] = [key];
+  if (key.kind === 'document' && key.also) tries.push({ kind: 'document', value: key.also });
+  if (key.kind === 'document' && key.orId) tries.push({ kind: 'id', value: key.value });
+  // Every try but the last: "not found" moves on to the next.
+  const last = tries.pop() as StudentKey;
+  for (const by of tries) {
+    const found = await lookup(by).then((response) => response.data.data, (error: unknown) => {
+      if (error instanceof NotFoundError && !(error instanceof RouteMissError)) return undefined;
+      throw error;
+    });
+    if (found) return found;
+  }
   try {
-    return (await lookup(key)).data.data;
+    return (await lookup(last)).data.data;
   } catch (error) {
-    if (key.kind === 'document' && key.also && error instanceof NotFoundError && !(error instanceof RouteMissError)) {
-      return getStudent(api, { kind: 'document', value: key.also });
-    }
-    if (!(error instanceof RouteMissError) || key.kind === 'id') throw error;
-    const id = await scanForStudent(api, key);
+    if (error instanceof NotFoundError && !(error instanceof RouteMissError)) error.message += notFoundHint(key);
+    if (!(error instanceof RouteMissError) || last.kind === 'id') throw error;
+    const id = await scanForStudent(api, last);
     if (id === undefined) {
-      throw new NotFoundError(`${describeKey(key)} not found (the whole student list was read)`, ExitCode.notFound, error.request, 404);
+      throw new NotFoundError(`${describeKey(last)} not found (the whole student list was read)`, ExitCode.notFound, error.request, 404);
     }
     return (await lookup({ kind: 'id', value: id })).data.data;
   }

@@ -20,4 +20,7 @@ export function examples(...lines: string[]): string {
 
 /** The STUDENT argument of every command (contract §5). */
 export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE';
+/** PRODUCT and COURSE arguments (contract §7). */
+export const PRODUCT_ARGUMENT = 'the product: its id, its title (case and accents ignored) or the start of its title';
+export const COURSE_ARGUMENT = 'the course: its id, its slug, its title (case and accents ignored) or the start of its title';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;

@@ -56,6 +56,8 @@ export interface ChangeOptions {
    * false, the grant fails with AccessNotHeldError and nothing is sent.
    */
   renew?: (held: Subscription, gap: string) => Promise<boolean>;
+  /** How to ask for a renewal, for the refusal's message: `pass --renew` unless told otherwise (a bulk row's renew column). */
+  renewHint?: string;
 }
 
 /** The subscription exists but not as asked (no access, another expiration): exit 5, nothing was sent. */
@@ -157,7 +159,7 @@ export function accessGap(held: Subscription, expiration: string | undefined): s
     const why = [held.status ? `status ${held.status}` : '', expires ? `expiration ${expires}` : ''].filter(Boolean).join(', ');
     return `its access is off${why ? ` (${why})` : ''}`;
   }
-  if (expiration !== undefined && expires !== expiration) return `it expires ${expires ?? 'never'}, not ${expiration}`;
+  if (expiration !== undefined && expires !== expiration) return `${expires ? `it expires ${expires}` : 'it has no expiration'}, not ${expiration}`;
   return undefined;
 }
 
@@ -181,7 +183,7 @@ async function renew(
   const what = productLabel(productId, held);
   const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
   if (!(await options.renew?.(held, gap))) {
-    throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, pass --renew`, held);
+    throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, ${options.renewHint ?? 'pass --renew'}`, held);
   }
   if (options.dryRun) {
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
@@ -196,7 +198,7 @@ async function renew(
   const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
   const { data, requestId, recovered } = await grantProduct(api, student.id, body);
   return {
-    ...base, result: 'renewed', message: `renewed ${what} for ${label} (${gap}): revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
+    ...base, result: 'renewed', message: `renewed ${what} for ${label}: ${gap}; revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
     subscription: data, replaced: held, requestId, recovered,
   };
 }

@@ -59,9 +59,21 @@ export async function productTitles(api: Api): Promise<Map<string, string>> {
 /** Case, accents and runs of spaces do not count. */
 export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
+/** A name that matches nothing: a usage error (exit 2) that also carries its "did you mean" part for other messages. */
+export class UnknownNameError extends UsageError {
+  constructor(message: string, readonly hint: string) {
+    super(`${message}${hint}`);
+  }
+}
+
+/** `\n  id  title` lines, at most 8 of them. */
+const candidates = (list: ReadonlyArray<{ id: string; title?: string | null }>) =>
+  list.slice(0, 8).map((item) => `\n  ${item.id}  ${item.title ?? ''}`).join('') + (list.length > 8 ? `\n  … and ${list.length - 8} more` : '');
+
 /**
  * Picks the one item `input` names, from a list, by these rules in order:
- * id; exact title or slug; unique title prefix. Throws UsageError otherwise.
+ * id; exact title or slug; unique title prefix. Throws UsageError otherwise
+ * (UnknownNameError when nothing matches), with candidates.
  */
 export function pick<T extends { id: string; title?: string | null; slug?: string | null }>(
   items: readonly T[], input: string, what: { noun: string; argument: string; listCommand: string },
@@ -75,15 +87,14 @@ export function pick<T extends { id: string; title?: string | null; slug?: strin
   if (exact.length === 1) return exact[0] as T;
   const prefixed = exact.length > 1 ? exact : items.filter((item) => fold(item.title ?? '').startsWith(key));
   if (prefixed.length === 1) return prefixed[0] as T;
-  const show = (list: readonly T[]) => list.slice(0, 8).map((item) => `\n  ${item.id}  ${item.title ?? ''}`).join('')
-    + (list.length > 8 ? `\n  … and ${list.length - 8} more` : '');
   if (prefixed.length > 1) {
-    throw new UsageError(`${what.argument} ${JSON.stringify(wanted)} names ${prefixed.length} ${what.noun}s; give more of the title, or the id:${show(prefixed)}`);
+    throw new UsageError(`${what.argument} ${JSON.stringify(wanted)} names ${prefixed.length} ${what.noun}s; give more of the title, or the id:${candidates(prefixed)}`);
   }
-  const words = key.split(' ').filter((word) => word.length >= 3);
-  const near = items.filter((item) => words.some((word) => fold(item.title ?? '').includes(word)));
-  const hint = near.length > 0 ? ` Did you mean:${show(near)}` : ` See \`${what.listCommand}\`.`;
-  throw new UsageError(`no ${what.noun} ${JSON.stringify(wanted)} (by id, title or start of title).${hint}`);
+  // Any word of 3 letters or more found in a title (or slug) makes it a candidate: "python" → "Programação em Python".
+  const words = key.split(/[\s-]+/).filter((word) => word.length >= 3);
+  const near = items.filter((item) => words.some((word) => fold(`${item.title ?? ''} ${item.slug ?? ''}`).includes(word)));
+  const hint = near.length > 0 ? ` Did you mean:${candidates(near)}` : ` See \`${what.listCommand}\`.`;
+  throw new UnknownNameError(`no ${what.noun} ${JSON.stringify(wanted)} (by id, title${what.noun === 'course' ? ', slug' : ''} or start of title).`, hint);
 }
 
 /** UUIDs and integers are ids as they are: no list is read for them (the server checks them), unless `check`. */
@@ -114,12 +125,16 @@ export async function byIdOrName<T>(input: string, byId: (id: string) => Promise
     try {
       named = await byName();
     } catch (nameError) {
-      // Several titles match: the user must say which (exit 2, with the candidates).
-      if (nameError instanceof UsageError && !/^no /.test(nameError.message)) throw nameError;
-      if (nameError instanceof UsageError) {
-        const said = error.message.slice(0, error.message.lastIndexOf(' ('));
-        throw new NotFoundError(`${said}; no ${what} has that title either`, error.exitCode, error.request, error.status);
+      // Nothing by that id nor by that name: still the lookup's "not found" (exit 4), with the near titles.
+      if (nameError instanceof UnknownNameError) {
+        const at = error.message.lastIndexOf(' (');
+        const notFound = new NotFoundError(`${error.message.slice(0, at)}; no ${what} has that title either`, error.exitCode, error.request, error.status);
+        // The candidates go after the request, on lines of their own.
+        notFound.message += `.${nameError.hint}`;
+        throw notFound;
       }
+      // Several titles match: the user must say which (exit 2, with the candidates).
+      if (nameError instanceof UsageError) throw nameError;
       // The list could not be read: the id's own 404 is the answer.
       throw error;
     }

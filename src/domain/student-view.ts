@@ -37,14 +37,19 @@ export interface StudentOverview {
   courses: CourseProgress[];
 }
 
-/** Access and status are separate notions (api-spec §3): say both, and the date that matters. */
+/**
+ * Access and status are separate notions (api-spec §3): say both, and the
+ * date that matters, the telling part first (a narrow table cuts the end):
+ * `active, until 2026-05-01`, `access kept though refunded, no expiration`,
+ * `access off: canceled, expired 2024-01-01`.
+ */
 export function accessWhy(subscription: Subscription, now = new Date()): string {
   const status = subscription.status ?? 'no status';
   const expires = subscription.expiration_date?.slice(0, 10);
   const lapsed = expires !== undefined && expires < today(now);
   const when = expires === undefined ? 'no expiration' : lapsed ? `expired ${expires}` : `until ${expires}`;
-  if (hasAccess(subscription)) return status === 'active' ? `active, ${when}` : `${status}, ${when}, access kept`;
-  return `${status}, ${when}, access off`;
+  if (hasAccess(subscription)) return status === 'active' ? `active, ${when}` : `access kept though ${status}, ${when}`;
+  return `access off: ${status}, ${when}`;
 }
 
 export async function studentOverview(api: Api, key: StudentKey, now = new Date()): Promise<StudentOverview> {

@@ -65,7 +65,7 @@ describe('courses get', () => {
   it('exits 4 for an unknown course', async () => {
     const { code, stderr } = await members(['courses', 'get', 'nope']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: course nope not found; no course has that title either (GET /api/v1/courses/nope)\n');
+    expect(stderr).toBe('error: course nope not found; no course has that title either (GET /api/v1/courses/nope). See `members courses list --all`.\n');
   });
 });
 
@@ -91,6 +91,6 @@ describe('courses accesses', () => {
   it('exits 4 for an unknown course', async () => {
     const { code, stderr } = await members(['courses', 'accesses', 'nope', '-o', 'json']);
     expect(code).toBe(4);
-    expect(stderr.split('\n')[0]).toBe('error: course nope not found; no course has that title either (GET /api/v1/courses/nope/accesses)');
+    expect(stderr.split('\n')[0]).toBe('error: course nope not found; no course has that title either (GET /api/v1/courses/nope/accesses). See `members courses list --all`.');
   });
 });

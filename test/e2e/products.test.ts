@@ -79,6 +79,6 @@ describe('products get', () => {
     const { code, stdout, stderr } = await members(['products', 'get', 'no-such-product']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: product no-such-product not found; no product has that title either (GET /api/v1/products/no-such-product)\n');
+    expect(stderr).toBe('error: product no-such-product not found; no product has that title either (GET /api/v1/products/no-such-product). See `members products list --all`.\n');
   });
 });

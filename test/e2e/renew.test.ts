@@ -68,6 +68,24 @@ describe('grant over a subscription without access', () => {
     expect(await held(student.id, sub.product_id)).toBeUndefined();
   });
 
+  it('--renew moves the expiration of a subscription with access; undo puts back its former dates', async () => {
+    const taken = new Set(lapsed.slice(0, 4).map(({ student }) => student.id));
+    const students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
+    const [student, sub] = students.flatMap((s) => (taken.has(s.id) ? [] : (s.subscriptions ?? []).filter((x) => x.active === 1 && x.accession_date).map((x) => [s, x] as const)))[0]!;
+    const refused = await members(['students', 'grant', student.email, sub.product_id, '--expiration', '2032-02-29']);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain(`but ${sub.expiration_date ? `it expires ${sub.expiration_date}` : 'it has no expiration'}, not 2032-02-29; nothing sent`);
+    const renewed = await members(['students', 'grant', student.email, sub.product_id, '--expiration', '2032-02-29', '--renew', '-q']);
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(await held(student.id, sub.product_id)).toMatchObject({ active: 1, accession_date: sub.accession_date, expiration_date: '2032-02-29' });
+
+    const [record] = JSON.parse((await members(['history', '--student', student.email, '-o', 'json'])).stdout) as Array<{ id: string }>;
+    const undo = await members(['undo', record!.id, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain(`is back to its former dates (accession ${sub.accession_date}, expiration ${sub.expiration_date ?? 'none'})`);
+    expect(await held(student.id, sub.product_id)).toMatchObject({ active: 1, accession_date: sub.accession_date, expiration_date: sub.expiration_date });
+  });
+
   it('a bulk renew column renews that row (result renewed) and leaves the others as they are', async () => {
     const [a, b] = [lapsed[2]!, lapsed[3] ?? lapsed[2]!];
     const file = join(configDir, 'renew.csv');

@@ -68,6 +68,18 @@ describe('names instead of UUIDs', () => {
   });
 });
 
+describe('a course named by a word of its title', () => {
+  it('is not a prefix: exit 4, offering the course whose title holds the word', async () => {
+    const course = courses.find((c) => c.title.split(' ').length > 1)!;
+    const word = fold(course.title.split(' ').at(-1)!).toLowerCase();
+    const { code, stdout, stderr } = await members(['courses', 'accesses', word]);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`no course has that title either (GET /api/v1/courses/${encodeURIComponent(word)}/accesses). Did you mean:`);
+    expect(stderr).toContain(`\n  ${course.id}  ${course.title}\n`);
+  });
+});
+
 describe('students by CPF without doc:', () => {
   it('finds the student by a punctuated CPF and by its digits alone', async () => {
     const student = students.find((s) => s.document && /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(s.document))!;
@@ -124,14 +136,14 @@ describe('students show', () => {
     expect(code, stderr).toBe(0);
     const view = JSON.parse(stdout) as {
       id: string; subscriptions: Array<{ product_id: string; access: string; access_why: string }>;
-      score: { score: number }; courses: Array<{ course: string }>; history: Array<{ action: string; product_id: string }>;
+      score: { score: number }; courses: Array<{ course: string }>; history: Array<{ action: string; product_id: string; product_title: string }>;
     };
     expect(view.id).toBe(student.id);
     expect(view.subscriptions.map((s) => s.product_id)).toContain(product.id);
-    for (const sub of view.subscriptions) expect(sub.access_why).toMatch(sub.access === 'yes' ? /active|access kept/ : /access off/);
+    for (const sub of view.subscriptions) expect(sub.access_why).toMatch(sub.access === 'yes' ? /^(active|access kept though)/ : /^access off: /);
     expect(typeof view.score.score).toBe('number');
     expect(Array.isArray(view.courses)).toBe(true);
-    expect(view.history[0]).toMatchObject({ action: 'grant', product_id: product.id });
+    expect(view.history[0]).toMatchObject({ action: 'grant', product_id: product.id, product_title: product.title });
 
     const table = await members(['students', 'show', student.id]);
     expect(table.code).toBe(0);

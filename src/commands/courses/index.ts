@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { COURSE_ARGUMENT, examples, type Runner } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerCourses(program: Command, runner: Runner): void {
@@ -22,9 +22,10 @@ export function registerCourses(program: Command, runner: Runner): void {
 
   courses.command('get')
     .description('Show one course, then its modules and lessons as a tree')
-    .argument('<course-id>', 'course id')
+    .argument('<course>', COURSE_ARGUMENT)
     .addHelpText('after', examples(
       'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
+      'members courses get "programação em python"',
       'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b --json | jq \'.modules[].title\'',
     ))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
@@ -34,9 +35,10 @@ export function registerCourses(program: Command, runner: Runner): void {
 
   courses.command('accesses')
     .description('Who accessed a course: last access, whether and when they finished it')
-    .argument('<course-id>', 'course id')
+    .argument('<course>', COURSE_ARGUMENT)
     .addHelpText('after', examples(
       'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
+      'members courses accesses "Programacao em Python" -o csv',
       'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b -o csv --out accesses.csv',
     ))
     .action(async (id: string, _flags: unknown, cmd: Command) => {

@@ -5,16 +5,19 @@ import type { HistoryFlags } from './actions.js';
 export function registerHistory(program: Command, runner: Runner): void {
   program.command('history')
     .description('Show the changes made with this tool from this machine (the local audit log), newest first')
-    .option('--student <student>', 'only changes to this student: as it was given (id, e-mail, doc:…, ref:…) or its id')
+    .option('--student <student>', 'only changes to this student, whichever key the change named it by (id, e-mail, CPF, doc:…, ref:…)')
     .option('--since <date>', 'only changes on or after DATE (YYYY-MM-DD, local time)')
     .option('--limit <n>', 'only the N newest changes')
     .addHelpText('after', `${examples(
       'members history',
       'members history --student maria@example.com --since 2025-01-01',
+      'members history --student 07069205546     # also the changes made by e-mail, id or ref:',
       'members history --limit 20 -o json',
     )}
-The log is audit.jsonl in the config directory (MEMBERS_CONFIG_DIR). Undo a grant,
-a revoke or a delete with \`members undo ID\`.
+With --student, the student is looked up once (when the server can be reached) to
+learn its other keys. The log is audit.jsonl in the config directory
+(MEMBERS_CONFIG_DIR). Undo a grant, a renewal, a revoke, a delete or a scores set
+with \`members undo ID\`.
 `)
     .action(async (opts: HistoryFlags, cmd: Command) => {
       const { history } = await import('./actions.js');

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, PRODUCT_ARGUMENT, type Runner } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerProducts(program: Command, runner: Runner): void {
@@ -22,9 +22,10 @@ export function registerProducts(program: Command, runner: Runner): void {
 
   products.command('get')
     .description('Show one product, with its active and inactive subscribers')
-    .argument('<product-id>', 'product id')
+    .argument('<product>', PRODUCT_ARGUMENT)
     .addHelpText('after', examples(
       'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f',
+      'members products get "python pro"',
       'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f --json | jq .subscribers',
     ))
     .action(async (id: string, _flags: unknown, cmd: Command) => {

@@ -12,7 +12,7 @@ import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
 import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
-import { resolveProduct } from '../../domain/names.js';
+import { productTitles, resolveProduct } from '../../domain/names.js';
 import { searchStudents, studentMatcher } from '../../domain/search.js';
 import type { JsonRecord } from '../../output/index.js';
 import {
@@ -74,7 +74,11 @@ export async function show(session: Session, input: string): Promise<void> {
   const { student, subscriptions, score, courses } = overview;
   const dir = await session.configDir();
   const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
-  const history = selectHistory(records, { student: input, limit: 20 }, student).map((record) => historyRecord(record));
+  const selected = selectHistory(records, { student: input, limit: 20 }, student);
+  // Titles of the products in the history, those no longer held too: one read of the products list, only when needed.
+  const held = () => new Map(subscriptions.map((subscription) => [subscription.product_id ?? '', subscription.product?.title ?? '']));
+  const titles = selected.some((record) => record.product_id) ? await productTitles(api).catch(held) : undefined;
+  const history = selected.map((record) => historyRecord(record, titles));
   const { globals } = session;
   await withOutput(session, async (output) => {
     if (globals.output === 'table' && !globals.fields) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, REASON_OPTION, STUDENT_ARGUMENT, type Runner } from '../command-kit.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner } from '../command-kit.js';
 import { addListOptions } from '../list-options.js';
 import type { CreateOptions, ListOptions } from './actions.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
@@ -43,6 +43,10 @@ export function registerStudents(program: Command, runner: Runner): void {
 
   students.command('show')
     .description('Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine')
+    .addHelpText('after', `
+Course progress costs one request per course (the API has course access lists,
+not a per-student view): 3 requests + 1 per course, 4 at a time; +1 for product
+titles when this machine's history names products.`)
     .argument('<student>', STUDENT_ARGUMENT)
     .addHelpText('after', examples(
       'members students show maria@example.com',
@@ -111,19 +115,19 @@ export function registerStudents(program: Command, runner: Runner): void {
     });
 
   addBulkOptions(students.command('grant')
-    .usage('[options] <student> <product_id> | --file <file>')
+    .usage('[options] <student> <product> | --file <file>')
     .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent when access is already on')
     .argument('[student]', STUDENT_ARGUMENT)
-    .argument('[product_id]', 'id of the product (see `members products list`)')
+    .argument('[product]', PRODUCT_ARGUMENT)
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
-    .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again')
+    .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks)')
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
-      'members students grant maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c',
+      'members students grant maria@example.com "Python Pro"',
       'members students grant ref:crm-8812 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --expiration 2025-12-31 --reason "ticket 4411"',
-      'members students grant maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --renew --expiration 2027-07-05   # restore lapsed access',
-      'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date][,renew]',
+      'members students grant 07069205546 "python" --renew --expiration 2027-07-05   # restore lapsed access',
+      'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date][,renew]; product_id may be a title',
       'members students grant --file grants.csv --yes -o csv --out results.csv',
     ))
     .action(async (student: string | undefined, productId: string | undefined, opts: GrantFlags, cmd: Command) => {
@@ -138,13 +142,13 @@ export function registerStudents(program: Command, runner: Runner): void {
     });
 
   addBulkOptions(students.command('revoke')
-    .usage('[options] <student> <product_id> | --file <file>')
+    .usage('[options] <student> <product> | --file <file>')
     .description('Take a product away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)')
     .argument('[student]', STUDENT_ARGUMENT)
-    .argument('[product_id]', 'id of the product')
+    .argument('[product]', PRODUCT_ARGUMENT)
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
-      'members students revoke maria@example.com 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c',
+      'members students revoke maria@example.com "Python Pro"',
       'members students revoke doc:123.456.789-09 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --yes --reason "refund #771"',
       'members students revoke --file refunds.csv --yes --reason "chargebacks, March"    # columns: student,product_id',
     ))

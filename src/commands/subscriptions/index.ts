@@ -13,11 +13,12 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
   addListOptions(subscriptions.command('list').description('List subscriptions; filters apply over every page'))
     .option('--status <list>', 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)')
     .addOption(new Option('--access <state>', 'keep subscriptions whose access is released (active) or not (inactive)').choices(['active', 'inactive']))
-    .option('--product <id>', 'keep subscriptions to this product')
-    .option('--student <student>', 'keep subscriptions of this student (id, e-mail, doc:DOCUMENT or ref:REFERENCE)')
+    .option('--product <product>', 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)')
+    .option('--student <student>', 'keep subscriptions of this student (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)')
     .addHelpText('after', `\nThe filters are applied to every page (they imply --all); matching records\nare printed as the pages arrive.\n${examples(
       'members subscriptions list --access active --status canceled,refunded',
       'members subscriptions list --student maria@example.com -o json',
+      'members subscriptions list --product "Python Pro" --access inactive',
       'members subscriptions list --product 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f -o csv --out subscribers.csv',
     )}`)
     .action(async (flags: SubscriptionListFlags, cmd: Command) => {

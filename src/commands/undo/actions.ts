@@ -230,7 +230,11 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
             request_id: regrant.requestId, before: revoked, after: regrant.subscription ? subscriptionSnapshot(regrant.subscription) : undefined,
           });
           if (regrant.subscription) await output.one(regrant.subscription, SUBSCRIPTION_VIEW);
-          messages.notice(`✓ Undid ${id}: product ${plan.productId} of ${label} is back to its former dates (${dates(accession, expiration)})`);
+          // The API sets no status on a grant: say so when the former one differed.
+          const was = target.before?.status;
+          const now = regrant.subscription?.status;
+          const status = typeof was === 'string' && now && was !== now ? `; its status is ${now}, not ${was} as before: the API sets no status on a grant` : '';
+          messages.notice(`✓ Undid ${id}: product ${plan.productId} of ${label} is back to its former dates (${dates(accession, expiration)})${status}`);
           return;
         }
         await recordChange(session, {

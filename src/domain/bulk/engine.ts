@@ -87,7 +87,8 @@ export async function resolveProducts<Plan>(
     if (row.plan === undefined) return row;
     const id = resolved.get(products.of(row.plan));
     if (id instanceof UsageError) return { line: row.line, identity: row.identity, problem: id.message.replace(/\s*\n\s*/g, ' ') };
-    return { ...row, plan: products.with(row.plan, id as string) };
+    // Results name the product by its id, failed rows too, whatever the cell said.
+    return { ...row, identity: { ...row.identity, product_id: id as string }, plan: products.with(row.plan, id as string) };
   }));
 }
 

@@ -179,6 +179,7 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
       reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew || context.renew === true,
+      renewHint: 'put yes in its renew column, or pass --renew for every such row',
     })),
   question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
 };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isCpf, parseStudentKey } from '../../../src/api/student-key.js';
+import { describeKey, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/student-key.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
     expect(parseStudentKey('070.692.055-46')).toEqual({ kind: 'document', value: '070.692.055-46', also: '07069205546' });
-    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
+    // Bare digits without doc: may still be an id, tried last.
+    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46', orId: true });
     expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
   });
 
@@ -18,5 +19,21 @@ describe('a CPF as a STUDENT', () => {
   it('checks both check digits', () => {
     expect(['52998224725', '11144477735', '00000000191'].map(isCpf)).toEqual([true, true, true]);
     expect(['52998224715', '52998224726', '5299822472', '529982247250'].map(isCpf)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('what "not found" says about a CPF', () => {
+  it('names both spellings, and the id when the digits were typed bare', () => {
+    expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546');
+    expect(describeKey(parseStudentKey('070.692.055-46'))).toBe('student with document 070.692.055-46 (or 07069205546)');
+    expect(describeKey(parseStudentKey('doc:RG/1'))).toBe('student with document RG/1');
+  });
+
+  it('an id of 11 digits says why it was not taken for a CPF, and how to ask for a document', () => {
+    expect(notFoundHint(parseStudentKey('07069205547'))).toBe(
+      '. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:07069205547',
+    );
+    expect(notFoundHint(parseStudentKey('1234'))).toBe('');
+    expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');
   });
 });

@@ -226,6 +226,18 @@ describe('students grant --file: the run', () => {
     ]);
   });
 
+  it('a product cell given by title: every result names the product by its id, and a lapsed subscription says how to renew that row', async () => {
+    get('/api/v1/students/s1/products/p3').reply(200, { data: { ...sub('p3'), active: 0, status: 'canceled', product: { id: 'p3', title: 'Dança' } } });
+    const file = csvFile(rows('s1,danca,'));
+    const { code, stdout } = await cli(['students', 'grant', '--file', file, '-o', 'json']);
+    expect(code).toBe(7);
+    expect(JSON.parse(stdout)).toEqual([{
+      line: 2, student: 's1', product_id: 'p3', result: 'failed',
+      message: 'student s1 has product "Dança" (p3) but its access is off (status canceled); nothing sent. '
+        + 'To revoke it and grant it again (accession 2024-01-01, expiration none), put yes in its renew column, or pass --renew for every such row',
+    }]);
+  });
+
   it('--dry-run resolves every student and checks the state with GETs only: exit 0', async () => {
     get('/api/v1/students/s1').reply(200, { data: student(1) });
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);

@@ -18,6 +18,10 @@ const YOGA = {
 };
 const EMPTY = { id: 'c2', title: 'Coming soon', description: null, status: 'draft', slug: 'soon', blocked: 1, published: 0, modules: [] };
 
+/** The course list, read once when a COURSE is not found by id: one course c1 with this title. */
+const courseList = (title: string) => t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/courses?'), method: 'GET' })
+  .reply(200, { data: [{ id: 'c1', title, slug: 'yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
+
 describe('courses list', () => {
   it('shows counts of modules and lessons in the table', async () => {
     t.agent.get(BASE).intercept({ path: '/api/v1/courses', method: 'GET', query: { page: '1' } })
@@ -64,14 +68,20 @@ describe('courses get', () => {
     const { stdout } = await t.cli(['courses', 'get', 'c1', '-o', 'json']);
     expect(JSON.parse(stdout)).toEqual(YOGA);
   });
+});
 
-  it('exits 4 for an unknown course', async () => {
-    t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz', method: 'GET' }).reply(404, { message: 'Course not found.' });
-    // Not an id: maybe a title. The list is read once.
-    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/courses?'), method: 'GET' }).reply(200, { data: [{ id: 'c1', title: 'Yoga', slug: 'yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
-    const { code, stderr } = await t.cli(['courses', 'get', 'zz']);
+describe('an unknown COURSE', () => {
+  // Not found by id: maybe a title, so the list is read once. Not found either: still exit 4, with the titles sharing a word.
+  it.each([
+    ['get', 'zz', '/api/v1/courses/zz', 'Yoga', ' See `members courses list --all`.'],
+    ['accesses', 'zz', '/api/v1/courses/zz/accesses', 'Yoga', ' See `members courses list --all`.'],
+    ['accesses', 'meditation', '/api/v1/courses/meditation/accesses', 'Yoga and Meditation', ' Did you mean:\n  c1  Yoga and Meditation'],
+  ])('courses %s %s: exit 4', async (verb, input, path, title, hint) => {
+    t.agent.get(BASE).intercept({ path, method: 'GET' }).reply(404, { message: 'Course not found.' });
+    courseList(title);
+    const { code, stderr } = await t.cli(['courses', verb, input]);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: course zz not found; no course has that title either (GET /api/v1/courses/zz)\n');
+    expect(stderr).toBe(`error: course ${input} not found; no course has that title either (GET ${path}).${hint}\n`);
   });
 });
 
@@ -107,13 +117,5 @@ describe('courses accesses', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr).toBe('No course accesses found\n');
-  });
-
-  it('exits 4 for an unknown course', async () => {
-    t.agent.get(BASE).intercept({ path: '/api/v1/courses/zz/accesses', method: 'GET' }).reply(404, { message: 'Course not found.' });
-    t.agent.get(BASE).intercept({ path: (path: string) => path.startsWith('/api/v1/courses?'), method: 'GET' }).reply(200, { data: [{ id: 'c1', title: 'Yoga', slug: 'yoga' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
-    const { code, stderr } = await t.cli(['courses', 'accesses', 'zz']);
-    expect(code).toBe(4);
-    expect(stderr).toBe('error: course zz not found; no course has that title either (GET /api/v1/courses/zz/accesses)\n');
   });
 });

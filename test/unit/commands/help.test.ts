@@ -23,7 +23,7 @@ describe('members help', () => {
   it('walks nested commands: help students grant is the help of grant', async () => {
     const { code, stdout } = await members(['help', 'students', 'grant']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product_id> | --file <file>');
+    expect(stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product> | --file <file>');
   });
 
   it('an unknown topic is exit 2 naming the topics', async () => {

@@ -126,6 +126,6 @@ describe('products get', () => {
     const { code, stdout, stderr } = await t.cli(['products', 'get', 'nope']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: product nope not found; no product has that title either (GET /api/v1/products/nope)\n');
+    expect(stderr).toBe('error: product nope not found; no product has that title either (GET /api/v1/products/nope). See `members products list --all`.\n');
   });
 });

@@ -77,6 +77,26 @@ describe('students get', () => {
     expect(JSON.parse(stdout)).toEqual({ ...MARIA, document: 'RG/12345' });
   });
 
+  it('a CPF typed as bare digits: tried as typed, then punctuated, then as an id; not found names all three', async () => {
+    get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
+    get('/api/v1/students/document/529.982.247-25').reply(200, { data: MARIA });
+    expect(JSON.parse((await t.cli(['students', 'get', '52998224725', '-o', 'json'])).stdout)).toEqual(MARIA);
+    get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
+    get('/api/v1/students/document/529.982.247-25').reply(404, NOT_FOUND);
+    get('/api/v1/students/52998224725').reply(404, NOT_FOUND);
+    const { code, stderr } = await t.cli(['students', 'get', '52998224725']);
+    expect(code).toBe(4);
+    expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 not found (GET /api/v1/students/52998224725)\n');
+  });
+
+  it('an id of 11 digits that is no CPF says how to look it up as a document', async () => {
+    get('/api/v1/students/52998224726').reply(404, NOT_FOUND);
+    const { code, stderr } = await t.cli(['students', 'get', '52998224726']);
+    expect(code).toBe(4);
+    expect(stderr).toBe('error: student 52998224726 not found (GET /api/v1/students/52998224726). It was taken for an id, not a CPF: '
+      + 'its check digits are wrong (a typo?). To look it up as a document anyway: doc:52998224726\n');
+  });
+
   it('shows the student, then its subscriptions, in table mode', async () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: { ...MARIA, subscriptions: [SUB] } });
     const { code, stdout } = await t.cli(['students', 'get', 'maria+vip@example.com']);

@@ -1,0 +1,39 @@
+/** PRODUCT and COURSE by name (contract §7): the rules of pick, and what "unknown" offers instead. */
+import { describe, expect, it } from 'vitest';
+import { pick, UnknownNameError } from '../../../src/domain/names.js';
+import { UsageError } from '../../../src/errors.js';
+
+const COURSES = [
+  { id: 'c1', title: 'Programação em Python', slug: 'python' },
+  { id: 'c2', title: 'Python para Dados', slug: 'python-dados' },
+  { id: 'c3', title: 'Yoga e Meditação', slug: 'yoga' },
+];
+const what = { noun: 'course', argument: 'COURSE', listCommand: 'members courses list --all' };
+
+describe('pick', () => {
+  it('takes the id, then the exact title or slug (case and accents ignored), then a unique title prefix', () => {
+    expect(pick(COURSES, 'c3', what).id).toBe('c3');
+    expect(pick(COURSES, 'PROGRAMACAO EM  python', what).id).toBe('c1');
+    expect(pick(COURSES, 'python', what).id).toBe('c1');
+    expect(pick(COURSES, 'yoga e med', what).id).toBe('c3');
+  });
+
+  it('a prefix of several titles is a usage error listing them', () => {
+    expect(() => pick(COURSES, 'p', what)).toThrow(new UsageError(
+      'COURSE "p" names 2 courses; give more of the title, or the id:\n  c1  Programação em Python\n  c2  Python para Dados',
+    ));
+  });
+
+  it('nothing matching: UnknownNameError with the titles sharing a word, or where to look', () => {
+    let error: unknown;
+    try {
+      pick(COURSES, 'curso de meditacao', what);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UnknownNameError);
+    expect((error as UnknownNameError).message).toBe('no course "curso de meditacao" (by id, title, slug or start of title). Did you mean:\n  c3  Yoga e Meditação');
+    expect((error as UnknownNameError).hint).toBe(' Did you mean:\n  c3  Yoga e Meditação');
+    expect(() => pick(COURSES, 'xyz', what)).toThrow('no course "xyz" (by id, title, slug or start of title). See `members courses list --all`.');
+  });
+});
