@@ -201,14 +201,18 @@ export async function grant(
     const api = await session.api();
     const productId = (await resolveProduct(api, rawProductId)).id;
     const student = await resolveStudent(api, input);
+    // Once, before the question if there is one: the user must see which platform they answer for.
+    let announced: Promise<void> | undefined;
+    const announce = () => (announced ??= session.announceChange());
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
-      beforeChange: () => session.announceChange(),
+      beforeChange: announce,
       // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
       renew: async (held, gap) => {
         if (opts.renew) return true;
         if (!session.io.stdin.isTTY || session.globals.yes) return false;
         const title = held.product?.title;
+        await announce();
         await session.confirm(`${studentLabel(student)} has product ${title ? `"${title}" (${productId})` : productId} but ${gap}. Revoke it and grant it again?`);
         return true;
       },

@@ -218,6 +218,30 @@ describe('students grant', () => {
     expect(stderr).toBe('Maria Silva <maria+vip@example.com> already has access to product "Yoga" (p1); nothing sent\n');
   });
 
+  it('on a terminal, a subscription without access: names the platform, asks, then revokes and grants again keeping the accession date', async () => {
+    catalog();
+    get('/api/v1/students/s1/products/p1').reply(200, { data: { ...SUB, active: 0, status: 'canceled' } });
+    t.pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    t.pool().intercept({
+      path: '/api/v1/students/s1/products', method: 'POST', headers: AUTH,
+      body: JSON.stringify({ product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2031-01-01' }),
+    }).reply(201, { data: { ...SUB, expiration_date: '2031-01-01' } });
+    const events: string[] = [];
+    const announce = Session.prototype.announceChange;
+    vi.spyOn(Session.prototype, 'announceChange').mockImplementation(async function (this: Session) {
+      events.push('announce');
+      await announce.call(this);
+    });
+    vi.spyOn(Session.prototype, 'confirm').mockImplementation(async (question: string) => void events.push(question));
+    const { code, stderr } = await t.cli(['students', 'grant', 's1', 'p1', '--expiration', '2031-01-01', '-o', 'json'], { stdinTTY: true });
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    // Announced once, before the question.
+    expect(events).toEqual(['announce', 'student s1 has product "Yoga" (p1) but its access is off (status canceled, expiration 2025-01-01). Revoke it and grant it again?']);
+    expect(stderr).toBe(`${ANNOUNCE}✓ Renewed product "Yoga" (p1) for student s1: its access is off (status canceled, expiration 2025-01-01); `
+      + 'revoked and granted again, accession 2024-01-01, expiration 2031-01-01\n');
+  });
+
   it('an id needs no lookup: checks the product, announces, POSTs the dates', async () => {
     catalog();
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
