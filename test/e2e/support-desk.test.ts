@@ -2,6 +2,8 @@
  * Support-desk tickets end to end (issue 14): products and courses by name,
  * students by a bare CPF, typed as support staff type them.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
@@ -54,6 +56,22 @@ describe('names instead of UUIDs', () => {
       expect(ambiguous.code).toBe(2);
       for (const p of sharing.slice(0, 8)) expect(ambiguous.stderr).toContain(p.id);
     }
+  });
+
+  it('a bulk file by product titles: --dry-run checks every product cell, ids too, before anything', async () => {
+    const product = products.find((p) => /[À-ú]/.test(p.title)) ?? products[0]!;
+    // From the end of the list: the first test grants this product to the first student without it.
+    const student = students.findLast((s) => !(s.subscriptions ?? []).some((sub) => sub.product_id === product.id))!;
+    const file = join(configDir, 'by-title.csv');
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    writeFileSync(file, `student,product_id\n${student.email},${fold(product.title).toLowerCase()}\n${student.id},${unknownId}\n`);
+    const refused = await members(['students', 'grant', '--file', file, '--dry-run']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error: line 3: no product "${unknownId}" (by id, title or start of title).`);
+    writeFileSync(file, `student,product_id\n${student.email},${fold(product.title).toLowerCase()}\n`);
+    const dry = await members(['students', 'grant', '--file', file, '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual([expect.objectContaining({ line: 2, product_id: product.id, result: 'granted' })]);
   });
 
   it('course accesses by course title and by slug give what the id gives', async () => {
