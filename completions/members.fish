@@ -106,7 +106,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students import|--reason' 'students import|--concurrency' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students import|--reason' 'students import|--concurrency' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
             return 0
     end
     return 1
@@ -175,11 +175,12 @@ complete -c members -f
 
 # Global options
 complete -c members -s p -l profile -x -a '(__members_profiles)' -d 'profile to use (env MEMBERS_PROFILE)'
-complete -c members -s o -l output -x -a 'table json ndjson csv' -d 'output format'
+complete -c members -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table; csv with --csv-dialect)'
 complete -c members -l json -d 'same as -o json'
 complete -c members -l fields -x -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title)'
 complete -c members -l no-header -d 'no header row in table and csv'
 complete -c members -l csv-raw -d 'write csv cells untouched (no spreadsheet formula guard)'
+complete -c members -l csv-dialect -x -a 'rfc4180 excel excel-br' -d 'csv for scripts, or for Excel/LibreOffice (env MEMBERS_CSV_DIALECT)'
 complete -c members -l no-color -d 'no colour'
 complete -c members -s q -l quiet -d 'no spinner, progress, notices or warnings'
 complete -c members -s v -l verbose -d 'log every HTTP exchange on stderr, secrets redacted'

@@ -62,13 +62,14 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'undo' = @('--reason', '-h', '--help')
     'help' = @('-h', '--help')
   }
-  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'
     '|-o' = @('table', 'json', 'ndjson', 'csv')
     '|--output' = @('table', 'json', 'ndjson', 'csv')
     '|--fields' = @()
+    '|--csv-dialect' = @('rfc4180', 'excel', 'excel-br')
     '|--base-url' = @()
     '|--timeout' = @()
     '|--retries' = @()

@@ -32,6 +32,7 @@ export interface GlobalOptions {
   header: boolean;
   color: boolean;
   csvRaw: boolean;
+  csvDialect: CsvDialect;
   quiet: boolean;
   verbose: boolean;
   baseUrl?: string;
@@ -43,3 +44,7 @@ export interface GlobalOptions {
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** csv for scripts (RFC 4180) or for spreadsheets opened with a double click (see output/csv.ts). */
+export const CSV_DIALECTS = ['rfc4180', 'excel', 'excel-br'] as const;
+export type CsvDialect = (typeof CSV_DIALECTS)[number];

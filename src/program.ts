@@ -4,7 +4,7 @@
  * and help; their actions import the code they need when they run.
  */
 import { Command, Help, Option } from 'commander';
-import { OUTPUT_FORMATS, type GlobalOptions, type OutputFormat } from './context.js';
+import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type OutputFormat } from './context.js';
 import { Session, type SessionDeps } from './session.js';
 import { parseDuration, parseInteger } from './values.js';
 import { UsageError } from './errors.js';
@@ -51,7 +51,7 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
 
   const runner: Runner = {
     session(command) {
-      const session = new Session(globalOptions(command.optsWithGlobals()), deps);
+      const session = new Session(globalOptions(command.optsWithGlobals(), deps.io.env), deps);
       sessions.push(session);
       return session;
     },
@@ -106,11 +106,12 @@ export function groupCommandsForHelp(program: Command): void {
 function addGlobalOptions(program: Command): void {
   program
     .option('-p, --profile <name>', 'profile to use (env MEMBERS_PROFILE)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table; csv with --csv-dialect)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'comma-separated fields to keep, dot paths allowed (id,email,product.title)')
     .option('--no-header', 'no header row in table and csv')
     .option('--csv-raw', 'write csv cells untouched (no spreadsheet formula guard)')
+    .addOption(new Option('--csv-dialect <name>', 'csv for scripts, or for Excel/LibreOffice (env MEMBERS_CSV_DIALECT)').choices(CSV_DIALECTS))
     .option('--no-color', 'no colour')
     .option('-q, --quiet', 'no spinner, progress, notices or warnings')
     .option('-v, --verbose', 'log every HTTP exchange on stderr, secrets redacted')
@@ -122,18 +123,19 @@ function addGlobalOptions(program: Command): void {
 }
 
 /** Validates and normalises the global options; a bad value is a usage error. */
-export function globalOptions(raw: Record<string, unknown>): GlobalOptions {
+export function globalOptions(raw: Record<string, unknown>, env: Record<string, string | undefined> = {}): GlobalOptions {
   const fields = typeof raw.fields === 'string'
     ? raw.fields.split(',').map((f) => f.trim()).filter(Boolean)
     : undefined;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field name');
   return {
     profile: raw.profile as string | undefined,
-    output: raw.json ? 'json' : (raw.output as OutputFormat),
+    output: outputFormat(raw),
     fields,
     header: raw.header !== false,
     color: raw.color !== false,
     csvRaw: Boolean(raw.csvRaw),
+    csvDialect: (raw.csvDialect as CsvDialect | undefined) ?? csvDialectFromEnv(env),
     quiet: Boolean(raw.quiet),
     verbose: Boolean(raw.verbose),
     baseUrl: raw.baseUrl as string | undefined,
@@ -143,4 +145,20 @@ export function globalOptions(raw: Record<string, unknown>): GlobalOptions {
     // `--out -` is stdout, as for curl and most tools.
     out: raw.out === '-' ? undefined : raw.out as string | undefined,
   };
+}
+
+/** `--csv-dialect` alone means csv; with another format it is a mistake worth a word. */
+function outputFormat(raw: Record<string, unknown>): OutputFormat {
+  const output = raw.json ? 'json' : (raw.output as OutputFormat | undefined);
+  if (raw.csvDialect === undefined) return output ?? 'table';
+  if (output && output !== 'csv') throw new UsageError(`--csv-dialect applies to csv output, not ${output}: drop it or use -o csv`);
+  return 'csv';
+}
+
+/** MEMBERS_CSV_DIALECT sets a desk's spreadsheet once; it applies only where the output is csv. */
+function csvDialectFromEnv(env: Record<string, string | undefined>): CsvDialect {
+  const value = env.MEMBERS_CSV_DIALECT;
+  if (!value) return 'rfc4180';
+  if ((CSV_DIALECTS as readonly string[]).includes(value)) return value as CsvDialect;
+  throw new UsageError(`MEMBERS_CSV_DIALECT must be one of ${CSV_DIALECTS.join(', ')} (it is '${value}')`);
 }

@@ -72,7 +72,7 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
     case 'ndjson':
       return ndjsonFormat(write, { fields });
     case 'csv':
-      return csvFormat(write, { fields, header, raw: opts.csvRaw });
+      return csvFormat(write, { fields, header, raw: opts.csvRaw, dialect: opts.csvDialect });
     case 'table':
       return tableFormat(write, {
         fields,

@@ -46,6 +46,21 @@ export function localDateTime(text: string): string {
   return `${localDay(instant)} ${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
 }
 
+/**
+ * A time for a spreadsheet (csv --csv-dialect excel*): `2024-06-09 22:49:00`,
+ * which Excel and LibreOffice read as a date and time in every locale; an
+ * instant in the user's zone, a time without a zone as sent, a date alone
+ * kept. Undefined for text that is no date.
+ */
+export function spreadsheetDateTime(text: string): string | undefined {
+  const stamp = parseStamp(text);
+  if (!stamp) return undefined;
+  if (!stamp.time) return stamp.day;
+  const instant = instantOf(stamp);
+  if (instant) return `${localDay(instant)} ${pad(instant.getHours())}:${pad(instant.getMinutes())}:${pad(instant.getSeconds())}`;
+  return stamp.zone ? undefined : `${stamp.day} ${stamp.time.hours}:${stamp.time.minutes}:${stamp.time.seconds}`;
+}
+
 /** A date for a table: an instant's day in the user's zone (a cancel at 22:49 in São Paulo is that day), else the date as sent. */
 export function localDate(text: string): string {
   const stamp = parseStamp(text);

@@ -14,7 +14,7 @@ const script = (file: string) => fileURLToPath(new URL(`../../completions/${file
 const BASH = script('members.bash');
 
 const GLOBAL_LONG = [
-  '--profile', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--no-color',
+  '--profile', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color',
   '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--out',
 ];
 
@@ -63,6 +63,7 @@ describe('completions/members.bash', () => {
 
   it('completes fixed values', () => {
     expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', 'report', 'engaged-courses', '--csv-dialect', 'ex')).toEqual(['excel', 'excel-br']);
     expect(complete('members', 'subscriptions', 'list', '--access', '')).toEqual(['active', 'inactive']);
     expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['canceled,refunded']);
     expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);

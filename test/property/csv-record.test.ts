@@ -22,6 +22,13 @@ describe('csvRecord', () => {
     }), { numRuns: 2000 });
   });
 
+  // Line ends apart: csv-stringify told to end lines with CRLF stops quoting a lone LF, which would split the row in a spreadsheet.
+  it('matches csv-stringify with `;` (the excel-br dialect) for any cells, and ends the line as asked', () => {
+    fc.assert(fc.property(fc.array(cell, { minLength: 1, maxLength: 12 }), (cells) => {
+      expect(csvRecord(cells, ';', '\r\n')).toBe(`${stringify([cells], { delimiter: ';' }).slice(0, -1)}\r\n`);
+    }), { numRuns: 1000 });
+  });
+
   it('matches it on the edge cases by name', () => {
     for (const cells of [[''], ['', ''], ['"'], [','], ['\n'], ['\r'], ['\r\n'], ['a"b'], [' x '], ['=1+2'], ['a', '', 'b']]) {
       expect(csvRecord(cells)).toBe(stringify([cells]));

@@ -10,20 +10,16 @@ import type { GlobalOptions } from '../../src/context.js';
 import { createOutput, type JsonRecord, type View } from '../../src/output/index.js';
 import { guardCell } from '../../src/output/csv.js';
 import { fakeIo } from '../helpers/fake-io.js';
+import { globals } from '../unit/output/setup.js';
 
 const RUNS = { numRuns: 1000 };
 const view: View = { noun: 'records', columns: [] };
 
-function globals(overrides: Partial<GlobalOptions>): GlobalOptions {
-  return {
-    output: 'csv', header: true, color: false, csvRaw: true, quiet: true, verbose: false,
-    timeoutMs: 30_000, retries: 0, yes: false, ...overrides,
-  };
-}
+const csvGlobals = (overrides: Partial<GlobalOptions>) => globals({ output: 'csv', csvRaw: true, quiet: true, ...overrides });
 
 async function writeCsv(records: JsonRecord[], overrides: Partial<GlobalOptions> = {}): Promise<string> {
   const fake = fakeIo();
-  const output = await createOutput(fake.io, globals(overrides));
+  const output = await createOutput(fake.io, csvGlobals(overrides));
   await output.list(records, view);
   await output.close();
   expect(fake.stderr()).toBe('');

@@ -63,6 +63,11 @@ Network:
 CSV cells a spreadsheet would run as a formula (leading =, +, -, @, tab, CR) get a
 leading ' unless they are plain numbers or phone numbers; --csv-raw writes them as they are.
 
+Spreadsheets: --csv-dialect excel (BOM, CRLF) or excel-br (also ; and decimal commas, for
+Excel and LibreOffice in Portuguese) imply -o csv; digits a spreadsheet would change
+(leading zeros, 12+ digits) become ="0123", times become 2024-03-05 14:22:00 in your zone.
+Set MEMBERS_CSV_DIALECT=excel-br once to make it the default of csv output.
+
 Dates and times: json, ndjson and csv give instants as the API sends them; tables show
 them in your time zone (TZ), naming the zone in the column header unless it is UTC.
 Date-only fields (birth, accession_date, expiration_date) are YYYY-MM-DD in every format.

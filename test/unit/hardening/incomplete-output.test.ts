@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GlobalOptions, OutputFormat } from '../../../src/context.js';
 import { TransientError, ExitCode } from '../../../src/errors.js';
+import { globals } from '../output/setup.js';
 import { createOutput, type JsonRecord, type View } from '../../../src/output/index.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
@@ -21,13 +22,11 @@ async function* failingAfter(count: number): AsyncGenerator<JsonRecord> {
   throw failure();
 }
 
-function globals(output: OutputFormat, overrides: Partial<GlobalOptions> = {}): GlobalOptions {
-  return { output, header: true, color: false, csvRaw: false, quiet: true, verbose: false, timeoutMs: 1000, retries: 0, yes: false, ...overrides };
-}
+const globalsFor = (output: OutputFormat, overrides: Partial<GlobalOptions> = {}) => globals({ output, quiet: true, color: false, ...overrides });
 
 async function listFailing(output: OutputFormat, count: number, overrides: Partial<GlobalOptions> = {}) {
   const fake = fakeIo();
-  const out = await createOutput(fake.io, globals(output, overrides));
+  const out = await createOutput(fake.io, globalsFor(output, overrides));
   const error = await out.list(failingAfter(count), view).then(() => undefined, (e: unknown) => e as Error);
   await out.abort();
   return { error, stdout: fake.stdout() };
@@ -80,7 +79,7 @@ describe('a list that fails midway', () => {
       throw 'boom';
     }
     const fake = fakeIo();
-    const out = await createOutput(fake.io, globals('ndjson'));
+    const out = await createOutput(fake.io, globalsFor('ndjson'));
     await expect(out.list(throwsString(), view)).rejects.toBe('boom');
   });
 });

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { globalOptions } from '../../../src/program.js';
 import { guardCell } from '../../../src/output/csv.js';
 import { joao, maria, render, studentView } from './setup.js';
 
@@ -83,5 +85,58 @@ describe('guardCell', () => {
     '+55 11 91234-5678', '+1 (555) 123.4567', '+12345678',
   ])('leaves %j alone', (value) => {
     expect(guardCell(value)).toBe(value);
+  });
+});
+
+describe('--csv-dialect for spreadsheets', () => {
+  const zone = process.env.TZ;
+  beforeAll(() => { process.env.TZ = 'America/Sao_Paulo'; });
+  afterAll(() => { process.env.TZ = zone; });
+  const row = {
+    name: 'João; "Jô"', cpf: '01234567890', phone: '+55 11 91234-5678', ref: '123456789012', small: '42',
+    percent: '100.00', score: 8.5, joined: '2024-03-05', at: '2024-03-06T01:49:00.000000Z', wall: '2024-03-06 09:05',
+    formula: '=HYPERLINK("x")', version: '1.2.3',
+  };
+
+  it('excel: a BOM once, CRLF, dates and times spreadsheets read, fragile digit strings as text formulas', async () => {
+    const { stdout } = await render({ output: 'csv', csvDialect: 'excel' }, (out) => out.list([row, row], studentView));
+    // `="0123"` holds quotes, so RFC 4180 quotes it: the spreadsheet unquotes, then runs the text formula.
+    const line = '"João; ""Jô""","=""01234567890""",+55 11 91234-5678,"=""123456789012""",42,100.00,8.5,2024-03-05,'
+      + '2024-03-05 22:49:00,2024-03-06 09:05:00,"\'=HYPERLINK(""x"")",1.2.3\r\n';
+    expect(stdout).toBe(`\uFEFFname,cpf,phone,ref,small,percent,score,joined,at,wall,formula,version\r\n${line}${line}`);
+  });
+
+  it('excel-br: semicolons (a cell holding one is quoted) and decimal commas', async () => {
+    const { stdout } = await render({ output: 'csv', csvDialect: 'excel-br', header: false }, (out) => out.one(row, studentView));
+    expect(stdout).toBe('\uFEFF"João; ""Jô""";"=""01234567890""";+55 11 91234-5678;"=""123456789012""";42;100,00;8,5;2024-03-05;'
+      + '2024-03-05 22:49:00;2024-03-06 09:05:00;"\'=HYPERLINK(""x"")";1.2.3\r\n');
+  });
+
+  it('--csv-raw keeps the BOM, separator and line ends of the dialect but writes cells as sent', async () => {
+    const { stdout } = await render({ output: 'csv', csvDialect: 'excel-br', csvRaw: true }, (out) => out.one({ a: '0123', b: '=1', c: '1.5' }, studentView));
+    expect(stdout).toBe('\uFEFFa;b;c\r\n0123;=1;1.5\r\n');
+  });
+
+  it('an empty list with a header still starts with the BOM; rfc4180 never writes one', async () => {
+    expect((await render({ output: 'csv', csvDialect: 'excel', fields: ['id'] }, (out) => out.list([], studentView))).stdout).toBe('\uFEFFid\r\n');
+    expect((await render({ output: 'csv', fields: ['id'] }, (out) => out.one({ id: '0123' }, studentView))).stdout).toBe('id\n0123\n');
+  });
+});
+
+describe('choosing a dialect', () => {
+  const base = { timeout: '30s', retries: '3' };
+
+  it('--csv-dialect alone means csv; with another format it is a usage error', () => {
+    expect(globalOptions({ ...base, csvDialect: 'excel' })).toMatchObject({ output: 'csv', csvDialect: 'excel' });
+    expect(globalOptions({ ...base })).toMatchObject({ output: 'table', csvDialect: 'rfc4180' });
+    expect(() => globalOptions({ ...base, csvDialect: 'excel', json: true })).toThrow(/--csv-dialect applies to csv output, not json/);
+    expect(() => globalOptions({ ...base, csvDialect: 'excel', output: 'table' })).toThrow(UsageError);
+  });
+
+  it('MEMBERS_CSV_DIALECT applies to csv output only, the flag wins, and a bad value is named', () => {
+    const env = { MEMBERS_CSV_DIALECT: 'excel-br' };
+    expect(globalOptions({ ...base }, env)).toMatchObject({ output: 'table', csvDialect: 'excel-br' });
+    expect(globalOptions({ ...base, csvDialect: 'excel' }, env).csvDialect).toBe('excel');
+    expect(() => globalOptions({ ...base }, { MEMBERS_CSV_DIALECT: 'xls' })).toThrow(/MEMBERS_CSV_DIALECT must be one of rfc4180, excel, excel-br \(it is 'xls'\)/);
   });
 });

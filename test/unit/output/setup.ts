@@ -9,6 +9,7 @@ export function globals(overrides: Partial<GlobalOptions> = {}): GlobalOptions {
     header: true,
     color: true,
     csvRaw: false,
+    csvDialect: 'rfc4180',
     quiet: false,
     verbose: false,
     timeoutMs: 30_000,
