@@ -2,9 +2,12 @@
  * One pacer per run, in front of every request the run sends (its workers'
  * first attempts and retries alike): a rate-limited server is asked no faster
  * than it answers. With `X-RateLimit-*` headers it waits exactly as told
- * (Remaining 0 → until Reset, or Retry-After); without them it adapts as TCP
- * does (AIMD): each 429 doubles the gap between request starts, each success
- * narrows it a little. Pure but for its clock, so it is tested with a fake one.
+ * (Remaining 0 → until Reset, or Retry-After), and once Remaining is down to
+ * the requests in flight it starts requests no faster than the limit refills
+ * (Limit per second, 2 % under), so a token bucket never has to refuse; without
+ * headers it adapts as TCP does (AIMD): each 429 doubles the gap between
+ * request starts, each success narrows it a little. Pure but for its clock, so
+ * it is tested with a fake one.
  */
 export interface Clock {
   now(): number;
@@ -24,6 +27,8 @@ const header = (headers: Headers, name: string): number | undefined => {
 /** Gaps between request starts never grow past this (a 429 storm would otherwise stall a run for minutes). */
 const MAX_GAP_MS = 2_000;
 const FIRST_GAP_MS = 20;
+/** Near the end of a told budget, starts come this much slower than the limit refills: jitter must not cost a Retry-After. */
+const REFILL_MARGIN = 1.02;
 
 export class Pacer {
   /** No request starts before this instant (ms). */
@@ -32,6 +37,10 @@ export class Pacer {
   private gap = 0;
   /** When the next request may start, given the gap. */
   private nextStart = 0;
+  /** The gap while the told budget (X-RateLimit-Remaining) is down to the requests in flight; 0 otherwise. */
+  private budgetGap = 0;
+  /** Requests started and not yet answered (an answer lost to a network error keeps it high: slower, never faster). */
+  private inFlight = 0;
 
   constructor(private readonly clock: Clock = realClock) {}
 
@@ -39,13 +48,16 @@ export class Pacer {
   async acquire(): Promise<void> {
     const now = this.clock.now();
     const start = Math.max(now, this.gate, this.nextStart);
-    this.nextStart = start + this.gap;
+    this.nextStart = start + Math.max(this.gap, this.budgetGap);
+    this.inFlight++;
     if (start > now) await this.clock.sleep(start - now);
   }
 
   /** What the server said of its limit, on every answer (retried ones included). */
   observe(status: number, headers: Headers): void {
     const now = this.clock.now();
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    const limit = header(headers, 'x-ratelimit-limit');
     const remaining = header(headers, 'x-ratelimit-remaining');
     const reset = header(headers, 'x-ratelimit-reset');
     const retryAfter = header(headers, 'retry-after');
@@ -57,12 +69,15 @@ export class Pacer {
       return;
     }
     if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
+    if (limit !== undefined && limit > 0 && remaining !== undefined) {
+      this.budgetGap = remaining <= this.inFlight ? (1000 / limit) * REFILL_MARGIN : 0;
+    }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));
   }
 
   /** For tests and messages: the current gap between request starts. */
   get currentGapMs(): number {
-    return this.gap;
+    return Math.max(this.gap, this.budgetGap);
   }
 }

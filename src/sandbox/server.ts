@@ -173,6 +173,7 @@ class App {
       reply = error instanceof HttpError ? error.reply : { status: 500, body: { message: 'Server Error', error: String(error) } };
     }
     if (!exempt) {
+      this.control.stats.answered(reply.status);
       reply = serialize(reply, this.dialect);
       await this.faults.delay();
     }

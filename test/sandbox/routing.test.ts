@@ -5,6 +5,7 @@ const sandbox = useSandbox({ students: 10 });
 
 interface Stats {
   requests: Record<string, number>;
+  statuses: Record<string, number>;
   total: number;
 }
 
@@ -58,7 +59,7 @@ describe('routing', () => {
 });
 
 describe('/__sandbox/stats', () => {
-  it('counts requests per route template, failures included, and resets', async () => {
+  it('counts requests per route template and answers per status, failures included, and resets', async () => {
     expect((await call(sandbox(), '/__sandbox/stats/reset', { method: 'POST' })).status).toBe(204);
     const student = sandbox().store.students[1];
     await call(sandbox(), `/api/v1/students/${student?.id}/products`, { method: 'POST', body: { product_id: 'nope', accession_date: '2025-01-01' } });
@@ -69,10 +70,11 @@ describe('/__sandbox/stats', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       requests: { 'POST /api/v1/students/{id}/products': 2, 'GET /api/v1/students': 1, 'GET (unmatched)': 1 },
+      statuses: { 401: 1, 404: 1, 422: 2 },
       total: 4,
     });
     await call(sandbox(), '/__sandbox/stats/reset', { method: 'POST' });
-    expect((await call<Stats>(sandbox(), '/__sandbox/stats')).body).toEqual({ requests: {}, total: 0 });
+    expect((await call<Stats>(sandbox(), '/__sandbox/stats')).body).toEqual({ requests: {}, statuses: {}, total: 0 });
   });
 
   it('requires the API token', async () => {

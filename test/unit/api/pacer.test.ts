@@ -38,6 +38,19 @@ describe('Pacer', () => {
     expect(pacer.currentGapMs).toBe(0);
   });
 
+  it('once Remaining is down to the requests in flight, spaces starts by the limit\'s refill (2 % under), and lets go when it grows', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    await starts(pacer, clock, 3); // three in flight
+    pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '30' });
+    expect(pacer.currentGapMs).toBe(0);
+    pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '1' }); // one still in flight
+    expect(pacer.currentGapMs).toBeCloseTo(20.4);
+    expect(await starts(pacer, clock, 3)).toEqual([0, 20.4, 40.8]);
+    pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '40' });
+    expect(pacer.currentGapMs).toBe(0);
+  });
+
   it('waits for X-RateLimit-Reset when Remaining reaches 0, before any 429', async () => {
     const clock = fakeClock();
     clock.time = 10_000;
