@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The only file that touches the process: everything else receives a context.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
 /*
@@ -34,6 +35,9 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
  *   `z.config()` writes (test/unit/api/zod-config.test.ts pins that).
  */
 setFlagsFromString('--liftoff-only');
+// Node ≥ 22.1 keeps V8's compiled code of dist/ on disk (in the OS temporary directory): later starts skip most compiling.
+// (Node 20 has no such cache for ES modules.) NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
 const { main, processIo } = await import('../dist/main.js');
