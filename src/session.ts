@@ -67,8 +67,19 @@ export class Session {
         `no API token for profile "${settings.profile}": run \`members auth login\` or set MEMBERS_TOKEN`,
       );
     }
+    await this.warnIfConfigExposed();
     this.apiInstance = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
     return this.apiInstance;
+  }
+
+  /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */
+  private async warnIfConfigExposed(): Promise<void> {
+    const store = await this.store();
+    const holdsTokens = store.list().some(([, profile]) => Boolean(profile.token || profile.developer_token || profile.platform_token));
+    if (!holdsTokens) return;
+    const { exposureWarnings } = await import('./config/exposure.js');
+    const messages = await this.messages();
+    for (const warning of exposureWarnings(store.path, holdsTokens)) messages.warn(warning);
   }
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */

@@ -238,9 +238,11 @@ export class HttpClient {
       }
       state.headersReceived = true;
 
-      let text: string;
+      let text = '';
       try {
-        text = await readBody(response.body, this.options.timeoutMs, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
+        text = await readBody(response.body, this.options.timeoutMs, this.options.maxBodyBytes ?? MAX_BODY_BYTES)
+          // A 204 that came with a body anyway (undici reads those bytes as a broken response): the change was made.
+          .catch((error: unknown) => (noContentWithBody(response.statusCode, error) ? '' : Promise.reject(error)));
       } catch (error) {
         if (error instanceof TooLargeError) {
           log('ERR');
@@ -402,6 +404,11 @@ function postOutcome(state: ExchangeState): string {
 }
 
 const INVALID = Symbol('invalid json');
+
+/** HTTP forbids a body after 204, 205 and 304, so undici counts one as a length mismatch; the status line is the answer. */
+function noContentWithBody(status: number | undefined, error: unknown): boolean {
+  return (status === 204 || status === 205 || status === 304) && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
+}
 
 function parseBody(text: string): unknown {
   if (text.trim() === '') return null;

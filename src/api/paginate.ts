@@ -43,10 +43,32 @@ export interface PageWalk {
   all: boolean;
   /** Stop after this many records (`--limit`), fetching only the pages needed. */
   limit?: number;
-  /** Pages in flight at once when the last page is known. */
+  /** Pages in flight at first when the last page is known. */
   concurrency: number;
+  /** Up to how many pages in flight it may grow (see PageConcurrency); default: `concurrency`, fixed. */
+  maxConcurrency?: number;
   /** Called once with the first page's meta (for the table footer). */
   onInfo?: (info: PageInfo) => void;
+}
+
+/**
+ * Pages in flight, adapted as TCP adapts its window (AIMD): one more while a
+ * page comes back about as fast as the fastest so far, half as many when one
+ * takes three times as long (the server is busy, or a 429 made the page wait).
+ */
+export class PageConcurrency {
+  private fastestMs = Infinity;
+
+  constructor(
+    public limit: number,
+    private readonly max = limit,
+  ) {}
+
+  observe(ms: number): void {
+    this.fastestMs = Math.min(this.fastestMs, ms);
+    if (ms > this.fastestMs * 3) this.limit = Math.max(1, Math.floor(this.limit / 2));
+    else if (ms <= this.fastestMs * 1.5 && this.limit < this.max) this.limit++;
+  }
 }
 
 /** A record's id, to notice a record served twice; undefined for records without one. */
@@ -95,10 +117,12 @@ export async function* walkPages<T>(
     const last = Math.min(lastPage, start + pagesWanted);
     const inFlight: Array<Promise<Page<T>>> = [];
     let nextPage = start + 1;
+    const concurrency = new PageConcurrency(walk.concurrency, walk.maxConcurrency);
     const refill = () => {
-      while (inFlight.length < walk.concurrency && nextPage <= last) {
+      while (inFlight.length < concurrency.limit && nextPage <= last) {
+        const sent = performance.now();
         const pending = fetchPage(nextPage++);
-        pending.catch(() => undefined); // awaited below, in order; avoid an unhandled rejection meanwhile
+        pending.then(() => concurrency.observe(performance.now() - sent), () => undefined); // awaited below, in order
         inFlight.push(pending);
       }
     };

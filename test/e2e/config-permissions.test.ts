@@ -127,6 +127,24 @@ describe('concurrent logins', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   }, 60_000);
 
+  it('warns when other users can read a config holding tokens, or write its directory; 0600 in 0700 says nothing', async () => {
+    const profile = JSON.stringify({ active: 'w', profiles: { w: { base_url: 'http://127.0.0.1:1', token: 'tok_w_0123456789' } } });
+    const { dir, file } = configDir(profile);
+    chmodSync(file, 0o644);
+    chmodSync(dir, 0o777);
+    const exposed = await members(dir, ['students', 'get', 'x', '--retries', '0']);
+    const warnings = exposed.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      `warning: the config file ${file} holds API tokens and other users can read it (mode 0644): run \`chmod 600 ${file}\``,
+      `warning: the config directory ${dir} can be written by other users (mode 0777), who could replace the config: run \`chmod 700 ${dir}\``,
+    ]);
+    expect(exposed.code).toBe(6); // the command still runs: nothing listens on port 1
+
+    chmodSync(file, 0o600);
+    chmodSync(dir, 0o700);
+    expect((await members(dir, ['students', 'get', 'x', '--retries', '0'])).stderr).not.toContain('warning:');
+  });
+
   it('creates a missing config directory with mode 0700', async () => {
     const dir = join(root, 'created', 'members');
     mkdirSync(join(root, 'created'));

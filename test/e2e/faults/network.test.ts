@@ -121,6 +121,20 @@ describe('a server that accepts the connection and never answers', () => {
 });
 
 describe('a server that answers garbage', () => {
+  it('a 204 with a body after a DELETE: the deletion is reported and recorded (exit 0), not a network error', async () => {
+    const server = await track(httpServer((request, response) => {
+      if (request.method !== 'DELETE') return sendJson(response, 200, { data: student(1) });
+      // Node's server never sends a body with 204: write the answer some servers give by hand.
+      response.socket?.write('HTTP/1.1 204 No Content\r\nContent-Type: application/json\r\nContent-Length: 16\r\n\r\n{"message":"ok"}');
+    }));
+    const id = student(1).id as string;
+    const { code, stderr } = await members(server, ['students', 'delete', id, '--yes', '--retries', '0']);
+    expect({ code, stderr: stderr.split('\n').filter((line) => line.startsWith('error')) }).toEqual({ code: 0, stderr: [] });
+    expect(stderr).toContain('Deleted student Ana Lima 1');
+    const history = await run(['history', '-o', 'json'], { env: cliEnv(configDir, server.url) });
+    expect((JSON.parse(history.stdout) as Array<{ command: string; target?: unknown }>)[0]?.command).toMatch(/^students delete/);
+  });
+
   it('a 200 with truncated JSON: exit 6, a clear message, no stack trace', async () => {
     const server = await track(httpServer((_request, response) => sendJson(response, 200, '{"data": [')));
     const { code, stdout, stderr } = await members(server, ['students', 'list', '-o', 'json']);

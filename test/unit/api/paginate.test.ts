@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PaginationError, walkCursor, walkPages, type CursorTarget, type Page } from '../../../src/api/paginate.js';
+import { PageConcurrency, PaginationError, walkCursor, walkPages, type CursorTarget, type Page } from '../../../src/api/paginate.js';
 
 const PER_PAGE = 3;
 const LAST = 5;
@@ -136,5 +136,47 @@ describe('walkPages, pages that cannot add up', () => {
       { all: true, concurrency: 1 },
     );
     await expect(collect(walk)).rejects.toThrow(/leads to page 1 again/);
+  });
+});
+
+describe('PageConcurrency', () => {
+  it('grows by one while pages come back about as fast as the fastest, up to its maximum', () => {
+    const concurrency = new PageConcurrency(4, 6);
+    for (const ms of [20, 25, 30, 21, 22]) concurrency.observe(ms);
+    expect(concurrency.limit).toBe(6);
+  });
+
+  it('holds between 1.5× and 3× the fastest, and halves beyond (never below 1)', () => {
+    const concurrency = new PageConcurrency(4, 8);
+    concurrency.observe(20);
+    expect(concurrency.limit).toBe(5);
+    concurrency.observe(45);
+    expect(concurrency.limit).toBe(5);
+    concurrency.observe(61);
+    expect(concurrency.limit).toBe(2);
+    for (let i = 0; i < 3; i++) concurrency.observe(500);
+    expect(concurrency.limit).toBe(1);
+  });
+
+  it('stays fixed without a maximum above its start', () => {
+    const concurrency = new PageConcurrency(1);
+    for (const ms of [5, 5, 5]) concurrency.observe(ms);
+    expect(concurrency.limit).toBe(1);
+  });
+
+  it('lets walkPages put more pages in flight while they keep their pace', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const fetchPage = async (page: number): Promise<Page<number>> => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight--;
+      return { records: [page], info: { currentPage: page, lastPage: 40, perPage: 1, total: 40 } };
+    };
+    const records = await collect(walkPages(fetchPage, () => Promise.reject(new Error('no links')), { all: true, concurrency: 2, maxConcurrency: 6 }));
+    expect(records).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // Timers on a busy machine can make a page look slow, so not exactly 6: more than it started with, never past 6.
+    expect(most).toBeGreaterThan(2);
+    expect(most).toBeLessThanOrEqual(6);
   });
 });

@@ -6,7 +6,7 @@ import { fakeIo } from '../../helpers/fake-io.js';
 
 describe('listOptions', () => {
   it('one page by default, with the server page size', () => {
-    expect(listOptions({})).toEqual({ startPage: undefined, perPage: undefined, all: false, limit: undefined, concurrency: 4 });
+    expect(listOptions({})).toEqual({ startPage: undefined, perPage: undefined, all: false, limit: undefined, concurrency: 4, maxConcurrency: 8 });
   });
 
   it('--all asks for 100 per page unless --per-page says otherwise', () => {

@@ -125,17 +125,36 @@ describe('streaming', () => {
     expect(await done).toBe(2);
   });
 
-  it('waits for drain when the destination is full', async () => {
+  it('waits for drain when the destination is full (records of 16K characters or more go out at once)', async () => {
     const chunks: string[] = [];
     const stdout = Object.assign(new EventEmitter(), { write: (chunk: string) => chunks.push(chunk) < 1 }) as EventEmitter & OutStream;
     const fake = fakeIo();
     const out = await createOutput({ ...fake.io, stdout }, globals({ output: 'ndjson' }));
-    const done = out.list([maria, joao], studentView);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(chunks).toEqual([`${JSON.stringify(maria)}\n`]);
+    const big = (id: string) => ({ id, note: 'x'.repeat(16 * 1024) });
+    let listed = false;
+    const done = out.list([big('a'), big('b')], studentView).then((count) => {
+      listed = true;
+      return count;
+    });
+    await vi.waitFor(() => expect(chunks).toHaveLength(1));
+    expect(listed).toBe(false); // held until the reader drains
     stdout.emit('drain');
     await vi.waitFor(() => expect(chunks).toHaveLength(2));
     stdout.emit('drain');
     expect(await done).toBe(2);
+    expect(chunks.map((chunk) => (JSON.parse(chunk) as { id: string }).id)).toEqual(['a', 'b']);
+  });
+
+  it('writes what one turn of the event loop rendered in one chunk, and the rest at close()', async () => {
+    const chunks: string[] = [];
+    const stdout = { write: (chunk: string) => chunks.push(chunk) > 0 } satisfies OutStream;
+    const out = await createOutput({ ...fakeIo().io, stdout }, globals({ output: 'ndjson' }));
+    await out.list([maria, joao], studentView);
+    expect(chunks).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual([`${JSON.stringify(maria)}\n${JSON.stringify(joao)}\n`]);
+    await out.one(maria, studentView);
+    await out.close();
+    expect(chunks).toHaveLength(2);
   });
 });

@@ -71,6 +71,20 @@ describe('messages', () => {
     expect(after).toContain('Fetching students');
   });
 
+  // ora looped forever at full CPU on a 0-column terminal (line count = width / 0): such a terminal gets no animation.
+  it.each([0, undefined])('a terminal that reports %s columns gets no spinner or bar, only the messages', async (columns) => {
+    const { fake, messages: m } = messages({ color: false }, { stdoutTTY: true, stderrTTY: true, columns });
+    const spinner = await m.spinner('Fetching students');
+    spinner.update('Fetching page 2');
+    m.notice('a notice redraws the line');
+    spinner.stop();
+    const bar = await m.progress(3);
+    bar.tick();
+    m.notice('another');
+    bar.stop();
+    expect(fake.stderr()).toBe('a notice redraws the line\nanother\n');
+  });
+
   it('clears the bar line before a message and draws the bar again below it', async () => {
     const { fake, messages: m } = messages({}, { stdoutTTY: true, stderrTTY: true, columns: 80 });
     const progress = await m.progress(2);

@@ -1,0 +1,32 @@
+/**
+ * ssh's rule for private keys, as a warning: a config file holding tokens
+ * must be readable by its owner alone, and its directory writable by its
+ * owner alone (else another user can read the tokens, or swap the file for
+ * one that sends them to their own server). POSIX modes only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
+
+export function exposureWarnings(file: string, holdsTokens: boolean, platform: NodeJS.Platform = process.platform): string[] {
+  if (!holdsTokens || platform === 'win32') return [];
+  const warnings: string[] = [];
+  const mode = (target: string) => {
+    try {
+      return fs.statSync(target).mode;
+    } catch {
+      return undefined;
+    }
+  };
+  const fileMode = mode(file);
+  if (fileMode !== undefined && (fileMode & 0o077) !== 0) {
+    warnings.push(`the config file ${file} holds API tokens and other users can read it (mode ${octal(fileMode)}): run \`chmod 600 ${file}\``);
+  }
+  const dir = path.dirname(file);
+  const dirMode = mode(dir);
+  if (dirMode !== undefined && (dirMode & 0o022) !== 0) {
+    warnings.push(`the config directory ${dir} can be written by other users (mode ${octal(dirMode)}), who could replace the config: run \`chmod 700 ${dir}\``);
+  }
+  return warnings;
+}
