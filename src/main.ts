@@ -5,19 +5,22 @@
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io } from './context.js';
-import { CliError, ExitCode, StdoutClosedError } from './errors.js';
+import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
+  let interrupted = false;
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
+    // Ctrl-C or SIGTERM during a stalled response: the exit must not wait for it (up to --timeout).
+    interrupted = error instanceof InterruptedError;
     return reportError(error, io, argv, program);
   } finally {
-    await Promise.allSettled(sessions.map((session) => session.close()));
+    await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
   }
 }
 

@@ -145,7 +145,8 @@ export class Session {
     return this.prompterInstance;
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close()));
+  /** Ends the clients: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
+  async close(abandon = false): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close(abandon)));
   }
 }

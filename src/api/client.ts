@@ -59,7 +59,7 @@ export class Api {
     return { requestId: response.requestId };
   }
 
-  close(): Promise<void> {
-    return this.http.close();
+  close(abandon = false): Promise<void> {
+    return this.http.close(abandon);
   }
 }

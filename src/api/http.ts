@@ -273,8 +273,10 @@ export class HttpClient {
     }
   }
 
-  async close(): Promise<void> {
-    await this.owned?.close();
+  /** Waits for requests in flight; `abandon` (after Ctrl-C or SIGTERM) cancels them instead: nobody wants their answers. */
+  async close(abandon = false): Promise<void> {
+    if (abandon) await this.owned?.destroy();
+    else await this.owned?.close();
   }
 
   private statusError(

@@ -6,8 +6,9 @@
  * Run `npm run build` first.
  */
 import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run, tempDir } from '../harness.js';
+import { spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BIN, run, tempDir } from '../harness.js';
 import {
   STACK_FRAME, cliEnv, httpServer, queryOf, sendJson, silentServer, student, studentPage, type TestServer,
 } from './servers.js';
@@ -107,6 +108,21 @@ describe('a server that accepts the connection and never answers', () => {
     expect(elapsed).toBeGreaterThanOrEqual(2000);
     expect(elapsed).toBeLessThan(15_000);
     expect(server.connections()).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a stalled list cancels the requests in flight: exit 130 at once, not after --timeout', async (signal) => {
+    const server = await track(silentServer());
+    // --timeout 1h: only the cancelled request lets the process end before the test's own timeout.
+    const child = spawn(process.execPath, [BIN, 'students', 'list', '--all', '--timeout', '1h', '--retries', '0'], {
+      env: cliEnv(configDir, server.url), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await vi.waitFor(() => expect(server.connections()).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+    child.kill(signal);
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('error: interrupted\n');
   });
 
   it('times out a body that stops arriving after the headers', async () => {
