@@ -217,6 +217,12 @@ export async function* readAudit(dir: string, onSkip: (skipped: SkippedLine) => 
   }
 }
 
+/** The log as a source that can be read again from the start; lines that are not records are reported on the first reading only. */
+export function auditSource(dir: string, onSkip: (skipped: SkippedLine) => void): () => AsyncGenerator<AuditRecord> {
+  let readings = 0;
+  return () => readAudit(dir, readings++ === 0 ? onSkip : undefined);
+}
+
 /** Every record, in file order. */
 export async function readAllAudit(dir: string, onSkip?: (skipped: SkippedLine) => void): Promise<AuditRecord[]> {
   const records: AuditRecord[] = [];

@@ -29,18 +29,28 @@ function aliasesOf(student: StudentAliases): string[] {
 /** E-mails are compared without case; every other key exactly. */
 const normalise = (student: string) => (student.includes('@') ? student.trim().toLowerCase() : student.trim());
 
+/** Reads the log from its start, each time it is called: a history may need two passes. */
+export type AuditSource = () => AsyncIterable<AuditRecord> | Iterable<AuditRecord>;
+
+/** The records naming the student as given, or by one of the keys the server knows it by. */
+function directMatcher(student: string, known?: StudentAliases): (record: AuditRecord) => boolean {
+  // Every way the student may have been named in a change: as given, and, when the server told us, by id, e-mail, document, reference.
+  const names = new Set([student, ...(known ? aliasesOf(known) : [])].map(normalise));
+  return (record) => (record.student !== undefined && names.has(normalise(record.student)))
+    || (record.student_id !== undefined && names.has(record.student_id))
+    || (typeof record.before?.email === 'string' && names.has(normalise(record.before.email)));
+}
+
 /**
  * Records about one student, without asking the server: those naming it as
  * given or by id, and those naming by id a student the first ones resolved
  * (so `--student maria@example.com` also finds the changes made by her id).
+ * A first pass over the log collects those ids.
  */
-export function studentMatcher(records: readonly AuditRecord[], student: string, known?: StudentAliases): (record: AuditRecord) => boolean {
-  // Every way the student may have been named in a change: as given, and, when the server told us, by id, e-mail, document, reference.
-  const names = new Set([student, ...(known ? aliasesOf(known) : [])].map(normalise));
-  const direct = (record: AuditRecord) => (record.student !== undefined && names.has(normalise(record.student)))
-    || (record.student_id !== undefined && names.has(record.student_id))
-    || (typeof record.before?.email === 'string' && names.has(normalise(record.before.email)));
-  const ids = new Set(records.filter(direct).map((record) => record.student_id).filter((id): id is string => Boolean(id)));
+async function studentMatcher(source: AuditSource, student: string, known?: StudentAliases): Promise<(record: AuditRecord) => boolean> {
+  const direct = directMatcher(student, known);
+  const ids = new Set<string>();
+  for await (const record of source()) if (direct(record) && record.student_id) ids.add(record.student_id);
   return (record) => direct(record) || (record.student_id !== undefined && ids.has(record.student_id));
 }
 
@@ -49,15 +59,48 @@ const instant = (record: AuditRecord) => {
   return Number.isNaN(time) ? -Infinity : time;
 };
 
-/** Filters, then orders newest first (by time, then by position in the file), then keeps `limit`. */
-export function selectHistory(records: readonly AuditRecord[], filter: HistoryFilter, known?: StudentAliases): AuditRecord[] {
-  const matches = filter.student === undefined ? () => true : studentMatcher(records, filter.student, known);
-  const since = filter.since?.getTime();
-  const selected = records
-    .map((record, index) => ({ record, index, time: instant(record) }))
-    .filter(({ record, time }) => matches(record) && (since === undefined || time >= since))
-    .sort((a, b) => (b.time === a.time ? b.index - a.index : b.time - a.time))
-    .map(({ record }) => record);
-  return filter.limit === undefined ? selected : selected.slice(0, filter.limit);
+interface Entry { record: AuditRecord; index: number; time: number }
+const newestFirst = (a: Entry, b: Entry) => (b.time === a.time ? b.index - a.index : b.time - a.time);
+
+/** The newest records added (by time, then by position in the file); with a limit it holds at most 2 × limit + 64 at any time. */
+export class NewestRecords {
+  private readonly entries: Entry[] = [];
+  private added = 0;
+
+  constructor(private readonly limit?: number) {}
+
+  add(record: AuditRecord): void {
+    this.entries.push({ record, index: this.added++, time: instant(record) });
+    if (this.limit !== undefined && this.entries.length >= 2 * this.limit + 64) this.trim(this.limit);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  newest(): AuditRecord[] {
+    this.trim(this.limit ?? this.entries.length);
+    return this.entries.map(({ record }) => record);
+  }
+
+  private trim(count: number): void {
+    this.entries.sort(newestFirst);
+    this.entries.length = Math.min(this.entries.length, count);
+  }
 }
 
+/**
+ * Filters, then orders newest first (by time, then by position in the file),
+ * then keeps `limit`. The log is read as a stream: only the matching records
+ * are held, and with a limit only about the newest `limit` of them, so a
+ * 100 MB log costs the memory of what is shown, not of the log.
+ */
+export async function selectHistory(source: AuditSource, filter: HistoryFilter, known?: StudentAliases): Promise<AuditRecord[]> {
+  const matches = filter.student === undefined ? () => true : await studentMatcher(source, filter.student, known);
+  const since = filter.since?.getTime();
+  const kept = new NewestRecords(filter.limit);
+  for await (const record of source()) {
+    if (matches(record) && (since === undefined || instant(record) >= since)) kept.add(record);
+  }
+  return kept.newest();
+}

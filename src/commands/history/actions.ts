@@ -1,6 +1,6 @@
 /** `members history`: the local audit log, filtered, newest first. */
 import { auditLogPath } from '../../config/paths.js';
-import { readAllAudit, type AuditRecord } from '../../audit/log.js';
+import { auditSource, type AuditRecord } from '../../audit/log.js';
 import { selectHistory, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
 import { UsageError } from '../../errors.js';
 import { HISTORY_VIEW, historyRecord } from '../views/history.js';
@@ -46,9 +46,9 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   const filter = historyFilter(flags);
   const dir = await session.configDir();
   const messages = await session.messages();
-  const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
+  const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const known = filter.student === undefined ? undefined : await lookUp(session, filter.student);
-  const selected = selectHistory(records, filter, known);
+  const selected = await selectHistory(source, filter, known);
   const titles = session.globals.output === 'table' ? await titlesFor(session, selected) : undefined;
   return printList(session, HISTORY_VIEW, selected.map((record) => historyRecord(record, titles)));
 }

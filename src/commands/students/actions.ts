@@ -20,7 +20,7 @@ import {
 } from '../views/students.js';
 import { HISTORY_VIEW, historyRecord } from '../views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
-import { readAllAudit } from '../../audit/log.js';
+import { auditSource } from '../../audit/log.js';
 import { selectHistory } from '../../audit/select.js';
 
 export interface ListOptions extends ListFlags {
@@ -73,8 +73,8 @@ export async function show(session: Session, input: string): Promise<void> {
   }
   const { student, subscriptions, score, courses } = overview;
   const dir = await session.configDir();
-  const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
-  const selected = selectHistory(records, { student: input, limit: 20 }, student);
+  const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+  const selected = await selectHistory(source, { student: input, limit: 20 }, student);
   // Titles of the products in the history, those no longer held too: one read of the products list, only when needed.
   const held = () => new Map(subscriptions.map((subscription) => [subscription.product_id ?? '', subscription.product?.title ?? '']));
   const titles = selected.some((record) => record.product_id) ? await productTitles(api).catch(held) : undefined;

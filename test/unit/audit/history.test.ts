@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { historyFilter } from '../../../src/commands/history/actions.js';
-import { selectHistory } from '../../../src/audit/select.js';
+import { NewestRecords, selectHistory } from '../../../src/audit/select.js';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
@@ -36,25 +36,37 @@ const RECORDS: AuditRecord[] = [
 const ids = (records: AuditRecord[]) => records.map((record) => record.id);
 
 describe('selectHistory', () => {
-  it('orders newest first, by time then by position in the file', () => {
-    expect(ids(selectHistory(RECORDS, {}))).toEqual(['a5', 'a4', 'a3', 'a2', 'a1']);
+  it('orders newest first, by time then by position in the file', async () => {
+    expect(ids(await selectHistory(() => RECORDS, {}))).toEqual(['a5', 'a4', 'a3', 'a2', 'a1']);
   });
 
-  it('--student matches the student as given (e-mails without case) or its id, and the changes made by that id', () => {
-    expect(ids(selectHistory(RECORDS, { student: 'maria@example.com' }))).toEqual(['a3', 'a2', 'a1']);
-    expect(ids(selectHistory(RECORDS, { student: 's1' }))).toEqual(['a2', 'a1']);
-    expect(ids(selectHistory(RECORDS, { student: 'doc:123' }))).toEqual(['a5', 'a4']);
-    expect(ids(selectHistory(RECORDS, { student: 'nobody@example.com' }))).toEqual([]);
+  it('--student matches the student as given (e-mails without case) or its id, and the changes made by that id', async () => {
+    expect(ids(await selectHistory(() => RECORDS, { student: 'maria@example.com' }))).toEqual(['a3', 'a2', 'a1']);
+    expect(ids(await selectHistory(() => RECORDS, { student: 's1' }))).toEqual(['a2', 'a1']);
+    expect(ids(await selectHistory(() => RECORDS, { student: 'doc:123' }))).toEqual(['a5', 'a4']);
+    expect(ids(await selectHistory(() => RECORDS, { student: 'nobody@example.com' }))).toEqual([]);
   });
 
-  it('--since keeps changes from the start of that day, local time; --limit the N newest', () => {
+  it('--since keeps changes from the start of that day, local time; --limit the N newest', async () => {
     const since = historyFilter({ since: '2025-03-03' }).since as Date;
     expect(since.getTime()).toBe(new Date(2025, 2, 3).getTime());
     const atMidnight = (id: string) => rec(id, since.toISOString(), {});
     const justBefore = (id: string) => rec(id, new Date(since.getTime() - 1).toISOString(), {});
-    expect(ids(selectHistory([justBefore('b'), atMidnight('m')], { since }))).toEqual(['m']);
-    expect(ids(selectHistory(RECORDS, { limit: 2 }))).toEqual(['a5', 'a4']);
-    expect(ids(selectHistory(RECORDS, { student: 'maria@example.com', limit: 1 }))).toEqual(['a3']);
+    expect(ids(await selectHistory(() => [justBefore('b'), atMidnight('m')], { since }))).toEqual(['m']);
+    expect(ids(await selectHistory(() => RECORDS, { limit: 2 }))).toEqual(['a5', 'a4']);
+    expect(ids(await selectHistory(() => RECORDS, { student: 'maria@example.com', limit: 1 }))).toEqual(['a3']);
+  });
+
+  it('with --limit, holds at most 2 × N + 64 records while reading, and still gives the N newest', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => rec(`r${i}`, new Date(Date.UTC(2025, 0, 1) + ((i * 7919) % 5000) * 60_000).toISOString(), {}));
+    const kept = new NewestRecords(3);
+    let most = 0;
+    for (const record of many) {
+      kept.add(record);
+      most = Math.max(most, kept.size);
+    }
+    expect(most).toBeLessThanOrEqual(2 * 3 + 64);
+    expect(kept.newest().map((record) => record.time)).toEqual(many.map((record) => record.time).sort().reverse().slice(0, 3));
   });
 });
 
