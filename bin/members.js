@@ -15,6 +15,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
   process.exit(0);
 }
+// What the completion scripts ask on each Tab (profile names, undo ids): no commander, zod or conf.
+if (argv.length >= 1 && /^__complete-(profiles|undo)$/.test(argv[0])) {
+  const { runCompletionHelper } = await import('../dist/complete.js');
+  runCompletionHelper(argv[0].slice('__complete-'.length), process.env, (text) => process.stdout.write(text));
+  process.exit(0);
+}
 if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {
   process.stdout.write(readFileSync(new URL(`../completions/${COMPLETIONS[argv[1]]}`, import.meta.url), 'utf8'));
   process.exit(0);

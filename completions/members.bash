@@ -135,16 +135,32 @@ __members_flags() {
 # __members_values PATH FLAG: completes the value of FLAG.
 __members_values() {
   case "$1|$2" in
+    "students list|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students search|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students get|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students create|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students products|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "students grant|--file") __members_files ;;
     "students revoke|--file") __members_files ;;
+    "scores get|--fields") __members_list "score posts comments replies" ;;
+    "scores set|--fields") __members_list "score posts comments replies" ;;
+    "magic-link|--fields") __members_list "expire_in url" ;;
+    "products list|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
+    "products get|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
+    "subscriptions list|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
     "subscriptions list|--access") __members_words "active inactive" ;;
+    "subscriptions get|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
+    "courses list|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
+    "courses get|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
+    "courses accesses|--fields") __members_list "id name email course.id course.name course.last_access_at course.finished course.finished_at" ;;
+    "report engaged-courses|--fields") __members_list "id user_id course_id course_name product_name first_name last_name phone document email registration_date course_completion_percent course_avg_engagement_score" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
     "api|--input") __members_files ;;
     "sandbox|--flavor") __members_words "default laravel" ;;
     "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
-    *"|-p"|*"|--profile") __members_profiles ;;
+    *"|-p"|*"|--profile") __members_helper profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;
     *"|--out") __members_files ;;
@@ -161,9 +177,10 @@ __members_argument() {
     "subscriptions help|0") __members_words "list get" ;;
     "courses help|0") __members_words "list get accesses" ;;
     "report help|0") __members_words "engaged-courses" ;;
-    "auth switch|0") __members_profiles ;;
+    "auth switch|0") __members_helper profiles ;;
     "auth help|0") __members_words "login status switch logout token" ;;
     "completion|0") __members_words "bash zsh fish powershell" ;;
+    "undo|0") __members_helper undo ;;
   esac
 }
 
@@ -191,12 +208,14 @@ __members_files() {
   while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")
 }
 
-# Profile names from the config file (never tokens); nothing on any error.
-__members_profiles() {
-  local name
-  while IFS= read -r name; do
-    [[ -n $name && $name == "$cur"* ]] && COMPREPLY+=("$name")
-  done < <(command members __complete-profiles 2>/dev/null)
+# __members_helper NAME: values only this machine knows (profile names, undo ids), from `members __complete-NAME`
+# (never tokens; nothing on any error). A line may end with a TAB and a description: bash shows values only.
+__members_helper() {
+  local line
+  while IFS= read -r line; do
+    line=${line%%$'\t'*}
+    [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+  done < <(command members "__complete-$1" 2>/dev/null)
 }
 
 _members() {

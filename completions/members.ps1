@@ -74,9 +74,13 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     '|--timeout' = @()
     '|--retries' = @()
     '|--out' = 'files'
+    'students list|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
     'students list|--page' = @()
     'students list|--per-page' = @()
     'students list|--limit' = @()
+    'students search|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
+    'students get|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
+    'students create|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
     'students create|--first-name' = @()
     'students create|--last-name' = @()
     'students create|--email' = @()
@@ -86,6 +90,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students create|--reference-id' = @()
     'students create|--reason' = @()
     'students delete|--reason' = @()
+    'students products|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'students grant|--accession' = @()
     'students grant|--expiration' = @()
     'students grant|--reason' = @()
@@ -96,19 +101,30 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students revoke|--concurrency' = @()
     'students import|--reason' = @()
     'students import|--concurrency' = @()
+    'scores get|--fields' = @('score', 'posts', 'comments', 'replies')
+    'scores set|--fields' = @('score', 'posts', 'comments', 'replies')
     'scores set|--reason' = @()
+    'magic-link|--fields' = @('expire_in', 'url')
     'magic-link|--expire-in' = @()
     'magic-link|--reason' = @()
+    'products list|--fields' = @('id', 'title', 'description', 'period', 'external_checkout_product', 'lifetime', 'status', 'type', 'sales_page_url', 'support_email', 'trial', 'upsell', 'upsell_url', 'created_at', 'updated_at', 'subscribers.active', 'subscribers.inactive')
     'products list|--page' = @()
     'products list|--per-page' = @()
+    'products get|--fields' = @('id', 'title', 'description', 'period', 'external_checkout_product', 'lifetime', 'status', 'type', 'sales_page_url', 'support_email', 'trial', 'upsell', 'upsell_url', 'created_at', 'updated_at', 'subscribers.active', 'subscribers.inactive')
+    'subscriptions list|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'subscriptions list|--page' = @()
     'subscriptions list|--per-page' = @()
     'subscriptions list|--status' = @('active', 'inactive', 'refunded', 'chargeback', 'canceled')
     'subscriptions list|--access' = @('active', 'inactive')
     'subscriptions list|--product' = @()
     'subscriptions list|--student' = @()
+    'subscriptions get|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
+    'courses list|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
     'courses list|--page' = @()
     'courses list|--per-page' = @()
+    'courses get|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
+    'courses accesses|--fields' = @('id', 'name', 'email', 'course.id', 'course.name', 'course.last_access_at', 'course.finished', 'course.finished_at')
+    'report engaged-courses|--fields' = @('id', 'user_id', 'course_id', 'course_name', 'product_name', 'first_name', 'last_name', 'phone', 'document', 'email', 'registration_date', 'course_completion_percent', 'course_avg_engagement_score')
     'report engaged-courses|--top' = @()
     'report engaged-courses|--limit' = @()
     'report engaged-courses|--cursor' = @()
@@ -145,6 +161,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'auth switch' = '__complete-profiles'
     'auth help' = @('login', 'status', 'switch', 'logout', 'token')
     'completion' = @('bash', 'zsh', 'fish', 'powershell')
+    'undo' = '__complete-undo'
   }
   $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
   if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }
@@ -168,7 +185,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     elseif ($argumentValues.ContainsKey($here)) { $candidates = $argumentValues[$here] }
     else { $candidates = @() }
   }
-  if ($candidates -eq '__complete-profiles') { $candidates = @(& members __complete-profiles 2>$null) }
+  if ($candidates -is [string] -and $candidates.StartsWith('__complete-')) { $candidates = @(& members $candidates 2>$null | ForEach-Object { ($_ -split "`t")[0] }) }
   if ($candidates -eq 'files') { return }
   $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
     [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)

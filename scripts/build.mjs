@@ -30,7 +30,8 @@ const confWithoutSchemas = {
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
+  // complete.ts: the completion helpers, which bin/members.js runs on Tab before anything else loads.
+  entryPoints: ['src/main.ts', 'src/complete.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -57,6 +57,14 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     },
   };
   for (const register of registrations) register(program, runner);
+  // `--fields` with no list names the command's fields, before anything is sent (gh's `--json` does the same).
+  program.hook('preAction', async (_program, action) => {
+    if (action.optsWithGlobals().fields !== true) return;
+    const { listFieldsError } = await import('./commands/field-names.js');
+    const path: string[] = [];
+    for (let command: Command | null = action; command; command = command.parent) path.unshift(command.name());
+    throw await listFieldsError(action, path.join(' '));
+  });
   registerHelp(program);
   groupCommandsForHelp(program);
   return { program, sessions };
@@ -108,7 +116,7 @@ function addGlobalOptions(program: Command): void {
     .option('-p, --profile <name>', 'profile to use (env MEMBERS_PROFILE)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table; csv with --csv-dialect)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as -o json')
-    .option('--fields <list>', 'comma-separated fields to keep, dot paths allowed (id,email,product.title)')
+    .option('--fields [list]', 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them')
     .option('--no-header', 'no header row in table and csv')
     .option('--csv-raw', 'write csv cells untouched (no spreadsheet formula guard)')
     .addOption(new Option('--csv-dialect <name>', 'csv for scripts, or for Excel/LibreOffice (env MEMBERS_CSV_DIALECT)').choices(CSV_DIALECTS))

@@ -24,3 +24,18 @@ export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctu
 export const PRODUCT_ARGUMENT = 'the product: its id, its title (case and accents ignored) or the start of its title';
 export const COURSE_ARGUMENT = 'the course: its id, its slug, its title (case and accents ignored) or the start of its title';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;
+
+/** Record schemas of api/schemas.ts, by name: that module (and zod) loads only when the fields are listed. */
+export type RecordSchema = 'Student' | 'Subscription' | 'Product' | 'Course' | 'CourseAccess' | 'Score' | 'MagicLink' | 'ReportItem';
+
+const RECORD_FIELDS = new WeakMap<Command, RecordSchema | readonly string[]>();
+
+/** Declares what a command prints, so that `--fields` with no list names the fields (as gh's `--json` does). */
+export function printsRecords<T extends Command>(command: T, fields: RecordSchema | readonly string[]): T {
+  RECORD_FIELDS.set(command, fields);
+  return command;
+}
+
+export function recordFieldsOf(command: Command): RecordSchema | readonly string[] | undefined {
+  return RECORD_FIELDS.get(command);
+}

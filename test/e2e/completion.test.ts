@@ -2,7 +2,8 @@
  * The committed completion scripts, run by the real shells against the real
  * command tree and the built binary (profile names come from it).
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
@@ -30,6 +31,12 @@ beforeAll(async () => {
     });
     expect(login.code, login.stderr).toBe(0);
   }
+  // The audit log `undo <Tab>` offers from: changes undo can reverse, newest first; a torn line is skipped.
+  writeFileSync(join(configDir, 'audit.jsonl'), [
+    { id: 'mabc0001-000000000001', time: '2026-11-20T10:00:00.000Z', command: 'students grant', action: 'grant', result: 'granted', student: 'ana@example.com', product_id: 'p1' },
+    { id: 'mabc0002-000000000002', time: '2026-11-21T10:00:00.000Z', command: 'magic-link', action: 'magic-link', result: 'created', student: 'ana@example.com' },
+    { id: 'mabc0003-000000000003', time: '2026-11-22T10:00:00.000Z', command: 'students revoke', action: 'revoke', result: 'revoked', student: 'bia@example.com', product_id: 'p2' },
+  ].map((record) => JSON.stringify(record)).join('\n') + '\n{"id": "torn\n', { mode: 0o600 });
   // `members` on PATH, as an installed binary would be.
   bin = fakeMembersDir(`exec "${process.execPath}" "${BIN}" "$@"`);
   env = { PATH: `${bin.dir}:${process.env.PATH}`, MEMBERS_CONFIG_DIR: configDir };
@@ -64,6 +71,12 @@ describe('completions/members.bash', () => {
   it('completes fixed values', () => {
     expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete('members', 'report', 'engaged-courses', '--csv-dialect', 'ex')).toEqual(['excel', 'excel-br']);
+  });
+
+  it('completes --fields with the names of the command\'s own fields, item after item', () => {
+    expect(complete('members', 'students', 'list', '--fields', 'id,em')).toEqual(['id,email']);
+    expect(complete('members', 'subscriptions', 'list', '--fields', 'product.t')).toEqual(['product.title']);
+    expect(complete('members', 'report', 'engaged-courses', '--fields', 'course_c')).toEqual(['course_completion_percent']);
     expect(complete('members', 'subscriptions', 'list', '--access', '')).toEqual(['active', 'inactive']);
     expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['canceled,refunded']);
     expect(complete('members', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
@@ -73,6 +86,11 @@ describe('completions/members.bash', () => {
     expect(complete('members', '-p', '')).toEqual(['production', 'staging']);
     expect(complete('members', 'students', 'list', '--profile', 'st')).toEqual(['staging']);
     expect(complete('members', 'auth', 'switch', '')).toEqual(['production', 'staging']);
+  });
+
+  it('offers the audit ids undo can take, newest first, from the local log (offline)', () => {
+    expect(complete('members', 'undo', '')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);
+    expect(complete('members', 'undo', 'mabc0001')).toEqual(['mabc0001-000000000001']);
   });
 
   it('never shows a token', async () => {
@@ -87,6 +105,8 @@ describe.runIf(hasShell('zsh'))('completions/_members', () => {
     expect(complete('members stu')).toEqual(['students']);
     expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
+    expect(complete('members subscriptions list --fields product.t')).toEqual(['product.title']);
+    expect(complete('members undo ')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);
   });
 });
 
@@ -96,5 +116,7 @@ describe.runIf(hasShell('fish'))('completions/members.fish', () => {
     expect(complete('members stu')).toEqual(['students']);
     expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
+    expect(complete('members students list --fields id,em')).toEqual(['id,email']);
+    expect(complete('members undo ').sort()).toEqual(['mabc0001-000000000001', 'mabc0003-000000000003']);
   });
 });

@@ -3,7 +3,7 @@
  * per question the completion function asks of the command tree.
  */
 import {
-  PROFILES_COMMAND, allCommands, checkWord, flagsOf,
+  allCommands, checkWord, flagsOf,
   type CommandSpec, type CompletionSpec, type OptionSpec, type ValueSource,
 } from './spec.js';
 
@@ -33,7 +33,8 @@ export function bashScript(spec: CompletionSpec): string {
   });
 
   const valueCases = [
-    ...commands.flatMap((command) => command.options.flatMap((option) => {
+    // A command's own field names for the global --fields come before the global cases.
+    ...commands.flatMap((command) => [...(command.fields ? [command.fields] : []), ...command.options].flatMap((option) => {
       const action = option.value?.source && valueAction(fn, option.value.source);
       return action ? [`${flagsOf(option).map((flag) => key(command, flag)).join('|')}) ${action} ;;`] : [];
     })),
@@ -121,12 +122,14 @@ export function bashScript(spec: CompletionSpec): string {
     '  while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")',
     '}',
     '',
-    `# Profile names from the config file (never tokens); nothing on any error.`,
-    `${fn}_profiles() {`,
-    '  local name',
-    '  while IFS= read -r name; do',
-    '    [[ -n $name && $name == "$cur"* ]] && COMPREPLY+=("$name")',
-    `  done < <(command ${spec.bin} ${PROFILES_COMMAND} 2>/dev/null)`,
+    `# ${fn}_helper NAME: values only this machine knows (profile names, undo ids), from \`${spec.bin} __complete-NAME\``,
+    '# (never tokens; nothing on any error). A line may end with a TAB and a description: bash shows values only.',
+    `${fn}_helper() {`,
+    '  local line',
+    '  while IFS= read -r line; do',
+    "    line=${line%%$'\\t'*}",
+    '    [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")',
+    `  done < <(command ${spec.bin} "__complete-$1" 2>/dev/null)`,
     '}',
     '',
     `_${identifier(spec.bin)}() {`,
@@ -180,7 +183,7 @@ export function bashScript(spec: CompletionSpec): string {
 
 function valueAction(fn: string, source: ValueSource): string {
   switch (source.kind) {
-    case 'profiles': return `${fn}_profiles`;
+    case 'helper': return `${fn}_helper ${checkWord(source.helper)}`;
     case 'files': return `${fn}_files`;
     case 'words': return `${fn}_${source.commaList ? 'list' : 'words'} ${quote(source.words.map(checkWord).join(' '))}`;
   }

@@ -3,7 +3,7 @@
  * tree the line being completed stands.
  */
 import {
-  PROFILES_COMMAND, allCommands, checkWord, flagsOf,
+  allCommands, checkWord, flagsOf,
   type CommandSpec, type CompletionSpec, type OptionSpec, type ValueSource,
 } from './spec.js';
 
@@ -39,7 +39,7 @@ export function fishScript(spec: CompletionSpec): string {
   const treeLines = commands.flatMap((command) => [
     ...command.commands.map((sub) =>
       `${complete} -n ${quote(`${fn}_arg ${quote(command.path.join(' '))} 0`)} -a ${checkWord(sub.name)} -d ${quote(sub.description)}`),
-    ...command.options.map((option) => optionLine(option, at(command))),
+    ...[...(command.fields ? [command.fields] : []), ...command.options].map((option) => optionLine(option, at(command))),
     ...command.args.flatMap((arg, index) => {
       if (!arg.source) return [];
       const condition = quote(`${fn}_arg ${quote(command.path.join(' '))} ${index}${arg.variadic ? ' +' : ''}`);
@@ -123,9 +123,10 @@ export function fishScript(spec: CompletionSpec): string {
     '    end',
     'end',
     '',
-    '# Profile names from the config file (never tokens); nothing on any error.',
-    `function ${fn}_profiles`,
-    `    command ${spec.bin} ${PROFILES_COMMAND} 2>/dev/null`,
+    `# ${fn}_helper NAME: values only this machine knows (profile names, undo ids), with their descriptions after a TAB,`,
+    `# from \`${spec.bin} __complete-NAME\` (never tokens; nothing on any error).`,
+    `function ${fn}_helper`,
+    `    command ${spec.bin} __complete-$argv[1] 2>/dev/null`,
     'end',
     '',
     '# No file names unless an option or argument takes a file.',
@@ -144,7 +145,7 @@ function valueArgs(fn: string, source: ValueSource | undefined): string[] {
   if (!source) return ['-x'];
   switch (source.kind) {
     case 'files': return ['-r', '-F'];
-    case 'profiles': return ['-x', '-a', quote(`(${fn}_profiles)`)];
+    case 'helper': return ['-x', '-a', quote(`(${fn}_helper ${checkWord(source.helper)})`)];
     case 'words': {
       const words = source.words.map(checkWord).join(' ');
       return ['-x', '-a', quote(source.commaList ? `(${fn}_list ${words})` : words)];

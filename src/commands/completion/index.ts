@@ -1,6 +1,7 @@
 import { Argument, Command } from 'commander';
 import { examples, type Runner } from '../command-kit.js';
-import { PROFILES_COMMAND, SHELLS, type Shell } from './spec.js';
+import { COMPLETION_HELPERS } from '../../complete.js';
+import { SHELLS, helperCommand, type Shell } from './spec.js';
 
 /**
  * `members completion SHELL` prints a script generated from this very
@@ -22,16 +23,20 @@ export function registerCompletion(program: Command, runner: Runner): void {
       printCompletion(runner.session(cmd).io, program, shell);
     });
 
-  program.command(PROFILES_COMMAND, { hidden: true })
-    .description('Print the stored profile names, one per line (for the completion scripts)')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async (_opts: unknown, cmd: Command) => {
-      try {
-        const { printProfiles } = await import('./actions.js');
-        await printProfiles(runner.session(cmd));
-      } catch {
-        // A completion must never print an error into the user's command line.
-      }
-    });
+  // bin/members.js answers these before the program loads; here for in-process runs (tests) and the same answers.
+  for (const helper of COMPLETION_HELPERS) {
+    program.command(helperCommand(helper), { hidden: true })
+      .description(`Print the ${helper === 'profiles' ? 'stored profile names' : 'audit ids that undo can take'}, one per line (for the completion scripts)`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(async (_opts: unknown, cmd: Command) => {
+        try {
+          const { io } = runner.session(cmd);
+          const { runCompletionHelper } = await import('../../complete.js');
+          runCompletionHelper(helper, io.env, (text) => void io.stdout.write(text));
+        } catch {
+          // A completion must never print an error into the user's command line (a bad global option, say).
+        }
+      });
+  }
 }

@@ -1,9 +1,9 @@
 /**
  * The PowerShell script: one native argument completer holding the command
  * tree as hash tables (commands, options, fixed values), walked at each Tab.
- * Profile names come from `members __complete-profiles`, as in the others.
+ * Profile names and undo ids come from `members __complete-profiles` and `__complete-undo`, as in the others.
  */
-import { PROFILES_COMMAND, allCommands, checkWord, flagsOf, type CompletionSpec, type OptionSpec, type ValueSource } from './spec.js';
+import { allCommands, checkWord, flagsOf, type CompletionSpec, type OptionSpec, type ValueSource } from './spec.js';
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const list = (words: readonly string[]) => `@(${words.map(quote).join(', ')})`;
@@ -12,7 +12,7 @@ function values(source: ValueSource | undefined): string | undefined {
   if (!source) return undefined;
   switch (source.kind) {
     case 'words': return list(source.words.map(checkWord));
-    case 'profiles': return `'${PROFILES_COMMAND}'`;
+    case 'helper': return quote(`__complete-${checkWord(source.helper)}`);
     case 'files': return `'files'`;
   }
 }
@@ -29,7 +29,10 @@ export function powershellScript(spec: CompletionSpec): string {
     const source = option.value ? values(option.value.source) ?? '@()' : undefined;
     return source === undefined ? [] : flagsOf(option).map((flag) => `    ${quote(`${path.join(' ')}|${checkWord(flag)}`)} = ${source}`);
   });
-  const optionValues = [...valued([], spec.globals), ...commands.flatMap((command) => valued(command.path, command.options))];
+  const optionValues = [
+    ...valued([], spec.globals),
+    ...commands.flatMap((command) => valued(command.path, [...(command.fields ? [command.fields] : []), ...command.options])),
+  ];
   const argumentValues = commands.flatMap((command) => {
     const source = values(command.args[0]?.source);
     return source === undefined ? [] : [`    ${key(command.path)} = ${source}`];
@@ -77,7 +80,7 @@ export function powershellScript(spec: CompletionSpec): string {
     '    elseif ($argumentValues.ContainsKey($here)) { $candidates = $argumentValues[$here] }',
     '    else { $candidates = @() }',
     '  }',
-    `  if ($candidates -eq '${PROFILES_COMMAND}') { $candidates = @(& ${bin} ${PROFILES_COMMAND} 2>$null) }`,
+    `  if ($candidates -is [string] -and $candidates.StartsWith('__complete-')) { $candidates = @(& ${bin} $candidates 2>$null | ForEach-Object { ($_ -split "\`t")[0] }) }`,
     '  if ($candidates -eq \'files\') { return }',
     '  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {',
     '    [System.Management.Automation.CompletionResult]::new($_, $_, \'ParameterValue\', $_)',

@@ -3,21 +3,25 @@
  * commander program: names, aliases, options, fixed values. The scripts are
  * generated from this, so they cannot drift from the real commands.
  */
+import * as schemas from '../../api/schemas.js';
 import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
 import type { Argument, Command, Option } from 'commander';
+import { recordFieldsOf } from '../command-kit.js';
+import { schemaPaths } from '../field-names.js';
+import type { CompletionHelper } from '../../complete.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Subscription statuses (api-spec part 3), for `subscriptions list --status`, a free comma list. */
 
-/** The hidden command the scripts call for profile names. */
-export const PROFILES_COMMAND = '__complete-profiles';
+/** The hidden command the scripts call for values only this machine knows (src/complete.ts). */
+export const helperCommand = (helper: CompletionHelper) => `__complete-${helper}`;
 
-/** Where a value comes from: fixed words (maybe a comma list), the stored profiles, or files. */
+/** Where a value comes from: fixed words (maybe a comma list), a completion helper (profiles, undo ids), or files. */
 export type ValueSource =
   | { kind: 'words'; words: readonly string[]; commaList?: boolean }
-  | { kind: 'profiles' }
+  | { kind: 'helper'; helper: CompletionHelper }
   | { kind: 'files' };
 
 export interface OptionSpec {
@@ -49,6 +53,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   commands: CommandSpec[];
   args: ArgumentSpec[];
+  /** The global --fields with this command's field names as its values, when the command declares its records. */
+  fields?: OptionSpec;
 }
 
 export interface CompletionSpec {
@@ -66,7 +72,8 @@ export interface CompletionSpec {
 const HINTS: Record<string, ValueSource> = {
   'subscriptions list --status': { kind: 'words', words: SUBSCRIPTION_STATUSES, commaList: true },
   'subscriptions list --access': { kind: 'words', words: ['active', 'inactive'] },
-  'auth switch <name>': { kind: 'profiles' },
+  'auth switch <name>': { kind: 'helper', helper: 'profiles' },
+  'undo <audit_id>': { kind: 'helper', helper: 'undo' },
 };
 
 /** Reads the spec from a program; `program` is the root command. */
@@ -76,17 +83,26 @@ export function completionSpec(program: Command): CompletionSpec {
   // Root-only: the help and version options, which end the command line.
   const rootOnly = rootOptions.filter((option) => !program.options.includes(option) || option.long === '--version');
   const globals = rootOptions.filter((option) => !rootOnly.includes(option)).map((option) => optionSpec(option, []));
-  const root = commandSpec(program, [], help);
+  const root = commandSpec(program, [], help, globals.find((option) => option.long === '--fields'));
   root.options = rootOnly.map((option) => optionSpec(option, []));
   return { bin: program.name(), globals, root };
 }
 
-function commandSpec(command: Command, path: string[], help: ReturnType<Command['createHelp']>): CommandSpec {
+/** The field names of a command's records (command-kit's printsRecords), as --fields completes them. */
+function fieldsSpec(command: Command, globalFields: OptionSpec | undefined): OptionSpec | undefined {
+  const declared = recordFieldsOf(command);
+  if (!declared || !globalFields?.value) return undefined;
+  const words = typeof declared === 'string' ? schemaPaths(schemas[declared] as unknown as Parameters<typeof schemaPaths>[0]) : declared;
+  return { ...globalFields, value: { name: globalFields.value.name, source: { kind: 'words', words, commaList: true } } };
+}
+
+function commandSpec(command: Command, path: string[], help: ReturnType<Command['createHelp']>, globalFields?: OptionSpec): CommandSpec {
   const visible = help.visibleCommands(command);
   // The implicit `help [command]` is not in command.commands; its argument is a sibling's name.
   const siblings = visible.filter((sub) => command.commands.includes(sub)).map((sub) => sub.name());
+  const fields = fieldsSpec(command, globalFields);
   const commands = visible.map((sub) => {
-    const spec = commandSpec(sub, [...path, sub.name()], help);
+    const spec = commandSpec(sub, [...path, sub.name()], help, globalFields);
     if (!command.commands.includes(sub)) {
       spec.args = spec.args.map((arg) => ({ ...arg, source: { kind: 'words', words: siblings } }));
     }
@@ -100,6 +116,7 @@ function commandSpec(command: Command, path: string[], help: ReturnType<Command[
     options: path.length === 0 ? [] : help.visibleOptions(command).map((option) => optionSpec(option, path)),
     commands,
     args: command.registeredArguments.map((arg) => argumentSpec(arg, path)),
+    ...(fields ? { fields } : {}),
   };
 }
 
@@ -116,7 +133,7 @@ function optionSpec(option: Option, path: string[]): OptionSpec {
     const source = option.argChoices
       ? { kind: 'words' as const, words: option.argChoices }
       : HINTS[[...path, option.long ?? option.short].join(' ')]
-        ?? (option.long === '--profile' ? { kind: 'profiles' as const } : undefined)
+        ?? (option.long === '--profile' ? { kind: 'helper' as const, helper: 'profiles' as const } : undefined)
         ?? (name === 'file' ? { kind: 'files' as const } : undefined);
     spec.value = source ? { name, source } : { name };
   }

@@ -3,7 +3,7 @@
  * completions are written, so options and subcommands show descriptions.
  */
 import {
-  PROFILES_COMMAND, allCommands, checkWord, flagsOf,
+  allCommands, checkWord, flagsOf,
   type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec, type ValueSource,
 } from './spec.js';
 
@@ -13,10 +13,10 @@ export function zshScript(spec: CompletionSpec): string {
   const globals = `__${bin}_globals`;
 
   const functions = allCommands(spec).flatMap((command) => {
-    const specs = [
-      `$${globals}`,
-      ...command.options.map((option) => quoteOption(option, bin)),
-    ];
+    // A command that declares its records completes --fields with their names, in place of the global one.
+    const specs = command.fields
+      ? [`\${${globals}:#--fields=*}`, quoteOption(command.fields, bin), ...command.options.map((option) => quoteOption(option, bin))]
+      : [`$${globals}`, ...command.options.map((option) => quoteOption(option, bin))];
     if (command.commands.length > 0) {
       const list = `${fnName(command)}_commands`;
       return [
@@ -67,11 +67,16 @@ export function zshScript(spec: CompletionSpec): string {
     `# Generated from the command tree by \`${spec.bin} completion zsh\`; do not edit.`,
     '# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.',
     '',
-    `# Profile names from the config file (never tokens); nothing on any error.`,
-    `_${bin}_profiles() {`,
-    '  local -a profiles',
-    `  profiles=(\${(f)"$(command ${spec.bin} ${PROFILES_COMMAND} 2>/dev/null)"})`,
-    `  _wanted profiles expl profile compadd -a profiles`,
+    `# _${bin}_helper NAME: values only this machine knows (profile names, undo ids), with their descriptions,`,
+    `# from \`${spec.bin} __complete-NAME\` (value TAB description per line; never tokens; nothing on any error).`,
+    // _arguments puts its description options (-J group -X …) before the action's own words: the name is the last one.
+    `_${bin}_helper() {`,
+    '  local name=${@[-1]}',
+    '  local -a lines values shown',
+    `  lines=(\${(f)"$(command ${spec.bin} __complete-$name 2>/dev/null)"})`,
+    "  values=(${lines%%$'\\t'*})",
+    "  shown=(${lines/$'\\t'/  -- })",
+    '  compadd "${@[1,-2]}" -l -d shown -a values',
     '}',
     '',
     ...functions,
@@ -112,7 +117,7 @@ function quoteArgument(arg: ArgumentSpec, bin: string): string {
 function action(source: ValueSource | undefined, bin: string, name: string): string {
   if (!source) return ' ';
   switch (source.kind) {
-    case 'profiles': return `_${bin}_profiles`;
+    case 'helper': return `_${bin}_helper ${checkWord(source.helper)}`;
     case 'files': return '_files';
     case 'words': {
       const words = source.words.map(checkWord);

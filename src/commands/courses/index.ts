@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { COURSE_ARGUMENT, examples, type Runner } from '../command-kit.js';
+import { COURSE_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerCourses(program: Command, runner: Runner): void {
@@ -9,7 +9,7 @@ export function registerCourses(program: Command, runner: Runner): void {
       'members courses accesses "Python para iniciantes" -o csv',
     ));
 
-  addListOptions(courses.command('list').description('List courses with their counts of modules and lessons'))
+  addListOptions(printsRecords(courses.command('list'), 'Course').description('List courses with their counts of modules and lessons'))
     .addHelpText('after', examples(
       'members courses list',
       'members courses list --all -o json > courses.json',
@@ -20,7 +20,7 @@ export function registerCourses(program: Command, runner: Runner): void {
       await listCourses(runner.session(cmd), flags);
     });
 
-  courses.command('get')
+  printsRecords(courses.command('get'), 'Course')
     .description('Show one course, then its modules and lessons as a tree')
     .argument('<course>', COURSE_ARGUMENT)
     .addHelpText('after', examples(
@@ -33,7 +33,7 @@ export function registerCourses(program: Command, runner: Runner): void {
       await getCourseCommand(runner.session(cmd), id);
     });
 
-  courses.command('accesses')
+  printsRecords(courses.command('accesses'), 'CourseAccess')
     .description('Who accessed a course: last access, whether and when they finished it')
     .argument('<course>', COURSE_ARGUMENT)
     .addHelpText('after', examples(

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner } from '../command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
 
 export function registerMagicLink(program: Command, runner: Runner): void {
-  program.command('magic-link')
+  printsRecords(program.command('magic-link'), 'MagicLink')
     .description('Create a time-limited link that logs a student in; prints the URL alone')
     .argument('<student>', STUDENT_ARGUMENT)
     .option('--expire-in <duration>', 'life of the link: seconds, or a number with s, m, h or d', '1h')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, type Runner } from '../command-kit.js';
+import { examples, PRODUCT_ARGUMENT, type Runner, printsRecords } from '../command-kit.js';
 import { addListOptions, type ListFlags } from '../list-options.js';
 
 export function registerProducts(program: Command, runner: Runner): void {
@@ -9,7 +9,7 @@ export function registerProducts(program: Command, runner: Runner): void {
       'members products get "Python Pro" --json',
     ));
 
-  addListOptions(products.command('list').description('List products, one page at a time (--all for every page)'))
+  addListOptions(printsRecords(products.command('list'), 'Product').description('List products, one page at a time (--all for every page)'))
     .addHelpText('after', examples(
       'members products list',
       'members products list --all -o csv --out products.csv',
@@ -20,7 +20,7 @@ export function registerProducts(program: Command, runner: Runner): void {
       await listProducts(runner.session(cmd), flags);
     });
 
-  products.command('get')
+  printsRecords(products.command('get'), 'Product')
     .description('Show one product, with its active and inactive subscribers')
     .argument('<product>', PRODUCT_ARGUMENT)
     .addHelpText('after', examples(

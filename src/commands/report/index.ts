@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner, printsRecords } from '../command-kit.js';
 import type { ReportFlags } from './actions.js';
 
 export function registerReport(program: Command, runner: Runner): void {
@@ -8,7 +8,7 @@ export function registerReport(program: Command, runner: Runner): void {
       'members report engaged-courses -o csv --out report.csv',
     ));
 
-  report.command('engaged-courses')
+  printsRecords(report.command('engaged-courses'), 'ReportItem')
     .description('Stream the (deprecated) report of the most engaged courses: one row per student and course')
     .option('--top <n>', 'number of courses in the ranking, 1-50', '10')
     .option('--limit <n>', 'rows per page requested from the server, 2-500', '500')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner } from '../command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
 
 export function registerScores(program: Command, runner: Runner): void {
   const scores = program.command('scores').description("Read and set a student's community score")
@@ -8,7 +8,7 @@ export function registerScores(program: Command, runner: Runner): void {
       'members scores set maria@example.com 120 --reason "moderation #88"',
     ));
 
-  scores.command('get')
+  printsRecords(scores.command('get'), 'Score')
     .description("Show a student's score, posts, comments and replies")
     .argument('<student>', STUDENT_ARGUMENT)
     .addHelpText('after', examples(
@@ -20,7 +20,7 @@ export function registerScores(program: Command, runner: Runner): void {
       await getScore(runner.session(cmd), student);
     });
 
-  scores.command('set')
+  printsRecords(scores.command('set'), 'Score')
     .description("Set a student's score (an integer)")
     .argument('<student>', STUDENT_ARGUMENT)
     .argument('<score>', 'the new score, an integer')

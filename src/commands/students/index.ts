@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner } from '../command-kit.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner, printsRecords } from '../command-kit.js';
 import { addListOptions } from '../list-options.js';
 import type { CreateOptions, ListOptions } from './actions.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
@@ -15,7 +15,7 @@ export function registerStudents(program: Command, runner: Runner): void {
       'members students revoke --file refunds.csv --yes',
     ));
 
-  addListOptions(students.command('list')
+  addListOptions(printsRecords(students.command('list'), 'Student')
     .description('List students, one page at a time (--all for every page)')
     .option('--with-subscriptions', "include each student's subscriptions"), { limit: true })
     .addHelpText('after', examples(
@@ -28,7 +28,7 @@ export function registerStudents(program: Command, runner: Runner): void {
       await list(runner.session(cmd), opts);
     });
 
-  students.command('search')
+  printsRecords(students.command('search'), 'Student')
     .description('Find students by a name, e-mail, phone or document fragment (reads the whole student list)')
     .argument('<text>', 'part of a name, an e-mail, a phone or a document; case and accents do not matter')
     .addHelpText('after', examples(
@@ -57,7 +57,7 @@ titles when this machine's history names products.`)
       await show(runner.session(cmd), student);
     });
 
-  students.command('get')
+  printsRecords(students.command('get'), 'Student')
     .description('Show one student and its subscriptions')
     .argument('<student>', STUDENT_ARGUMENT)
     .addHelpText('after', examples(
@@ -70,7 +70,7 @@ titles when this machine's history names products.`)
       await get(runner.session(cmd), student);
     });
 
-  students.command('create')
+  printsRecords(students.command('create'), 'Student')
     .description('Create a student')
     .requiredOption('--first-name <name>', 'first name')
     .requiredOption('--last-name <name>', 'last name')
@@ -102,7 +102,7 @@ titles when this machine's history names products.`)
       await remove(runner.session(cmd), student, opts);
     });
 
-  students.command('products')
+  printsRecords(students.command('products'), 'Subscription')
     .description("List a student's subscriptions (products, status, access, dates)")
     .argument('<student>', STUDENT_ARGUMENT)
     .addHelpText('after', examples(

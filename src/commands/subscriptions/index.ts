@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner, printsRecords } from '../command-kit.js';
 import { addListOptions } from '../list-options.js';
 import type { SubscriptionListFlags } from './actions.js';
 
@@ -10,7 +10,7 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
       'members subscriptions list --product "Python Pro" -o csv',
     ));
 
-  addListOptions(subscriptions.command('list').description('List subscriptions; filters apply over every page'))
+  addListOptions(printsRecords(subscriptions.command('list'), 'Subscription').description('List subscriptions; filters apply over every page'))
     .option('--status <list>', 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)')
     .addOption(new Option('--access <state>', 'keep subscriptions whose access is released (active) or not (inactive)').choices(['active', 'inactive']))
     .option('--product <product>', 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)')
@@ -26,7 +26,7 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
       await listSubscriptions(runner.session(cmd), flags);
     });
 
-  subscriptions.command('get')
+  printsRecords(subscriptions.command('get'), 'Subscription')
     .description('Show one subscription with its student and product')
     .argument('<subscription-id>', 'subscription id')
     .addHelpText('after', examples(

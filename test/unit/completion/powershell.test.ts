@@ -15,13 +15,14 @@ describe('members completion powershell', () => {
     expect(script.trimEnd().endsWith('}')).toBe(true);
   });
 
-  it('holds the command tree, each command\'s options, fixed values and the profile helper', () => {
+  it('holds the command tree, each command\'s options, fixed values and the helpers (profiles, undo ids)', () => {
     expect(script).toContain("'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')");
     expect(script).toContain("'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file'");
     expect(script).toContain("'|--output' = @('table', 'json', 'ndjson', 'csv')");
     expect(script).toContain("'subscriptions list|--access' = @('active', 'inactive')");
     expect(script).toContain("'|--profile' = '__complete-profiles'");
-    expect(script).toContain("$candidates = @(& members __complete-profiles 2>$null)");
+    expect(script).toContain("'undo' = '__complete-undo'");
+    expect(script).toContain("$candidates = @(& members $candidates 2>$null | ForEach-Object { ($_ -split \"`t\")[0] })");
   });
 
   it('balances its braces and quotes (a script PowerShell would parse)', () => {
