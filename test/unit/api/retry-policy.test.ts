@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  RETRYABLE_CODES, RETRYABLE_STATUS, backoffDelay, isRetryableCode, outcomeUnknown, parseRetryAfter, retryDecision, type Backoff,
+  RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, backoffDelay, isRetryableCode, outcomeUnknown, parseRetryAfter, retryDecision, type Backoff,
 } from '../../../src/api/retry-policy.js';
 
 const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, rateLimitBudgetMs: 60_000, random: () => 0 };
+
+/** Contract §6, written out: the lists in the source must say exactly this. */
+const TRANSIENT_CODES = [
+  'ECONNRESET', 'ECONNREFUSED', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'ETIMEDOUT',
+  'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED',
+];
+
+describe('the lists handed to undici', () => {
+  it('retries exactly the transient network codes, and each is retryable', () => {
+    expect([...RETRYABLE_CODES].sort()).toEqual([...TRANSIENT_CODES].sort());
+    for (const code of TRANSIENT_CODES) expect(isRetryableCode(code), code).toBe(true);
+  });
+
+  it('asks about every method the client sends (undici retries none it is not given)', () => {
+    expect([...RETRY_METHODS].sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
+  });
+});
 
 describe('retryDecision', () => {
   it.each(['GET', 'PUT', 'DELETE'])('retries %s on every retryable status and network code, without a check', (method) => {
@@ -56,6 +73,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('-5', now)).toBe(0);
+    // Blank is absent (Number('  ') would read it as 0 s: an immediate retry the server never asked for).
+    expect(parseRetryAfter('   ', now)).toBeUndefined();
     expect(parseRetryAfter('', now)).toBeUndefined();
     expect(parseRetryAfter('later', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { globalOptions } from '../../../src/program.js';
 import { guardCell } from '../../../src/output/csv.js';
@@ -89,9 +89,10 @@ describe('guardCell', () => {
 });
 
 describe('--csv-dialect for spreadsheets', () => {
-  const zone = process.env.TZ;
-  beforeAll(() => { process.env.TZ = 'America/Sao_Paulo'; });
-  afterAll(() => { process.env.TZ = zone; });
+  // The instant in the zone this test runs in (TZ; worker threads cannot change it), as `YYYY-MM-DD HH:MM:SS`.
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const at = new Date('2024-03-06T01:49:00Z');
+  const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:00`;
   const row = {
     name: 'João; "Jô"', cpf: '01234567890', phone: '+55 11 91234-5678', ref: '123456789012', small: '42',
     percent: '100.00', score: 8.5, joined: '2024-03-05', at: '2024-03-06T01:49:00.000000Z', wall: '2024-03-06 09:05',
@@ -102,14 +103,14 @@ describe('--csv-dialect for spreadsheets', () => {
     const { stdout } = await render({ output: 'csv', csvDialect: 'excel' }, (out) => out.list([row, row], studentView));
     // `="0123"` holds quotes, so RFC 4180 quotes it: the spreadsheet unquotes, then runs the text formula.
     const line = '"João; ""Jô""","=""01234567890""",+55 11 91234-5678,"=""123456789012""",42,100.00,8.5,2024-03-05,'
-      + '2024-03-05 22:49:00,2024-03-06 09:05:00,"\'=HYPERLINK(""x"")",1.2.3\r\n';
+      + `${local},2024-03-06 09:05:00,"'=HYPERLINK(""x"")",1.2.3\r\n`;
     expect(stdout).toBe(`\uFEFFname,cpf,phone,ref,small,percent,score,joined,at,wall,formula,version\r\n${line}${line}`);
   });
 
   it('excel-br: semicolons (a cell holding one is quoted) and decimal commas', async () => {
     const { stdout } = await render({ output: 'csv', csvDialect: 'excel-br', header: false }, (out) => out.one(row, studentView));
     expect(stdout).toBe('\uFEFF"João; ""Jô""";"=""01234567890""";+55 11 91234-5678;"=""123456789012""";42;100,00;8,5;2024-03-05;'
-      + '2024-03-05 22:49:00;2024-03-06 09:05:00;"\'=HYPERLINK(""x"")";1.2.3\r\n');
+      + `${local};2024-03-06 09:05:00;"'=HYPERLINK(""x"")";1.2.3\r\n`);
   });
 
   it('--csv-raw keeps the BOM, separator and line ends of the dialect but writes cells as sent', async () => {
