@@ -26,6 +26,8 @@ export interface FakeIo {
   stderr(): string;
   /** Runs the handlers registered with io.onInterrupt, as Ctrl-C would. */
   interrupt(): void;
+  /** How many Ctrl-C and SIGTERM handlers are registered now (a command must remove its own). */
+  signalHandlers(): number;
 }
 
 class CapturedStream implements OutStream {
@@ -44,6 +46,7 @@ export function fakeIo(options: FakeIoOptions = {}): FakeIo {
   const bytes = options.stdin === undefined ? [] : [Buffer.from(options.stdin)];
   const stdin = Object.assign(Readable.from(bytes, { objectMode: false }), { isTTY: options.stdinTTY ?? false });
   const interruptHandlers = new Set<() => void>();
+  const terminateHandlers = new Set<() => void>();
   return {
     io: {
       stdout,
@@ -55,9 +58,14 @@ export function fakeIo(options: FakeIoOptions = {}): FakeIo {
         interruptHandlers.add(handler);
         return () => void interruptHandlers.delete(handler);
       },
+      onTerminate(handler) {
+        terminateHandlers.add(handler);
+        return () => void terminateHandlers.delete(handler);
+      },
     },
     stdout: () => stdout.chunks.join(''),
     stderr: () => stderr.chunks.join(''),
     interrupt: () => interruptHandlers.forEach((handler) => handler()),
+    signalHandlers: () => interruptHandlers.size + terminateHandlers.size,
   };
 }

@@ -99,14 +99,10 @@ describe('a server that dies in the middle of a list', () => {
 describe('a server that accepts the connection and never answers', () => {
   it('times out with --timeout 1 --retries 1: exit 6, "timed out", two attempts', async () => {
     const server = await track(silentServer());
-    const started = Date.now();
     const { code, stdout, stderr } = await members(server, ['students', 'get', 'ana@example.com', '--timeout', '1', '--retries', '1']);
-    const elapsed = Date.now() - started;
     expect(code).toBe(6);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: timed out after 1000 ms after 1 retry; raise --timeout or try again later (GET /api/v1/students/email/ana%40example.com)\n');
-    expect(elapsed).toBeGreaterThanOrEqual(2000);
-    expect(elapsed).toBeLessThan(15_000);
     expect(server.connections()).toBeGreaterThanOrEqual(1);
   });
 

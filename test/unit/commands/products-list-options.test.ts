@@ -1,5 +1,5 @@
 /** The list helpers shared by products, subscriptions, courses (and students). */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { interruptible, listOptions, pageFooter, parseChoiceList } from '../../../src/commands/list-options.js';
 import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -89,10 +89,12 @@ describe('interruptible', () => {
     const consuming = (async () => {
       for await (const n of interruptible(stuck(), fake.io)) seen.push(n);
     })();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(seen).toEqual([1]));
+    expect(fake.signalHandlers()).toBe(2);
     fake.interrupt();
     await expect(consuming).rejects.toBeInstanceOf(InterruptedError);
     expect(seen).toEqual([1]);
-    expect(() => fake.interrupt()).not.toThrow();
+    // Both handlers (Ctrl-C, SIGTERM) were removed when the iteration ended.
+    expect(fake.signalHandlers()).toBe(0);
   });
 });
