@@ -218,6 +218,19 @@ __members_helper() {
   done < <(command members "__complete-$1" 2>/dev/null)
 }
 
+# __members_stacked PATH WORD: stacked short flags (-qo): the first letter that takes a value takes the rest of
+# the word as its value, or, last in the word, the next word; then it stands for that flag alone (-o).
+__members_stacked() {
+  local -i j
+  for (( j = 1; j < ${#2}; j++ )); do
+    if __members_takes_value "$1" "-${2:j:1}"; then
+      (( j == ${#2} - 1 )) && { printf '%s' "-${2:j:1}"; return; }
+      break
+    fi
+  done
+  printf '%s' "$2"
+}
+
 _members() {
   local cur="${COMP_WORDS[COMP_CWORD]-}" path="" option="" word sub
   local -i i=1 nargs=0 rest=0
@@ -227,6 +240,7 @@ _members() {
   while (( i < COMP_CWORD )); do
     word="${COMP_WORDS[i]}"
     if (( rest == 0 )) && [[ $word == -* ]]; then
+      [[ $word == -[!-]?* ]] && word="$(__members_stacked "$path" "$word")"
       if [[ $word == -- ]]; then
         rest=1
       elif __members_takes_value "$path" "$word"; then

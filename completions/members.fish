@@ -130,6 +130,15 @@ function __members_state
                 set rest 1
             else if __members_takes_value "$path" $word
                 set skip 1
+            else if string match -qr -- '^-[^-].' $word
+                # Stacked short flags (-qo): the first letter that takes a value takes the rest, or the next word.
+                set -l letters (string split '' -- (string sub -s 2 -- $word))
+                for j in (seq (count $letters))
+                    if __members_takes_value "$path" -$letters[$j]
+                        test $j -eq (count $letters); and set skip 1
+                        break
+                    end
+                end
             end
         else if test $nargs -eq 0; and set sub (__members_subcommand "$path" $word)
             if test -z "$path"

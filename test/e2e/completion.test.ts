@@ -88,6 +88,12 @@ describe('completions/members.bash', () => {
     expect(complete('members', 'auth', 'switch', '')).toEqual(['production', 'staging']);
   });
 
+  it('reads stacked short flags: the last one takes the next word as its value (-qo json), an attached value does not', () => {
+    expect(complete('members', '-qo', 'json', 'stu')).toEqual(['students']);
+    expect(complete('members', '-qo', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', '-ojson', 'stu')).toEqual(['students']);
+  });
+
   it('offers the audit ids undo can take, newest first, from the local log (offline)', () => {
     expect(complete('members', 'undo', '')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);
     expect(complete('members', 'undo', 'mabc0001')).toEqual(['mabc0001-000000000001']);
@@ -117,6 +123,7 @@ describe.runIf(hasShell('fish'))('completions/members.fish', () => {
     expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members students list --fields id,em')).toEqual(['id,email']);
+    expect(complete('members -qo json stu')).toEqual(['students']);
     expect(complete('members undo ').sort()).toEqual(['mabc0001-000000000001', 'mabc0003-000000000003']);
   });
 });
