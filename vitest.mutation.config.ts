@@ -1,11 +1,32 @@
-// The test run StrykerJS repeats for each mutant (`npm run mutation`): the unit and
-// property tests, in process; no global set-up (they need no dist/), no e2e spawns.
-import { defineConfig, mergeConfig } from 'vitest/config';
+/**
+ * The vitest configuration `npm run mutation` (Stryker) runs: the in-process
+ * unit and property tests of the mutated modules (stryker.config.mjs), and
+ * nothing else. Stryker runs the tests that reach a mutant once per mutant,
+ * so this leaves out the globalSetup (nothing here spawns dist/, so nothing
+ * needs building), test/e2e/, and the slow tests whose subject is the HTTP
+ * layer rather than these modules (test/unit/api/http.test.ts waits for real
+ * timeouts).
+ */
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-export default mergeConfig(base, defineConfig({
+const { globalSetup: _build, include: _all, ...test } = base.test ?? {};
+
+export default defineConfig({
+  ...base,
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/property/**/*.test.ts'],
-    globalSetup: [],
+    ...test,
+    isolate: process.env.MUTATION_ISOLATE !== '0',
+    include: [
+      'test/unit/api/retry-policy.test.ts',
+      'test/unit/api/redact.test.ts',
+      'test/unit/api/paginate.test.ts',
+      'test/property/*.test.ts',
+      'test/unit/output/csv.test.ts',
+      'test/unit/output/fields.test.ts',
+      'test/unit/bulk/*.test.ts',
+      'test/unit/commands/students.test.ts',
+      'test/unit/config/settings.test.ts',
+    ],
   },
-}));
+});

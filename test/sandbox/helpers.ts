@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { afterAll, beforeAll } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export interface Reply<T> {
@@ -32,14 +32,19 @@ export async function call<T = unknown>(sandbox: Sandbox, path: string, options:
   return { status: response.statusCode, headers: response.headers, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
 
-/** Starts a sandbox for the enclosing describe block (or file) and closes it afterwards. */
+/**
+ * A freshly seeded sandbox for each test of the enclosing describe block (or
+ * file), closed after it: no test sees another's writes, so the tests pass in
+ * any order (`vitest run --sequence.shuffle`). Seeding takes milliseconds.
+ */
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
   let sandbox: Sandbox | undefined;
-  beforeAll(async () => {
+  beforeEach(async () => {
     sandbox = await startSandbox({ port: 0, ...options });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sandbox?.close();
+    sandbox = undefined;
   });
   return () => {
     if (!sandbox) throw new Error('sandbox not started');

@@ -18,3 +18,15 @@ describe('redactor', () => {
     expect(redactor([undefined, '', 'tok_1'])('undefined tok_1')).toBe('undefined ***');
   });
 });
+
+describe('redactor, the order and number of its replacements', () => {
+  it('the raw form of a secret is replaced before a shorter secret inside its encoded form', () => {
+    // encodeURIComponent('x y') is 'x%20y' (5 characters): it must win over the 3-character secret '%20'.
+    expect(redactor(['%20', 'x y'])('x%20y')).toBe('***');
+  });
+
+  it('replaces a secret given twice once: *** is not re-redacted', () => {
+    // Were '*' kept twice, the second pass would turn each star of *** into ***.
+    expect(redactor(['*', '*'])('a*b')).toBe('a***b');
+  });
+});
