@@ -21,6 +21,10 @@ export default {
     'src/config/settings.ts',
   ],
   concurrency: 1,
+  // Re-tests only the mutants whose code or covering tests changed since the last run (delete the file,
+  // or pass --force, for a run from scratch).
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

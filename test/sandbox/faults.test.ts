@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { call, type ErrorBody } from './helpers.js';
 
@@ -94,9 +94,15 @@ describe('rate limit', () => {
   it('lets requests through again after Retry-After', async () => {
     await withSandbox({ rateLimit: 2 }, async (box) => {
       for (let i = 0; i < 4; i++) await call(box, '/api/v1/products');
-      expect((await call(box, '/api/v1/products')).status).toBe(429);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect((await call(box, '/api/v1/products')).status).toBe(200);
+      // The throttle reads Date.now(): move the clock, not the test, past the second Retry-After names.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        expect((await call(box, '/api/v1/products')).status).toBe(429);
+        vi.setSystemTime(Date.now() + 1_000);
+        expect((await call(box, '/api/v1/products')).status).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 });
@@ -104,10 +110,15 @@ describe('rate limit', () => {
 describe('latency', () => {
   it('delays every response by latencyMs', async () => {
     await withSandbox({ latencyMs: 150 }, async (box) => {
-      const started = performance.now();
-      const reply = await call(box, '/api/v1/nothing', { token: null });
-      expect(reply.status).toBe(404);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+      // The answer waits for a 150 ms timer (asserted on the timer, not on a stopwatch).
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      try {
+        const reply = await call(box, '/api/v1/nothing', { token: null });
+        expect(reply.status).toBe(404);
+        expect(timers.mock.calls.filter(([, ms]) => ms === 150)).toHaveLength(1);
+      } finally {
+        timers.mockRestore();
+      }
     });
   });
 });

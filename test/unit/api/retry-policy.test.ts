@@ -1,28 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import {
-  RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, backoffDelay, isRetryableCode, outcomeUnknown, parseRetryAfter, retryDecision, type Backoff,
+  RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, backoffDelay, defaultBackoff, isRetryableCode, outcomeUnknown, parseRetryAfter,
+  retryDecision, type Backoff,
 } from '../../../src/api/retry-policy.js';
 
 const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, rateLimitBudgetMs: 60_000, random: () => 0 };
 
-/** Contract §6, written out: the lists in the source must say exactly this. */
+/** Contract §6, written out: the lists in the source must say exactly this (a code dropped from them fails here). */
 const TRANSIENT_CODES = [
   'ECONNRESET', 'ECONNREFUSED', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'ETIMEDOUT',
   'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED',
 ];
 
 describe('the lists handed to undici', () => {
-  it('retries exactly the transient network codes, and each is retryable', () => {
-    expect([...RETRYABLE_CODES].sort()).toEqual([...TRANSIENT_CODES].sort());
-    for (const code of TRANSIENT_CODES) expect(isRetryableCode(code), code).toBe(true);
+  it('retries exactly 429, 500, 502, 503 and 504', () => {
+    expect([...RETRYABLE_STATUS].sort()).toEqual([429, 500, 502, 503, 504]);
   });
 
-  it('asks about every method the client sends (undici retries none it is not given)', () => {
+  it('names every transient network code, and nothing else', () => {
+    expect([...RETRYABLE_CODES].sort()).toEqual([...TRANSIENT_CODES].sort());
+    for (const code of TRANSIENT_CODES) expect(isRetryableCode(code), code).toBe(true);
+    for (const code of ['ENOTFOUND', 'EAI_AGAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', '']) expect(isRetryableCode(code), code).toBe(false);
+  });
+
+  it('lets undici ask about every method members sends (the decision per method is ours)', () => {
     expect([...RETRY_METHODS].sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
+  });
+
+  it('waits 250 ms doubling up to 8 s, honours a Retry-After of up to a minute, and keeps trying 429s for 5 minutes', () => {
+    expect(defaultBackoff).toMatchObject({ baseMs: 250, maxMs: 8_000, maxRetryAfterMs: 60_000, rateLimitBudgetMs: 300_000 });
+    expect(defaultBackoff.random).toBe(Math.random);
   });
 });
 
 describe('retryDecision', () => {
+  it.each(TRANSIENT_CODES)('retries a GET that failed with %s', (code) => {
+    expect(retryDecision({ method: 'GET', code }, 1, 3, backoff)).toEqual({ delayMs: 50, checkFirst: false });
+  });
+
+  it('uses the default backoff when given none', () => {
+    const decision = retryDecision({ method: 'GET', status: 503 }, 1, 3);
+    // 250 ms with jitter in its upper half.
+    expect(decision?.delayMs).toBeGreaterThanOrEqual(125);
+    expect(decision?.delayMs).toBeLessThanOrEqual(250);
+    expect(retryDecision({ method: 'GET', status: 429, retryAfter: '61' }, 1, 3)).toBeNull();
+    expect(retryDecision({ method: 'GET', status: 429, retryAfter: '60' }, 1, 3)?.delayMs).toBe(60_000);
+  });
+
   it.each(['GET', 'PUT', 'DELETE'])('retries %s on every retryable status and network code, without a check', (method) => {
     for (const status of RETRYABLE_STATUS) expect(retryDecision({ method, status }, 1, 3, backoff)).toEqual({ delayMs: 50, checkFirst: false });
     for (const code of RETRYABLE_CODES) expect(retryDecision({ method, code }, 1, 3, backoff)).toEqual({ delayMs: 50, checkFirst: false });
@@ -73,9 +97,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('-5', now)).toBe(0);
+    expect(parseRetryAfter('', now)).toBeUndefined();
     // Blank is absent (Number('  ') would read it as 0 s: an immediate retry the server never asked for).
     expect(parseRetryAfter('   ', now)).toBeUndefined();
-    expect(parseRetryAfter('', now)).toBeUndefined();
+    expect(parseRetryAfter(['7', '1'], now)).toBe(7_000);
+    expect(parseRetryAfter([], now)).toBeUndefined();
     expect(parseRetryAfter('later', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });

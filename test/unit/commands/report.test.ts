@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MockAgent } from 'undici';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -145,7 +145,7 @@ describe('report engaged-courses', () => {
     const { fake, done } = start(['report', 'engaged-courses', '--limit', '2', '-o', 'csv']);
     let finished = false;
     void done.then(() => (finished = true));
-    while (fake.stdout().split('\n').length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(fake.stdout().split('\n').length).toBeGreaterThanOrEqual(4));
     expect(finished).toBe(false);
     expect(await done).toBe(0);
     expect(fake.stdout().trim().split('\n')).toHaveLength(4);
