@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CliError } from '../../../src/errors.js';
 import { withFileLock } from '../../../src/config/lock.js';
 
@@ -27,17 +27,24 @@ describe('withFileLock', () => {
 
   it('gives up after the timeout while another holder keeps a fresh lock, leaving that lock alone', () => {
     fs.writeFileSync(lock, '');
+    // A clock that moves 10 ms each time it is read: the lock gives up by the clock, not by a stopwatch.
     const started = Date.now();
+    let now = started;
+    vi.spyOn(Date, 'now').mockImplementation(() => (now += 10));
     let error: unknown;
     try {
       withFileLock(lock, () => 'never', { timeoutMs: 200, staleMs: 30_000 });
     } catch (caught) {
       error = caught;
+    } finally {
+      vi.restoreAllMocks();
     }
     expect(error).toBeInstanceOf(CliError);
     expect(error).toMatchObject({ exitCode: 6 });
     expect((error as Error).message).toContain(lock);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // It kept trying until the deadline, and gave up at the first look past it.
+    expect(now - started).toBeGreaterThanOrEqual(200);
+    expect(now - started).toBeLessThan(260);
     expect(fs.existsSync(lock)).toBe(true);
   });
 
