@@ -28,7 +28,10 @@ export default defineConfig({
       'test/unit/output/fields.test.ts',
       'test/unit/bulk/*.test.ts',
       'test/unit/commands/students.test.ts',
+      'test/unit/domain/changes.test.ts',
+      'test/unit/domain/engine.test.ts',
       'test/unit/config/settings.test.ts',
+      'test/unit/values.test.ts',
     ],
   },
 });
