@@ -1,7 +1,7 @@
 /** values.ts apart from the date and duration grammars (test/property/values.test.ts): integers, today, e-mails, plurals. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { EMAIL_PATTERN, parseDuration, parseInteger, plural, today } from '../../src/values.js';
+import { EMAIL_PATTERN, parseDate, parseDuration, parseInteger, plural, today } from '../../src/values.js';
 
 describe('parseInteger', () => {
   it('reads an integer, signed, with blanks around it', () => {
@@ -37,6 +37,13 @@ describe('parseDuration', () => {
     expect(parseDuration('2h')).toBe(7_200);
     expect(() => parseDuration('h')).toThrow(UsageError);
     expect(() => parseDuration('5w', '--since')).toThrow(/^invalid --since "5w": use seconds or a number with a unit/);
+    expect(() => parseDuration('5w')).toThrow(/^invalid duration "5w"/);
+  });
+});
+
+describe('parseDate', () => {
+  it('calls the value a date unless told what it is', () => {
+    expect(() => parseDate('2025-02-30')).toThrow(/^invalid date "2025-02-30": expected a real calendar date as YYYY-MM-DD$/);
   });
 });
 

@@ -1,0 +1,211 @@
+/**
+ * grantToStudent and revokeFromStudent against exact MockAgent interceptors:
+ * what is sent (and what is not), the result record, dry runs, renewals, and
+ * the races with another run. Unused interceptors fail the test.
+ */
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Api } from '../../../src/api/client.js';
+import { HttpClient } from '../../../src/api/http.js';
+import { parseStudentKey } from '../../../src/api/student-key.js';
+import type { Student, Subscription } from '../../../src/api/schemas.js';
+import { NotFoundError, RejectedError } from '../../../src/errors.js';
+import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../../src/domain/changes.js';
+import type { ResolvedStudent } from '../../../src/domain/resolve.js';
+
+const BASE = 'https://members.example.com';
+let agent: MockAgent;
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const api = () => new Api(new HttpClient({
+  baseUrl: new URL(BASE), token: 't', timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], dispatcher: agent,
+}));
+const pool = () => agent.get(BASE);
+const PRODUCT_PATH = '/api/v1/students/s1/products/p1';
+
+const MARIA: Student = { id: 's1', full_name: 'Maria Souza', email: 'maria@example.com' };
+const byEmail: ResolvedStudent = { input: 'maria@example.com', key: parseStudentKey('maria@example.com'), id: 's1', record: MARIA };
+const byId: ResolvedStudent = { input: 's1', key: parseStudentKey('s1'), id: 's1' };
+const sub = (fields: Partial<Subscription> = {}): Subscription => ({
+  id: 9, active: 1, status: 'active', product_id: 'p1', accession_date: '2024-01-01', expiration_date: null,
+  product: { id: 'p1', title: 'Yoga' }, ...fields,
+});
+const heldAs = (subscription: Subscription | undefined) => {
+  const interceptor = pool().intercept({ path: PRODUCT_PATH, method: 'GET' });
+  if (subscription) interceptor.reply(200, { data: subscription });
+  else interceptor.reply(404, { message: 'Not found.' });
+};
+const LABEL = 'Maria Souza <maria@example.com>';
+
+describe('grantToStudent', () => {
+  it('sends nothing when access is already held, and says so with the title', async () => {
+    heldAs(sub());
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { reason: 'ticket' });
+    expect(outcome).toEqual({
+      student: 'maria@example.com', student_id: 's1', product_id: 'p1', reason: 'ticket', result: 'skipped',
+      message: `${LABEL} already has access to product "Yoga" (p1); nothing sent`, subscription: sub(),
+    });
+  });
+
+  it('posts the dates once, after beforeChange, and names the product by its title', async () => {
+    heldAs(undefined);
+    const steps: string[] = [];
+    pool().intercept({
+      path: '/api/v1/students/s1/products', method: 'POST',
+      body: JSON.stringify({ product_id: 'p1', accession_date: '2025-01-01', expiration_date: '2025-12-31' }),
+    }).reply(() => {
+      steps.push('POST');
+      return { statusCode: 201, data: { data: sub({ expiration_date: '2025-12-31' }) }, responseOptions: { headers: { 'x-request-id': 'req-1' } } };
+    });
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01', expiration: '2025-12-31' }, {
+      beforeChange: async (held) => void steps.push(`before ${String(held)}`),
+    });
+    expect(steps).toEqual(['before undefined', 'POST']);
+    expect(outcome).toMatchObject({ result: 'granted', message: `granted product "Yoga" (p1) to ${LABEL}`, requestId: 'req-1' });
+    expect(outcome.subscription?.expiration_date).toBe('2025-12-31');
+  });
+
+  it('in a dry run checks that a student given by id exists, and sends no POST', async () => {
+    heldAs(undefined);
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(200, { data: MARIA });
+    const outcome = await grantToStudent(api(), byId, 'p1', { accession: '2025-01-01' }, { dryRun: true, beforeChange: async () => {
+      throw new Error('never asked in a dry run');
+    } });
+    expect(outcome).toMatchObject({ result: 'granted', dryRun: true, message: 'would grant product p1 to student s1 (dry run; nothing sent)' });
+  });
+
+  it('in a dry run of a student already looked up, sends nothing more', async () => {
+    heldAs(undefined);
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { dryRun: true });
+    expect(outcome.message).toBe(`would grant product p1 to ${LABEL} (dry run; nothing sent)`);
+  });
+
+  it('a refusal because another run granted it meanwhile is a skip, not a failure', async () => {
+    heldAs(undefined);
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'The product has already been taken.' });
+    heldAs(sub());
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' });
+    expect(outcome).toMatchObject({
+      result: 'skipped', subscription: sub(),
+      message: `${LABEL} already has access to product "Yoga" (p1) (granted meanwhile by someone else); nothing changed`,
+    });
+  });
+
+  it('a refusal with nothing held afterwards is the refusal', async () => {
+    heldAs(undefined);
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'The product is closed.' });
+    heldAs(undefined);
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' })).rejects.toBeInstanceOf(RejectedError);
+  });
+
+  it('a subscription without access, not told to renew: AccessNotHeldError with the fix, and nothing sent', async () => {
+    const off = sub({ active: 0, status: 'canceled', accession_date: '2023-05-06 10:00:00' });
+    heldAs(off);
+    const refusal = grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renewHint: 'set renew to yes' });
+    await expect(refusal).rejects.toBeInstanceOf(AccessNotHeldError);
+    await expect(refusal).rejects.toThrow(
+      `${LABEL} has product "Yoga" (p1) but its access is off (status canceled); nothing sent. `
+      + 'To revoke it and grant it again (accession 2023-05-06, expiration none), set renew to yes',
+    );
+    heldAs(off);
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => false }))
+      .rejects.toThrow(/, pass --renew$/);
+  });
+
+  it('renews when told to: DELETE, then POST with the original accession; a DELETE already gone is fine', async () => {
+    const off = sub({ active: 0, status: 'inactive', accession_date: '2023-05-06' });
+    heldAs(off);
+    const asked: Array<[Subscription, string]> = [];
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(404, { message: 'Not found.' });
+    pool().intercept({
+      path: '/api/v1/students/s1/products', method: 'POST', body: JSON.stringify({ product_id: 'p1', accession_date: '2023-05-06' }),
+    }).reply(201, { data: sub({ accession_date: '2023-05-06' }) });
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, {
+      renew: async (held, gap) => Boolean(asked.push([held, gap])),
+    });
+    expect(asked).toEqual([[off, 'its access is off (status inactive)']]);
+    expect(outcome).toMatchObject({
+      result: 'renewed', replaced: off,
+      message: `renewed product "Yoga" (p1) for ${LABEL}: its access is off (status inactive); revoked and granted again, accession 2023-05-06, expiration none`,
+    });
+  });
+
+  it('a renewal whose DELETE fails otherwise stops before the POST', async () => {
+    heldAs(sub({ active: 0 }));
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(422, { message: 'Locked.' });
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => true })).rejects.toBeInstanceOf(RejectedError);
+  });
+
+  it('a renewal in a dry run says what it would do and sends nothing', async () => {
+    const other = sub({ expiration_date: '2025-03-01' });
+    heldAs(other);
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01', expiration: '2026-03-01' }, {
+      dryRun: true, renew: async () => true,
+    });
+    expect(outcome).toMatchObject({
+      result: 'renewed', dryRun: true, replaced: other,
+      message: `would renew product "Yoga" (p1) for ${LABEL}: it expires 2025-03-01, not 2026-03-01; `
+        + 'would revoke it and grant it again (accession 2024-01-01, expiration 2026-03-01) (dry run; nothing sent)',
+    });
+  });
+});
+
+describe('revokeFromStudent', () => {
+  it('deletes a held product after beforeChange, and names it by its title', async () => {
+    heldAs(sub());
+    const steps: string[] = [];
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(() => {
+      steps.push('DELETE');
+      return { statusCode: 204, data: '', responseOptions: { headers: { 'x-request-id': 'req-2' } } };
+    });
+    const outcome = await revokeFromStudent(api(), byEmail, 'p1', { reason: 'left', beforeChange: async (held) => void steps.push(`before ${held?.product_id}`) });
+    expect(steps).toEqual(['before p1', 'DELETE']);
+    expect(outcome).toEqual({
+      student: 'maria@example.com', student_id: 's1', product_id: 'p1', reason: 'left', result: 'revoked',
+      message: `revoked product "Yoga" (p1) from ${LABEL}`, subscription: sub(), requestId: 'req-2',
+    });
+  });
+
+  it('skips a product not held, after checking that a student given by id exists', async () => {
+    heldAs(undefined);
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(200, { data: MARIA });
+    expect(await revokeFromStudent(api(), byId, 'p1')).toMatchObject({ result: 'skipped', message: 'student s1 does not have product p1; nothing sent' });
+  });
+
+  it('an unknown student is not found, never a skip', async () => {
+    heldAs(undefined);
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(404, { message: 'Not found.' });
+    await expect(revokeFromStudent(api(), byId, 'p1')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('in a dry run sends no DELETE', async () => {
+    heldAs(sub());
+    const outcome = await revokeFromStudent(api(), byEmail, 'p1', { dryRun: true });
+    expect(outcome).toMatchObject({ result: 'revoked', dryRun: true, message: `would revoke product "Yoga" (p1) from ${LABEL} (dry run; nothing sent)` });
+  });
+
+  it('a DELETE answered 404 counts as revoked when the product is gone, and fails when it is still there', async () => {
+    heldAs(sub());
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(404, { message: 'Not found.' });
+    heldAs(undefined);
+    expect((await revokeFromStudent(api(), byEmail, 'p1')).result).toBe('revoked');
+
+    heldAs(sub());
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(404, { message: 'Not found.' });
+    heldAs(sub());
+    await expect(revokeFromStudent(api(), byEmail, 'p1')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('another failure of the DELETE is the failure', async () => {
+    heldAs(sub());
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(422, { message: 'Locked.' });
+    await expect(revokeFromStudent(api(), byEmail, 'p1')).rejects.toBeInstanceOf(RejectedError);
+  });
+});
