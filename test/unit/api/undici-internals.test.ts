@@ -3,22 +3,15 @@
  * time), and relies on how its RetryHandler behaves. undici is pinned to one
  * version in package.json; these tests state the contract an upgrade must keep.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent as IndexAgent, Dispatcher as IndexDispatcher, MockAgent, interceptors } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { Agent as IndexAgent, Dispatcher as IndexDispatcher, interceptors } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import retryInterceptor from 'undici/lib/interceptor/retry.js';
 import request from 'undici/lib/api/api-request.js';
 import type { RetryHandler } from 'undici';
+import { useMockAgent } from '../../helpers/mock-api.js';
 
-let agent: MockAgent;
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const agent = useMockAgent();
 
 const ORIGIN = 'https://api.example.com';
 
@@ -35,15 +28,15 @@ describe('the undici modules http.ts imports', () => {
       seen.push((err as { statusCode?: number }).statusCode);
       callback(null);
     };
-    const dispatcher = agent.compose(retryInterceptor({ statusCodes: [418], methods: ['GET'], errorCodes: [], maxRetries: 5 }));
-    agent.get(ORIGIN).intercept({ path: '/teapot', method: 'GET' }).reply(418, 'short and stout').times(2);
-    agent.get(ORIGIN).intercept({ path: '/teapot', method: 'GET' }).reply(200, 'ok');
+    const dispatcher = agent().compose(retryInterceptor({ statusCodes: [418], methods: ['GET'], errorCodes: [], maxRetries: 5 }));
+    agent().get(ORIGIN).intercept({ path: '/teapot', method: 'GET' }).reply(418, 'short and stout').times(2);
+    agent().get(ORIGIN).intercept({ path: '/teapot', method: 'GET' }).reply(200, 'ok');
     const response = await request.call(dispatcher, { origin: ORIGIN, path: '/teapot', method: 'GET', retryOptions: { retry } } as never);
     expect(await response.body.text()).toBe('ok');
     expect(seen).toEqual([418, 418]);
 
     // A status outside the list reaches the caller untouched, the callback never asked.
-    agent.get(ORIGIN).intercept({ path: '/gone', method: 'GET' }).reply(503, 'down');
+    agent().get(ORIGIN).intercept({ path: '/gone', method: 'GET' }).reply(503, 'down');
     const passed = await request.call(dispatcher, { origin: ORIGIN, path: '/gone', method: 'GET', retryOptions: { retry } } as never);
     expect(passed.statusCode).toBe(503);
     await passed.body.text();
@@ -56,9 +49,9 @@ describe('the undici modules http.ts imports', () => {
       codes.push((err as { code?: string }).code);
       callback(null);
     };
-    const dispatcher = agent.compose(retryInterceptor({ statusCodes: [503], methods: ['GET'], errorCodes: [] }));
-    agent.get(ORIGIN).intercept({ path: '/post', method: 'POST' }).replyWithError(Object.assign(new Error('reset'), { code: 'ETIMEDOUT' }));
-    agent.get(ORIGIN).intercept({ path: '/post', method: 'POST' }).reply(201, 'made');
+    const dispatcher = agent().compose(retryInterceptor({ statusCodes: [503], methods: ['GET'], errorCodes: [] }));
+    agent().get(ORIGIN).intercept({ path: '/post', method: 'POST' }).replyWithError(Object.assign(new Error('reset'), { code: 'ETIMEDOUT' }));
+    agent().get(ORIGIN).intercept({ path: '/post', method: 'POST' }).reply(201, 'made');
     const response = await request.call(dispatcher, { origin: ORIGIN, path: '/post', method: 'POST', body: '{}', retryOptions: { retry } } as never);
     expect(response.statusCode).toBe(201);
     await response.body.text();

@@ -3,31 +3,15 @@
  * what is sent (and what is not), the result record, dry runs, renewals, and
  * the races with another run. Unused interceptors fail the test.
  */
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Api } from '../../../src/api/client.js';
-import { HttpClient } from '../../../src/api/http.js';
+import { describe, expect, it } from 'vitest';
 import { parseStudentKey } from '../../../src/api/student-key.js';
 import type { Student, Subscription } from '../../../src/api/schemas.js';
 import { NotFoundError, RejectedError } from '../../../src/errors.js';
 import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../../src/domain/changes.js';
 import type { ResolvedStudent } from '../../../src/domain/resolve.js';
+import { mockApi } from '../../helpers/mock-api.js';
 
-const BASE = 'https://members.example.com';
-let agent: MockAgent;
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
-
-const api = () => new Api(new HttpClient({
-  baseUrl: new URL(BASE), token: 't', timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], dispatcher: agent,
-}));
-const pool = () => agent.get(BASE);
+const { api, pool } = mockApi();
 const PRODUCT_PATH = '/api/v1/students/s1/products/p1';
 
 const MARIA: Student = { id: 's1', full_name: 'Maria Souza', email: 'maria@example.com' };
