@@ -1,6 +1,6 @@
 // @ts-check
 // `npm run mutation`: mutation testing of the core rules (see "Mutation testing" in the README).
-// Not part of `npm test`: it takes about 25 minutes on one core.
+// Not part of `npm test`: it takes about 10 minutes on one core.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

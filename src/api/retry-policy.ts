@@ -60,7 +60,6 @@ export function retryDecision(failure: Failure, attempt: number, budget: number,
   const checkFirst = failure.method === 'POST' && outcomeUnknown(failure);
   const retryAfter = parseRetryAfter(failure.retryAfter);
   // Sent earlier than the server asked, it would only be refused again: give up and say when to come back.
-  // Stryker disable next-line ConditionalExpression: equivalent (undefined > n is false)
   if (retryAfter !== undefined && retryAfter > backoff.maxRetryAfterMs) return null;
   return { delayMs: retryAfter ?? backoffDelay(attempt, backoff), checkFirst };
 }
@@ -82,6 +81,5 @@ export function parseRetryAfter(header: string | string[] | undefined, now = Dat
 }
 
 export function isRetryableCode(code: string | undefined): boolean {
-  // Stryker disable next-line ConditionalExpression: equivalent (no listed code is undefined); the check is for the type
   return code !== undefined && RETRYABLE_CODES.includes(code);
 }

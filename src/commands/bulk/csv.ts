@@ -162,7 +162,6 @@ function csvProblem(error: unknown): string {
 /** Where each line starts (byte offsets), for offset → line number. */
 function lineIndex(input: Buffer): { lineAt(offset: number): number } {
   const starts = [0];
-  // Stryker disable next-line EqualityOperator: equivalent, input[input.length] is undefined, neither LF nor CR.
   for (let i = 0; i < input.length; i++) {
     const byte = input[i];
     if (byte === LF || (byte === CR && input[i + 1] !== LF)) starts.push(i + 1);
