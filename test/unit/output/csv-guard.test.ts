@@ -22,7 +22,7 @@ describe('guardCell exceptions', () => {
 describe('csvFormat', () => {
   it('reports how many records it wrote', async () => {
     const lines: string[] = [];
-    const format = csvFormat(async (text) => void lines.push(text), { header: true, raw: false });
+    const format = csvFormat(async (text) => void lines.push(text), { header: true, raw: false, dialect: 'rfc4180' });
     expect(await format.list([{ id: 'a' }, { id: 'b' }, { id: 'c' }], studentView)).toBe(3);
     expect(lines).toEqual(['id\n', 'a\n', 'b\n', 'c\n']);
   });
