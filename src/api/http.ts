@@ -80,8 +80,8 @@ interface ExchangeState {
   lastNetworkCode?: string;
   /** A check found the POST's effect: the caller fetches it instead of failing. */
   applied?: boolean;
-  /** The check for a POST's effect failed itself (the server was down for it too). */
-  checkFailed?: boolean;
+  /** Why the check of a POST of unknown outcome failed, when it did. */
+  checkFailed?: string;
 }
 
 export interface HttpResponse {
@@ -200,8 +200,8 @@ export class HttpClient {
           if (applied) callback(err);
           else again();
         },
-        () => {
-          state.checkFailed = true;
+        (error: unknown) => {
+          state.checkFailed = checkFailure(error);
           callback(err);
         },
       );
@@ -401,8 +401,14 @@ const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retri
 /** What a failed POST left behind, as far as we know. */
 function postOutcome(state: ExchangeState): string {
   if (state.applied) return 'the change was applied';
-  const check = state.checkFailed ? ' (the check for it failed too: the server may be down for maintenance)' : '';
+  const check = state.checkFailed ? ` (the check for it failed too: ${state.checkFailed})` : '';
   return `the change may or may not have been applied${check}; check before trying again`;
+}
+
+/** The check's failure in a few words: the POST's own error already says what to do. */
+function checkFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status !== undefined) return `${error.request.method} ${error.request.path} answered ${error.status}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 const INVALID = Symbol('invalid json');

@@ -13,6 +13,8 @@ import {
 const b = useBulkSandbox(['--students', '1200', '--seed', '11', '--fail-rate', '0.2', '--rate-limit', '200', '--latency', '1ms']);
 /** Keys of the rows: mostly ids, every fifth student by e-mail (looked up once each). */
 const keyOf = (student: Student, index: number) => (index % 5 === 0 ? student.email : student.id);
+/** The id of a row's student, also when the row named it by e-mail. */
+const idOf = (row: BulkResult) => b.students.find((student) => student.email === row.student)?.id ?? row.student;
 
 describe('students grant --file against a flaky sandbox', () => {
   it('applies 1,000 rows exactly once, through 500/503 and 429, in input order', async () => {
@@ -31,7 +33,10 @@ describe('students grant --file against a flaky sandbox', () => {
       'students', 'grant', '--file', file, '--renew', '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose',
     ]);
     const results = ndjson<BulkResult>(stdout);
-    expect(results.filter((r) => r.result === 'failed')).toEqual([]);
+    const failed = results.filter((r) => r.result === 'failed');
+    // On failure, the --verbose request log of the rows concerned says what the server answered.
+    const logOf = (row: BulkResult) => stderr.split('\n').filter((line) => line.includes(idOf(row)) || line.includes(row.student));
+    expect(failed, failed.flatMap(logOf).join('\n')).toEqual([]);
     expect(code).toBe(0);
     expect(results.map((r) => r.line)).toEqual(chosen.map((_, index) => index + 2));
     expect(results.map((r) => r.student)).toEqual(chosen.map(keyOf));

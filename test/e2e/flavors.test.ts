@@ -159,7 +159,7 @@ describe('a server that throttles per minute, or is down for maintenance', () =>
       );
       expect(code).toBe(6);
       expect(stderr).toBe('error: server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: '
-        + 'the server may be down for maintenance); check before trying again (POST /api/v1/students)\n');
+        + 'GET /api/v1/students/email/ana%40example.com answered 503); check before trying again (POST /api/v1/students)\n');
     } finally {
       await sandbox.stop();
     }

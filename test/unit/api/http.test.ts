@@ -84,7 +84,7 @@ describe('HttpClient', () => {
       method: 'POST', path: '/api/v1/students', body: {}, alreadyApplied: () => Promise.reject(new Error('503 as well')),
     });
     await expect(failure).rejects.toThrow(
-      'server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: the server may be down for maintenance); check before trying again (POST /api/v1/students)',
+      'server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: 503 as well); check before trying again (POST /api/v1/students)',
     );
   });
 
