@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The only file that touches the process: everything else receives a context.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { Script, constants as vmConstants } from 'node:vm';
 
 /*
  * Fast paths that need none of the program (commander, the bundle): the
@@ -41,11 +45,65 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
  *   `z.config()` writes (test/unit/api/zod-config.test.ts pins that).
  */
 setFlagsFromString('--liftoff-only');
-// Node ≥ 22.1 keeps V8's compiled code of dist/ on disk (in the OS temporary directory): later starts skip most compiling.
-// (Node 20 has no such cache for ES modules.) NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-module.enableCompileCache?.();
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
-const { main, processIo } = await import('../dist/main.js');
-
+const program = loadProgram(fileURLToPath(new URL('../dist/main.cjs', import.meta.url)));
+const { main, processIo } = program.exports;
 process.exitCode = await main(argv, processIo());
+// A run that failed early compiled little: the cache is written by one that worked.
+if (process.exitCode === 0) program.saveCodeCache?.();
+
+/**
+ * Compiles the program (one CommonJS bundle) with V8's code cache: a start
+ * that finds the cache skips compiling what the last run compiled (Node 20
+ * has no compile cache for ES modules; Node ≥ 22.1's does not see vm
+ * scripts). The cache is written once per build and Node version, after a
+ * run, so it holds the functions that run used. It lives in the user's
+ * cache directory; the file name carries what would make it stale, and V8
+ * refuses a cache of another version or other flags anyway.
+ * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
+ */
+function loadProgram(file) {
+  const source = readFileSync(file, 'utf8');
+  const cacheFile = codeCacheFile(source);
+  let cachedData;
+  try {
+    if (cacheFile) cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet: this run writes it.
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    // The bundle's import() of Node's built-ins goes to the default loader.
+    importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const bundle = { exports: {} };
+  script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
+  const stale = cacheFile && (cachedData === undefined || script.cachedDataRejected);
+  return { exports: bundle.exports, saveCodeCache: stale ? () => writeAtomically(cacheFile, script.createCachedData()) : undefined };
+}
+
+function codeCacheFile(source) {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const env = process.env;
+  const base = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache'));
+  if (!base) return undefined;
+  // V8 checks only the source's length: the build's content hash (its last line) tells builds apart.
+  const buildId = /\/\/ build-id: (\w+)\n$/.exec(source.slice(-64))?.[1];
+  if (!buildId) return undefined;
+  const key = `${buildId}-${process.version}-${process.arch}`;
+  return join(base, 'members', `code-cache-${key}.bin`);
+}
+
+/** A cache is only an optimisation: any failure to write it is ignored. */
+function writeAtomically(path, data) {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, path);
+  } catch {
+    // Read-only home, full disk: the next run compiles again.
+  }
+}

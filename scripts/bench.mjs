@@ -127,6 +127,9 @@ if (wants('startup') || wants('get')) {
     console.error(`start-up and one GET, ${label}`);
     const env = { ...getBox.env(configDir), ...Object.fromEntries(Object.entries(baseEnv).filter(([key]) => !key.startsWith('MEMBERS_'))) };
     if (!('NODE_EXTRA_CA_CERTS' in baseEnv)) delete env.NODE_EXTRA_CA_CERTS;
+    // bin/members.js keeps its V8 code cache here: the warm-up runs write it, as a user's first run would.
+    env.XDG_CACHE_HOME = join(work, 'cache');
+    delete env.NODE_DISABLE_COMPILE_CACHE;
     const base = command(`node -e 0 (${label})`, [NODE, '-e', '0'], { env });
     const cases = [
       members('--version', ['--version'], env, { check: expectLines(1) }),
@@ -134,6 +137,8 @@ if (wants('startup') || wants('get')) {
       members('students get ID -o json', ['students', 'get', studentId, '-o', 'json'], env, { check: one }),
     ];
     const floors = label.startsWith('without') ? [
+      // The first run after an install or upgrade, before the code cache exists.
+      members('students get ID -o json, no code cache', ['students', 'get', studentId, '-o', 'json'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, { check: one }),
       command('minimal undici request()', [NODE, await bundleScript('get-undici'), studentId], { env, check: one }),
       command('minimal built-in fetch', [NODE, join(ROOT, 'scripts/bench/get-fetch.mjs'), studentId], { env, check: one }),
     ] : [];

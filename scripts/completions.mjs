@@ -1,6 +1,8 @@
 // Writes completions/ from the program itself (bin/members.js answers `completion SHELL` from these very files).
 import { writeFileSync } from 'node:fs';
-import { main } from '../dist/main.js';
+import { createRequire } from 'node:module';
+
+const { main } = createRequire(import.meta.url)('../dist/main.cjs');
 
 for (const [shell, file] of [['bash', 'members.bash'], ['zsh', '_members'], ['fish', 'members.fish'], ['powershell', 'members.ps1']]) {
   let text = '';

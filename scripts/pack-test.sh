@@ -35,9 +35,9 @@ const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
   /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/members\.js$/,
-  /^dist\/[\w-]+\.js$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
+  /^dist\/[\w-]+\.c?js$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
 ];
-const required = ['package.json', 'README.md', 'bin/members.js', 'dist/main.js',
+const required = ['package.json', 'README.md', 'bin/members.js', 'dist/main.cjs', 'dist/complete.js',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));

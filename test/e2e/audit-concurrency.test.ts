@@ -1,7 +1,7 @@
 /**
  * 32 processes appending to one audit log at once, each record close to the
  * 4 KiB limit: every line arrives whole (one O_APPEND write per record).
- * The audit module is bundled on its own for this (dist/ is code-split).
+ * The audit module is bundled on its own for this (dist/main.cjs is the whole program).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,65 @@
+/**
+ * bin/members.js compiles the program with a V8 code cache kept in the
+ * user's cache directory: written by the first run that works, used by the
+ * next, replaced when V8 refuses it, never a reason for a command to fail.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempDir } from './harness.js';
+
+const cacheFiles = (home: string) => {
+  try {
+    return readdirSync(join(home, 'members'));
+  } catch {
+    return [];
+  }
+};
+
+describe('the code cache', () => {
+  it('is written once by a run that worked, private to the user, then used as it is', async () => {
+    const home = tempDir('members-cache-');
+    const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    expect(first.code).toBe(0);
+    const files = cacheFiles(home);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^code-cache-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`))]);
+    const file = join(home, 'members', files[0] as string);
+    if (process.platform !== 'win32') {
+      expect(statSync(join(home, 'members')).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+    const written = statSync(file).mtimeMs;
+
+    const second = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    expect(second).toEqual(first);
+    expect(statSync(file).mtimeMs).toBe(written);
+  });
+
+  it('a cache V8 refuses (garbage, another build) is replaced, and the command works all the same', async () => {
+    const home = tempDir('members-cache-');
+    const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    const file = join(home, 'members', cacheFiles(home)[0] as string);
+    writeFileSync(file, 'not a code cache');
+    const again = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    expect(again).toEqual(first);
+    expect(readFileSync(file).length).toBeGreaterThan(1000);
+  });
+
+  it('a failed run, NODE_DISABLE_COMPILE_CACHE=1 and an unusable cache directory write nothing and change nothing else', async () => {
+    const failed = tempDir('members-cache-');
+    const usage = await run(['students', 'get'], { env: { XDG_CACHE_HOME: failed } });
+    expect(usage.code).toBe(2);
+    expect(cacheFiles(failed)).toEqual([]);
+
+    const disabled = tempDir('members-cache-');
+    expect((await run(['--help'], { env: { XDG_CACHE_HOME: disabled, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
+    expect(cacheFiles(disabled)).toEqual([]);
+
+    // A file where the directory should be: the run still succeeds.
+    const blocked = tempDir('members-cache-');
+    writeFileSync(join(blocked, 'members'), '');
+    const help = await run(['--help'], { env: { XDG_CACHE_HOME: blocked } });
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
+  });
+});
