@@ -14,4 +14,6 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bin/**'], rules: { 'no-console': 'off' } },
+  // CommonJS (bin/package.json): see bin/members.js.
+  { files: ['bin/**'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

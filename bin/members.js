@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The only file that touches the process: everything else receives a context.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { Script, constants as vmConstants } from 'node:vm';
+// CommonJS (bin/package.json): Node starts a CommonJS entry ~6 ms sooner than an ES module.
+'use strict';
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
+const { setFlagsFromString } = require('node:v8');
+const { Script, constants: vmConstants } = require('node:vm');
 
 /*
  * Fast paths that need none of the program (commander, the bundle): the
@@ -16,17 +17,17 @@ import { Script, constants as vmConstants } from 'node:vm';
 const argv = process.argv.slice(2);
 const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' };
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
   process.exit(0);
 }
 // What the completion scripts ask on each Tab (profile names, undo ids): no commander, zod or conf.
 if (argv.length >= 1 && /^__complete-(profiles|undo)$/.test(argv[0])) {
-  const { runCompletionHelper } = await import('../dist/complete.js');
+  const { runCompletionHelper } = require('../dist/complete.cjs');
   runCompletionHelper(argv[0].slice('__complete-'.length), process.env, (text) => process.stdout.write(text));
   process.exit(0);
 }
 if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {
-  process.stdout.write(readFileSync(new URL(`../completions/${COMPLETIONS[argv[1]]}`, import.meta.url), 'utf8'));
+  process.stdout.write(readFileSync(join(__dirname, '..', 'completions', COMPLETIONS[argv[1]]), 'utf8'));
   process.exit(0);
 }
 
@@ -47,11 +48,13 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
 setFlagsFromString('--liftoff-only');
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
-const program = loadProgram(fileURLToPath(new URL('../dist/main.cjs', import.meta.url)));
+const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'));
 const { main, processIo } = program.exports;
-process.exitCode = await main(argv, processIo());
-// A run that failed early compiled little: the cache is written by one that worked.
-if (process.exitCode === 0) program.saveCodeCache?.();
+main(argv, processIo()).then((code) => {
+  process.exitCode = code;
+  // A run that failed early compiled little: the cache is written by one that worked.
+  if (code === 0) program.saveCodeCache?.();
+});
 
 /**
  * Compiles the program (one CommonJS bundle) with V8's code cache: a start

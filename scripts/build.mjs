@@ -1,7 +1,8 @@
-// Bundles the CLI into dist/: the program (main.cjs) and the completion helpers (complete.js).
+// Bundles the CLI into dist/: the program (main.cjs) and the completion helpers (complete.cjs).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /**
  * conf imports a JSON-schema validator (ajv, ajv-formats) and semver at its
@@ -27,6 +28,44 @@ const confWithoutSchemas = {
   },
 };
 
+/**
+ * commander requires child_process at its top, for executable subcommands,
+ * which members does not have: loading it (with net, dgram and streams) cost
+ * every run, --help too, 3 ms. In the bundle commander gets a spawn that
+ * loads child_process when called.
+ */
+const commanderWithLazySpawn = {
+  name: 'commander-with-lazy-spawn',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-spawn' } : undefined));
+    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-spawn' }, () => ({
+      contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);\n",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * undici's client requires its HTTP/2 module at its top, which loads
+ * node:http2 (7 ms of every API command) for a protocol members never
+ * negotiates (allowH2 is off). In the bundle the client gets a connectH2
+ * that loads that module when called.
+ */
+const undiciWithLazyH2 = {
+  name: 'undici-with-lazy-h2',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'lazy-h2' } : undefined));
+    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      contents: `module.exports = function connectH2(...args) { return require(${JSON.stringify(args.path)})(...args); };\n`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
@@ -36,7 +75,7 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [confWithoutSchemas],
+  plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2],
   define: { __MEMBERS_VERSION__: JSON.stringify(pkg.version) },
 };
 /*
@@ -49,7 +88,7 @@ const common = {
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
 await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
-await build({ ...common, entryPoints: ['src/complete.ts'], outfile: 'dist/complete.js', format: 'esm' });
+await build({ ...common, entryPoints: ['src/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 
 // The code cache of bin/members.js is keyed by this: V8 itself only checks the source's length.
 const bundle = await readFile(new URL('../dist/main.cjs', import.meta.url), 'utf8');

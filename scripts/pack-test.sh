@@ -34,17 +34,17 @@ const fs = require('node:fs');
 const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
-  /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/members\.js$/,
-  /^dist\/[\w-]+\.c?js$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
+  /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|package\.json)$/,
+  /^dist\/[\w-]+\.cjs$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
 ];
-const required = ['package.json', 'README.md', 'bin/members.js', 'dist/main.cjs', 'dist/complete.js',
+const required = ['package.json', 'README.md', 'bin/members.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
 const sum = (filter) => pack.files.filter(filter).reduce((total, file) => total + file.size, 0);
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 console.log(`pack-test: ${pack.filename}: ${pack.entryCount} files, ${mb(pack.size)} packed, ${mb(pack.unpackedSize)} unpacked`
-  + ` (source maps ${mb(sum((file) => file.path.endsWith('.map')))}, JavaScript ${mb(sum((file) => file.path.endsWith('.js')))})`);
+  + ` (source maps ${mb(sum((file) => file.path.endsWith('.map')))}, JavaScript ${mb(sum((file) => /\.c?js$/.test(file.path)))})`);
 if (unexpected.length) console.error(`unexpected in the tarball: ${unexpected.join(', ')}`);
 if (missing.length) console.error(`missing from the tarball: ${missing.join(', ')}`);
 process.exit(unexpected.length || missing.length ? 1 : 0);

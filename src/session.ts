@@ -23,7 +23,7 @@ export class Session {
   readonly io: Io;
   private apiInstance?: Api;
   private readonly clients: Api[] = [];
-  private storeInstance?: ProfileStore;
+  private storeInstance?: { store: ProfileStore; writable: boolean };
   private messagesInstance?: Messages;
   private prompterInstance?: Prompter;
 
@@ -35,12 +35,16 @@ export class Session {
     return __MEMBERS_VERSION__;
   }
 
-  async store(): Promise<ProfileStore> {
-    if (!this.storeInstance) {
-      const [{ openProfileStore }, { configDir }] = await Promise.all([import('./config/store.js'), import('./config/paths.js')]);
-      this.storeInstance = openProfileStore(configDir(this.io.env));
+  /** The profiles; only the commands that change them ask for `write`, which loads conf. */
+  async store(mode: 'read' | 'write' = 'read'): Promise<ProfileStore> {
+    const writable = mode === 'write';
+    if (!this.storeInstance || (writable && !this.storeInstance.writable)) {
+      const [{ openProfileStore }, { configDir }, conf] = await Promise.all([
+        import('./config/store.js'), import('./config/paths.js'), writable ? import('conf') : undefined,
+      ]);
+      this.storeInstance = { store: openProfileStore(configDir(this.io.env), conf?.default), writable };
     }
-    return this.storeInstance;
+    return this.storeInstance.store;
   }
 
   async configDir(): Promise<string> {

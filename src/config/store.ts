@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import * as z from 'zod';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { withFileLock } from './lock.js';
@@ -53,21 +53,28 @@ interface Backend {
 
 const CONFIG_NAME = 'config';
 
+/** conf's class, which the caller loads only to write (see openProfileStore). */
+export type ConfClass = typeof Conf;
+
 /**
- * The store in `<dir>/config.json`. conf provides the atomic write and the
- * file mode; a lock file on top makes each change a read-modify-write of the
- * file as it is on disk, so concurrent `auth login`s keep each other's profiles.
- * Nothing is touched until a method is called.
+ * The store in `<dir>/config.json`. Reads parse the file directly; changes go
+ * through conf, which provides the atomic write and the file mode, with a
+ * lock file on top that makes each change a read-modify-write of the file as
+ * it is on disk, so concurrent `auth login`s keep each other's profiles.
+ * Without `conf` the store is read-only: evaluating conf cost every API
+ * command 5 ms, and only the commands that change profiles need it
+ * (Session.store('write')). Nothing is touched until a method is called.
  */
-export function openProfileStore(dir: string): ProfileStore {
+export function openProfileStore(dir: string, conf?: ConfClass): ProfileStore {
   const file = path.join(dir, `${CONFIG_NAME}.json`);
-  let conf: Conf<Partial<ConfigFile>> | undefined;
+  let writer: Conf<Partial<ConfigFile>> | undefined;
   const open = () => {
-    if (!conf) {
+    if (!conf) throw new Error(`${file} was opened read-only; Session.store('write') opens it for changes`);
+    if (!writer) {
       // Only a directory we create gets 0700; an existing one (say, a chosen
       // MEMBERS_CONFIG_DIR) is the user's, and its mode is left alone.
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      conf = new Conf<Partial<ConfigFile>>({
+      writer = new conf<Partial<ConfigFile>>({
         cwd: dir,
         configName: CONFIG_NAME,
         configFileMode: 0o600,
@@ -76,17 +83,21 @@ export function openProfileStore(dir: string): ProfileStore {
         deserialize: (text) => parseConfigFile(text, file),
       });
     }
-    return conf;
+    return writer;
   };
   const read = (): ConfigFile => {
-    // conf yields `{}`, without calling deserialize, when the file does not exist.
-    const stored = open().store;
-    return { ...stored, profiles: stored.profiles ?? {} };
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      throw error;
+    }
+    return parseConfigFile(text, file);
   };
   return profileStore(file, {
     read: () => fileSystem('read', file, read),
     update: (change) => fileSystem('write', file, () => {
-      // Opening reads the file.
       const store = fileSystem('read', file, open);
       return withFileLock(`${file}.lock`, () => {
         const config = fileSystem('read', file, read);

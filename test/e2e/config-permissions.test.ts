@@ -207,13 +207,16 @@ describe('a config file the user may not read or write', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('cannot create its directory: exit 2 naming the directory', async () => {
+  it('cannot create its directory: a read finds no profile and creates nothing; a login exits 2 naming the directory', async () => {
     const parent = join(root, 'locked');
     mkdirSync(parent, { mode: asRoot ? 0o755 : 0o555 });
     const dir = join(parent, 'members');
-    const result = await runAsOther(dir, ['auth', 'status', '--offline']);
-    expect(result).toEqual({
+    const status = await runAsOther(dir, ['auth', 'status', '--offline']);
+    expect({ code: status.code, stderr: status.stderr }).toEqual({ code: 3, stderr: expect.stringContaining('no API token') });
+    const login = await runAsOther(dir, ['auth', 'login', '--base-url', 'https://x.example.com', '--no-verify'], { MEMBERS_TOKEN: 'tok_x_0123456789' });
+    expect(login).toEqual({
       code: 2, stdout: '', stderr: `error: cannot read the config file ${join(dir, 'config.json')}: permission denied (EACCES) (on ${dir}); ${FIX}\n`,
     });
+    expect(readdirSync(parent)).toEqual([]);
   });
 });

@@ -60,7 +60,7 @@ export async function login(session: Session, opts: { tokenStdin?: boolean; veri
 
   if (opts.verify) await verify(await session.connect(baseUrl, token));
 
-  const store = await session.store();
+  const store = await session.store('write');
   const profile: Profile = { ...store.get(name), base_url: baseUrl, token };
   if (developerToken) profile.developer_token = developerToken;
   if (platformToken) profile.platform_token = platformToken;
@@ -123,7 +123,7 @@ function describe(name: string, profile: Profile | undefined, settings: Settings
 }
 
 export async function switchProfile(session: Session, name: string): Promise<void> {
-  const store = await session.store();
+  const store = await session.store('write');
   if (!store.setActive(name)) {
     const known = store.list().map(([n]) => n).join(', ') || 'none';
     throw new UsageError(`no profile named "${name}" (known: ${known}); create it with \`members auth login --profile ${name}\``);
@@ -132,7 +132,7 @@ export async function switchProfile(session: Session, name: string): Promise<voi
 }
 
 export async function logout(session: Session): Promise<void> {
-  const store = await session.store();
+  const store = await session.store('write');
   const { profile } = await session.settings();
   if (!store.forgetTokens(profile)) throw new UsageError(`no profile named "${profile}"; nothing to log out`);
   (await session.messages()).notice(`✓ Forgot the tokens of profile "${profile}"`);

@@ -4,7 +4,8 @@ import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { powershellScript } from './powershell.js';
 import { zshScript } from './zsh.js';
-import { completionSpec, type Shell } from './spec.js';
+import type { Shell } from './shells.js';
+import { completionSpec } from './spec.js';
 
 /** The completion script of `program` for `shell`. */
 export function completionScript(program: Command, shell: Shell): string {

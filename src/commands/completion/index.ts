@@ -1,7 +1,7 @@
 import { Argument, Command } from 'commander';
 import { examples, type Runner } from '../command-kit.js';
 import { COMPLETION_HELPERS } from '../../complete.js';
-import { SHELLS, helperCommand, type Shell } from './spec.js';
+import { SHELLS, helperCommand, type Shell } from './shells.js';
 
 /**
  * `members completion SHELL` prints a script generated from this very

@@ -10,13 +10,7 @@ import { recordFieldsOf } from '../command-kit.js';
 import { schemaPaths } from '../field-names.js';
 import type { CompletionHelper } from '../../complete.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof SHELLS)[number];
-
 /** Subscription statuses (api-spec part 3), for `subscriptions list --status`, a free comma list. */
-
-/** The hidden command the scripts call for values only this machine knows (src/complete.ts). */
-export const helperCommand = (helper: CompletionHelper) => `__complete-${helper}`;
 
 /** Where a value comes from: fixed words (maybe a comma list), a completion helper (profiles, undo ids), or files. */
 export type ValueSource =

@@ -77,7 +77,7 @@ export async function runSandbox(session: Session, flags: SandboxFlags): Promise
   const sandbox = await startSandbox(options);
 
   if (flags.login) {
-    const store = await session.store();
+    const store = await session.store('write');
     store.save('sandbox', {
       base_url: sandbox.url, token: sandbox.apiToken,
       developer_token: sandbox.developerToken, platform_token: sandbox.platformToken,

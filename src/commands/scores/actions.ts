@@ -1,5 +1,4 @@
 /** `members scores get|set`. */
-import { recordChange } from '../../audit/index.js';
 import { Score } from '../../api/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/student-key.js';
@@ -30,6 +29,8 @@ export async function setScore(session: Session, input: string, rawScore: string
     const previous = await getScores(api, student.id);
     await session.announceChange();
     const { data, requestId } = await putScore(api, student.id, score);
+    // Loaded here: `scores get` does not pay for the audit log.
+    const { recordChange } = await import('../../audit/index.js');
     await recordChange(session, {
       command: 'scores set', action: 'scores.set', student: input, student_id: student.id, result: 'updated', request_id: requestId,
       reason: opts.reason, score, before: { score: previous.score ?? null }, after: { score: data.data.score ?? score },

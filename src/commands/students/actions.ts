@@ -1,7 +1,6 @@
 /** `members students …`: the work behind each verb. Flags and help live in index.ts. */
 import { Student, Subscription } from '../../api/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import { recordChange, studentSnapshot, subscriptionSnapshot } from '../../audit/index.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import {
   createStudent, deleteStudent, getStudent, listStudents, studentProducts, type NewStudent,
@@ -20,8 +19,6 @@ import {
 } from '../views/students.js';
 import { HISTORY_VIEW, historyRecord } from '../views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
-import { auditSource } from '../../audit/log.js';
-import { selectHistory } from '../../audit/select.js';
 
 export interface ListOptions extends ListFlags {
   withSubscriptions?: boolean;
@@ -72,7 +69,7 @@ export async function show(session: Session, input: string): Promise<void> {
     spinner.stop();
   }
   const { student, subscriptions, score, courses } = overview;
-  const dir = await session.configDir();
+  const [dir, { auditSource }, { selectHistory }] = await Promise.all([session.configDir(), import('../../audit/log.js'), import('../../audit/select.js')]);
   const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
   const selected = await selectHistory(source, { student: input, limit: 20 }, student);
   // Titles of the products in the history, those no longer held too: one read of the products list, only when needed.
@@ -146,6 +143,7 @@ export async function create(session: Session, opts: CreateOptions): Promise<voi
     const api = await session.api();
     await session.announceChange();
     const { data, requestId, recovered } = await createStudent(api, body);
+    const { recordChange } = await loadAudit();
     await recordChange(session, {
       command: 'students create', action: 'create', student: body.email, student_id: data.id, result: 'created', request_id: requestId, reason: opts.reason,
     });
@@ -173,6 +171,7 @@ export async function remove(session: Session, input: string, opts: { reason?: s
     // Just seen, now gone: a retried DELETE whose first attempt went through.
     if (!(error instanceof NotFoundError)) throw error;
   }
+  const { recordChange, studentSnapshot } = await loadAudit();
   await recordChange(session, {
     command: 'students delete', action: 'delete', student: input, student_id: student.id, result: 'deleted', request_id: requestId,
     reason: opts.reason, before: student.record ? studentSnapshot(student.record) : undefined,
@@ -249,6 +248,7 @@ export async function revoke(session: Session, input: string, rawProductId: stri
  * revoke the one it removed (undo restores it); a renewal both.
  */
 async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
+  const { recordChange, subscriptionSnapshot } = await loadAudit();
   const snapshot = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
   const action = ({ granted: 'grant', revoked: 'revoke', renewed: 'renew' } as const)[outcome.result as 'granted' | 'revoked' | 'renewed'];
   await recordChange(session, {
@@ -258,6 +258,9 @@ async function recordOutcome(session: Session, command: string, outcome: ChangeO
     after: action === 'revoke' ? undefined : snapshot,
   });
 }
+
+/** The audit log is loaded by the commands that change something: a read does not pay for it. */
+const loadAudit = () => import('../../audit/index.js');
 
 function labelOf(student: Student): string {
   return studentLabel({ input: student.id, key: { kind: 'id', value: student.id }, id: student.id, record: student });

@@ -1,3 +1,4 @@
+import Conf from 'conf';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,7 @@ it('keeps every profile when 8 processes save at the same time', async () => {
   const codes = await Promise.all(Array.from({ length: processes }, (_, p) => run(bundle, dir, `p${p}`, String(perProcess))));
   expect(codes).toEqual(Array(processes).fill(0));
 
-  const store = openProfileStore(dir);
+  const store = openProfileStore(dir, Conf);
   const names = store.list().map(([name]) => name);
   expect(names).toHaveLength(processes * perProcess);
   expect(store.get('p3-7')).toEqual({ base_url: 'https://p3.example.com', token: 'token-p3-7' });

@@ -1,3 +1,4 @@
+import Conf from 'conf';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,7 @@ const staging = { base_url: 'https://staging.example.com', token: 'tok-staging' 
 
 // The same behaviour is required of the conf-backed store and the in-memory one.
 describe.each([
-  ['conf', () => openProfileStore(path.join(tmp, 'members'))],
+  ['conf', () => openProfileStore(path.join(tmp, 'members'), Conf)],
   ['memory', () => memoryProfileStore()],
 ])('%s store', (_kind, make: () => ProfileStore) => {
   it('makes the first saved profile active, and only the first', () => {
@@ -81,16 +82,26 @@ describe.each([
 });
 
 describe('openProfileStore on disk', () => {
+  it('without conf reads the file as it is and refuses to change it', () => {
+    openProfileStore(tmp, Conf).save('production', production);
+    const reader = openProfileStore(tmp);
+    expect(reader.list()).toEqual([['production', production]]);
+    expect(reader.active()).toBe('production');
+    expect(() => reader.save('staging', staging)).toThrow(/opened read-only/);
+    expect(openProfileStore(path.join(tmp, 'none')).list()).toEqual([]);
+    expect(fs.existsSync(path.join(tmp, 'none'))).toBe(false);
+  });
+
   it('touches nothing until a method is called', () => {
     const dir = path.join(tmp, 'members');
-    const store = openProfileStore(dir);
+    const store = openProfileStore(dir, Conf);
     expect(store.path).toBe(path.join(dir, 'config.json'));
     expect(fs.existsSync(dir)).toBe(false);
   });
 
   it('creates the directory (and missing parents) with mode 0700 and the file with 0600', () => {
     const dir = path.join(tmp, 'nested', 'members');
-    const store = openProfileStore(dir);
+    const store = openProfileStore(dir, Conf);
     store.save('production', production);
     expect(mode(path.join(tmp, 'nested'))).toBe(0o700);
     expect(mode(dir)).toBe(0o700);
@@ -98,7 +109,7 @@ describe('openProfileStore on disk', () => {
   });
 
   it('writes 0600 again on a rewrite, even if the file was loosened meanwhile', () => {
-    const store = openProfileStore(tmp);
+    const store = openProfileStore(tmp, Conf);
     store.save('production', production);
     fs.chmodSync(store.path, 0o644);
     store.save('staging', staging);
@@ -108,19 +119,19 @@ describe('openProfileStore on disk', () => {
 
   it('leaves the mode of an existing directory alone', () => {
     fs.chmodSync(tmp, 0o755);
-    openProfileStore(tmp).save('production', production);
+    openProfileStore(tmp, Conf).save('production', production);
     expect(mode(tmp)).toBe(0o755);
   });
 
   it('writes the documented file shape', () => {
-    const store = openProfileStore(tmp);
+    const store = openProfileStore(tmp, Conf);
     store.save('production', production);
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({ active: 'production', profiles: { production } });
   });
 
   it('sees changes written by another store instance (another process)', () => {
-    const first = openProfileStore(tmp);
-    const second = openProfileStore(tmp);
+    const first = openProfileStore(tmp, Conf);
+    const second = openProfileStore(tmp, Conf);
     first.save('production', production);
     second.save('staging', staging);
     expect(first.list().map(([name]) => name)).toEqual(['production', 'staging']);
@@ -129,7 +140,7 @@ describe('openProfileStore on disk', () => {
   it('keeps keys it does not know when it rewrites the file', () => {
     const file = path.join(tmp, 'config.json');
     fs.writeFileSync(file, JSON.stringify({ note: 'by hand', profiles: { production: { ...production, region: 'eu' } } }));
-    const store = openProfileStore(tmp);
+    const store = openProfileStore(tmp, Conf);
     store.save('staging', staging);
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(written.note).toBe('by hand');
@@ -140,7 +151,7 @@ describe('openProfileStore on disk', () => {
     const broken = (content: string) => {
       const file = path.join(tmp, 'config.json');
       fs.writeFileSync(file, content, { mode: 0o600 });
-      return { store: openProfileStore(tmp), file };
+      return { store: openProfileStore(tmp, Conf), file };
     };
     const errorOf = (fn: () => unknown): ConfigError => {
       try {
