@@ -482,7 +482,7 @@ const resultFile = ONLY || QUICK ? 'partial.json' : 'latest.json';
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench-results', resultFile), `${JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model, load_average: load, commit, dirty,
-  seconds: elapsed, quick: QUICK, rss_method: rssMethod(), dist_main_bytes: statSync(join(ROOT, 'dist', 'main.js')).size,
+  seconds: elapsed, quick: QUICK, rss_method: rssMethod(), dist_main_bytes: statSync(join(ROOT, 'dist', 'main.cjs')).size,
   table: rows, figures,
 }, null, 2)}\n`);
 console.error(`wrote bench-results/${resultFile} (${elapsed.toFixed(0)} s)`);
