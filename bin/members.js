@@ -2,7 +2,7 @@
 // The only file that touches the process: everything else receives a context.
 // CommonJS (bin/package.json): Node starts a CommonJS entry ~6 ms sooner than an ES module.
 'use strict';
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -48,43 +48,75 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
 setFlagsFromString('--liftoff-only');
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
+/*
+ * V8's cache holds only the functions the writing run compiled: one written
+ * by `members --help` left every API command compiling most of its code
+ * (one GET 1.5x slower). How far a run went is measured by the built-in
+ * modules it loaded (an API call loads http, net, streams...); the cache
+ * records it in its header, and a run that went further writes it again.
+ * Without process.moduleLoadList (not a documented API) the weight is 0 and
+ * the cache is written once, as before.
+ */
+const CACHE_HEADER = 'members-code-cache-1';
+const runWeight = () => process.moduleLoadList?.length ?? 0;
+const CACHE_PREFIX = 'code-cache-';
+
 const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'));
 const { main, processIo } = program.exports;
 main(argv, processIo()).then((code) => {
   process.exitCode = code;
   // A run that failed early compiled little: the cache is written by one that worked.
-  if (code === 0) program.saveCodeCache?.();
+  if (code === 0) program.saveCodeCache();
 });
 
 /**
  * Compiles the program (one CommonJS bundle) with V8's code cache: a start
  * that finds the cache skips compiling what the last run compiled (Node 20
  * has no compile cache for ES modules; Node ≥ 22.1's does not see vm
- * scripts). The cache is written once per build and Node version, after a
- * run, so it holds the functions that run used. It lives in the user's
- * cache directory; the file name carries what would make it stale, and V8
- * refuses a cache of another version or other flags anyway.
+ * scripts). The cache is written after a run, so it holds the functions
+ * that run used; once per build and Node version, unless a later run goes
+ * further (below). It lives in the user's cache directory; the file name
+ * carries what would make it stale, and V8 refuses a cache of another
+ * version or other flags anyway.
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
  */
 function loadProgram(file) {
   const source = readFileSync(file, 'utf8');
   const cacheFile = codeCacheFile(source);
-  let cachedData;
-  try {
-    if (cacheFile) cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet: this run writes it.
-  }
+  const cache = cacheFile ? readCodeCache(cacheFile) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
-    cachedData,
+    cachedData: cache?.data,
     // The bundle's import() of Node's built-ins goes to the default loader.
     importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const bundle = { exports: {} };
   script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
-  const stale = cacheFile && (cachedData === undefined || script.cachedDataRejected);
-  return { exports: bundle.exports, saveCodeCache: stale ? () => writeAtomically(cacheFile, script.createCachedData()) : undefined };
+  return {
+    exports: bundle.exports,
+    saveCodeCache() {
+      if (!cacheFile) return;
+      const weight = runWeight();
+      // Rewritten only when V8 refused it or this run went further than the one that wrote it.
+      if (cache && !script.cachedDataRejected && weight <= cache.weight) return;
+      const header = Buffer.alloc(CACHE_HEADER.length + 4);
+      header.write(CACHE_HEADER);
+      header.writeUInt32LE(weight, CACHE_HEADER.length);
+      writeAtomically(cacheFile, Buffer.concat([header, script.createCachedData()]));
+      removeOtherBuilds(cacheFile);
+    },
+  };
+}
+
+function readCodeCache(file) {
+  try {
+    const bytes = readFileSync(file);
+    const start = CACHE_HEADER.length + 4;
+    if (bytes.length <= start || bytes.toString('latin1', 0, CACHE_HEADER.length) !== CACHE_HEADER) return { weight: -1, data: undefined };
+    return { weight: bytes.readUInt32LE(CACHE_HEADER.length), data: bytes.subarray(start) };
+  } catch {
+    return undefined; // No cache yet: this run writes it.
+  }
 }
 
 function codeCacheFile(source) {
@@ -95,8 +127,19 @@ function codeCacheFile(source) {
   // V8 checks only the source's length: the build's content hash (its last line) tells builds apart.
   const buildId = /\/\/ build-id: (\w+)\n$/.exec(source.slice(-64))?.[1];
   if (!buildId) return undefined;
-  const key = `${buildId}-${process.version}-${process.arch}`;
-  return join(base, 'members', `code-cache-${key}.bin`);
+  return join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}.bin`);
+}
+
+/** An upgrade leaves the caches of older builds of this Node behind: they go when the new one is written. */
+function removeOtherBuilds(keep) {
+  try {
+    const suffix = `-${process.version}-${process.arch}.bin`;
+    for (const name of readdirSync(dirname(keep))) {
+      if (name.startsWith(CACHE_PREFIX) && name.endsWith(suffix) && join(dirname(keep), name) !== keep) rmSync(join(dirname(keep), name), { force: true });
+    }
+  } catch {
+    // Only housekeeping.
+  }
 }
 
 /** A cache is only an optimisation: any failure to write it is ignored. */

@@ -3,10 +3,10 @@
  * user's cache directory: written by the first run that works, used by the
  * next, replaced when V8 refuses it, never a reason for a command to fail.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir } from './harness.js';
+import { run, startSandbox, tempDir } from './harness.js';
 
 const cacheFiles = (home: string) => {
   try {
@@ -39,7 +39,7 @@ describe('the code cache', () => {
     const home = tempDir('members-cache-');
     const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
     const file = join(home, 'members', cacheFiles(home)[0] as string);
-    writeFileSync(file, 'not a code cache');
+    writeFileSync(file, 'members-code-cache-1\u0000\u0000\u0000\u0000not a code cache');
     const again = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
     expect(again).toEqual(first);
     expect(readFileSync(file).length).toBeGreaterThan(1000);
@@ -61,5 +61,41 @@ describe('the code cache', () => {
     const help = await run(['--help'], { env: { XDG_CACHE_HOME: blocked } });
     expect(help.code).toBe(0);
     expect(help.stderr).toBe('');
+  });
+  it('is written again by a run that went further than the one that wrote it (--help, then an API call), and only then', async () => {
+    const sandbox = await startSandbox(['--students', '5']);
+    try {
+      const home = tempDir('members-cache-');
+      const env = { ...sandbox.env, XDG_CACHE_HOME: home };
+      expect((await run(['--help'], { env })).code).toBe(0);
+      const file = join(home, 'members', cacheFiles(home)[0] as string);
+      const byHelp = readFileSync(file);
+
+      expect((await run(['products', 'list', '-o', 'json'], { env })).code).toBe(0);
+      const byList = readFileSync(file);
+      // More of the program compiled: a larger cache, and a greater weight in its header.
+      expect(byList.length).toBeGreaterThan(byHelp.length);
+      expect(byList.readUInt32LE(20)).toBeGreaterThan(byHelp.readUInt32LE(20));
+
+      expect((await run(['--help'], { env })).code).toBe(0);
+      expect(readFileSync(file).equals(byList)).toBe(true);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('a cache without its header (an older members) is replaced; the caches of other builds of this Node are removed', async () => {
+    const home = tempDir('members-cache-');
+    mkdirSync(join(home, 'members'));
+    const old = join(home, 'members', `code-cache-0123456789abcdef-${process.version}-${process.arch}.bin`);
+    const otherNode = join(home, 'members', `code-cache-0123456789abcdef-v0.0.0-${process.arch}.bin`);
+    writeFileSync(old, 'an older build');
+    writeFileSync(otherNode, 'another Node');
+    expect((await run(['--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    const files = cacheFiles(home);
+    expect(files).toHaveLength(2);
+    expect(files).toContain('code-cache-0123456789abcdef-v0.0.0-' + process.arch + '.bin');
+    const current = files.find((name) => !name.includes('0123456789abcdef')) as string;
+    expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-1');
   });
 });
