@@ -7,7 +7,7 @@ import { StdoutClosedError } from '../errors.js';
 import type { GlobalOptions, Io } from '../context.js';
 import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
-import { openOutFile, stdoutDestination, type Destination } from './destination.js';
+import { stdoutDestination, type Destination } from './destination.js';
 import { assertKnownFields } from './fields.js';
 import type { Format, Records } from './format.js';
 import { jsonFormat, ndjsonFormat } from './json.js';
@@ -39,7 +39,9 @@ export interface Output {
  * or abort().
  */
 export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output> {
-  const destination = opts.out ? await openOutFile(resolve(io.cwd, opts.out)) : stdoutDestination(io.stdout);
+  const destination = opts.out
+    ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out))
+    : stdoutDestination(io.stdout);
   const format = formatFor(io, opts, destination);
   const { fields } = opts;
   return {
