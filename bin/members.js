@@ -81,7 +81,8 @@ main(argv, processIo()).then((code) => {
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
  */
 function loadProgram(file) {
-  const source = readFileSync(file, 'utf8');
+  // Pure ASCII (scripts/build.mjs checks): latin1 reads it without decoding UTF-8, ~5 ms sooner.
+  const source = readFileSync(file, 'latin1');
   const cacheFile = codeCacheFile(source);
   const cache = cacheFile ? readCodeCache(cacheFile) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

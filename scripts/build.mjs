@@ -92,5 +92,8 @@ await build({ ...common, entryPoints: ['src/complete.ts'], outfile: 'dist/comple
 
 // The code cache of bin/members.js is keyed by this: V8 itself only checks the source's length.
 const bundle = await readFile(new URL('../dist/main.cjs', import.meta.url), 'utf8');
+// bin/members.js reads the bundle as latin1, 4x faster than decoding UTF-8 (~5 ms of every run):
+// esbuild's default charset escapes everything outside ASCII, and this keeps it so.
+if (!/^[\x20-\x7e\t\n\r]*$/.test(bundle)) throw new Error('dist/main.cjs holds characters outside ASCII; bin/members.js reads it as latin1');
 const buildId = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
 await writeFile(new URL('../dist/main.cjs', import.meta.url), `${bundle}// build-id: ${buildId}\n`);
