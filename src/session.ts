@@ -88,13 +88,15 @@ export class Session {
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
   async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
-    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyDispatcher }] = await Promise.all([
+    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }] = await Promise.all([
       import('./config/settings.js'), import('./api/http.js'), import('./api/client.js'), import('./api/proxy.js'),
     ]);
-    // HTTPS_PROXY and friends; tests inject their own dispatcher instead.
-    const proxy = this.deps.dispatcher ? undefined : proxyFromEnv(this.io.env);
+    const url = validateBaseUrl(baseUrl);
+    // HTTPS_PROXY and friends (checked even when this host bypasses them); tests inject their own dispatcher instead.
+    const settings = proxyFromEnv(this.io.env);
+    const proxy = this.deps.dispatcher ? undefined : proxyRoute(url, settings);
     const http = new HttpClient({
-      baseUrl: validateBaseUrl(baseUrl),
+      baseUrl: url,
       token,
       timeoutMs: this.globals.timeoutMs,
       retries: this.globals.retries,
@@ -102,8 +104,9 @@ export class Session {
       secrets: [token, ...otherSecrets],
       log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
       notice: (text) => void this.messages().then((messages) => messages.notice(text)),
-      dispatcher: this.deps.dispatcher ?? (proxy && await proxyDispatcher(proxy)),
+      dispatcher: this.deps.dispatcher ?? (proxy && await proxyDispatcher(proxy.settings)),
       ownsDispatcher: proxy !== undefined,
+      proxy: proxy && { shown: proxy.shown, variable: proxy.variable, credentials: proxy.credentials },
     });
     const api = new Api(http);
     this.clients.push(api);

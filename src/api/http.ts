@@ -25,6 +25,13 @@ import { Pacer } from './pacer.js';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** A proxy as messages name it: its URL without credentials, its variable, whether the URL has credentials. */
+export interface ProxyNamed {
+  shown: string;
+  variable: string;
+  credentials: boolean;
+}
+
 export interface HttpOptions {
   /** Already validated (https, or http on loopback); see config/settings.ts. */
   baseUrl: URL;
@@ -42,6 +49,8 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** The given dispatcher is this client's to close (the proxy agent). */
   ownsDispatcher?: boolean;
+  /** The proxy the requests go through (api/proxy.ts), named when it fails: its URL without credentials and its variable. */
+  proxy?: ProxyNamed;
   /** Default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
   /** Tests inject one with a fake clock; a run otherwise gets its own. */
@@ -337,11 +346,14 @@ export class HttpClient {
     const tries = triesText(state);
     const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
+    const proxy = this.options.proxy;
     const what = timedOut
       ? `timed out after ${this.options.timeoutMs} ms${tries}; raise --timeout or try again later`
       : certificate
         ? `the TLS certificate of ${this.baseUrl.origin} was refused: ${certificate} (${code}). ${CA_HELP}`
-        : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
+        : proxy
+          ? proxyProblem(proxy, this.baseUrl, code, (error as Error).message, tries)
+          : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
     const outcome = label.method === 'POST' && (state.applied || outcomeUnknown({ method: 'POST', code }))
       ? `; ${postOutcome(state)}`
       : '';
@@ -361,8 +373,28 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'it was issued for another host name (check --base-url)',
 };
 
+// NODE_USE_SYSTEM_CA arrived in Node 22.19 and 24.6 (NODE_OPTIONS=--use-system-ca in 22.15 and 23.8).
 const CA_HELP = 'If your network uses its own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file'
-  + ' (or, on Node 22 and later, set NODE_USE_SYSTEM_CA=1 to trust the system\'s store); see "Proxies and certificates" in the README';
+  + ' (or, on Node 22.19, 24.6 and later, set NODE_USE_SYSTEM_CA=1 to trust the operating system\'s store); see "Proxies and certificates" in the README';
+
+/**
+ * A failure on the way through the proxy: a tunnel the proxy refused (undici
+ * says `Proxy response (407) !== 200`), or no connection to it at all (with
+ * CONNECT, the only host this machine connects to is the proxy).
+ */
+function proxyProblem(proxy: ProxyNamed, target: URL, code: string | undefined, message: string, tries: string): string {
+  const via = `the proxy ${proxy.shown} (${proxy.variable})`;
+  const status = /^Proxy response \((\d{3})\)/.exec(message)?.[1];
+  if (status === '407') {
+    return proxy.credentials
+      ? `${via} refused the user name and password in ${proxy.variable} (407); check them (special characters percent-encoded)`
+      : `${via} asks for credentials (407): put them in ${proxy.variable} as http://USER:PASSWORD@host:port (percent-encoded)`;
+  }
+  if (status !== undefined) {
+    return `${via} refused the tunnel to ${target.host} (${status})${tries}; ask its administrators to allow ${target.host}, or add it to NO_PROXY if it is reached directly`;
+  }
+  return `cannot reach ${target.origin} through ${via} (${code ?? message})${tries}; check ${proxy.variable} and the network, or add ${target.hostname} to NO_PROXY if it is reached directly`;
+}
 
 /** No answer of this API is near this size; a larger one is a broken or hostile server, not data. */
 export const MAX_BODY_BYTES = 64 * 2 ** 20;

@@ -2,15 +2,27 @@
  * HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lowercase first, as curl reads them):
  * behind an egress proxy the API is reached through it, with undici's
  * EnvHttpProxyAgent. HTTPS goes through a CONNECT tunnel, so the proxy never
- * sees the Authorization header. Loaded only when a proxy variable is set.
+ * sees the Authorization header; this machine's loopback (the only place
+ * plain http may go) is always reached directly. Loaded only when a proxy
+ * variable is set.
  */
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
+import { isLoopback } from '../config/settings.js';
 
 export interface ProxySettings {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
+}
+
+/** The proxy a run's requests go through, for messages: its URL without credentials and the variable that named it. */
+export interface ProxyRoute {
+  settings: ProxySettings;
+  shown: string;
+  variable: 'HTTPS_PROXY' | 'HTTP_PROXY';
+  /** The URL carries a user name (and password) for the proxy. */
+  credentials: boolean;
 }
 
 const read = (env: Record<string, string | undefined>, name: string) => {
@@ -39,6 +51,37 @@ export function proxyFromEnv(env: Record<string, string | undefined>): ProxySett
     }
   }
   return settings;
+}
+
+/**
+ * Whether requests to `target` go through a proxy, and which: every request
+ * of a run goes to the base URL's origin (origin rules), so this is decided
+ * once. A loopback host never does: a proxy elsewhere cannot reach this
+ * machine's loopback (nor should it get the sandbox's requests), as Go's
+ * ProxyFromEnvironment decides. NO_PROXY is read as undici reads it (exact
+ * host or a parent domain, `.example.com` and `*.example.com` alike, an
+ * optional `:port`, `*` for all), and https falls back to HTTP_PROXY as in undici.
+ */
+export function proxyRoute(target: URL, settings: ProxySettings | undefined): ProxyRoute | undefined {
+  if (!settings || isLoopback(target.hostname) || bypassed(target, settings.noProxy ?? '')) return undefined;
+  const [variable, proxy] = target.protocol === 'https:' && settings.httpsProxy
+    ? ['HTTPS_PROXY', settings.httpsProxy] as const
+    : ['HTTP_PROXY', settings.httpProxy] as const;
+  if (proxy === undefined) return undefined;
+  const url = new URL(proxy);
+  return { settings, shown: `${url.protocol}//${url.host}`, variable, credentials: url.username !== '' };
+}
+
+function bypassed(target: URL, noProxy: string): boolean {
+  if (noProxy.trim() === '*') return true;
+  const host = target.hostname.toLowerCase();
+  const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  return noProxy.split(/[,\s]/).filter(Boolean).some((entry) => {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number(parsed[2]) !== port) return false;
+    return host === name || host.endsWith(`.${name}`);
+  });
 }
 
 /**

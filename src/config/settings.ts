@@ -110,6 +110,6 @@ export function validateBaseUrl(raw: string): URL {
 
 // The URL parser has already normalised IPv4 (`127.1` → `127.0.0.1`) and IPv6
 // (`[0:0::1]` → `[::1]`), so exact checks are safe; `127.evil.com` is a name.
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || (net.isIPv4(hostname) && hostname.startsWith('127.'));
 }

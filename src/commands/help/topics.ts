@@ -25,7 +25,7 @@ Terminal and colour:
 Network:
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lowercase)   an egress proxy, as curl reads them
   NODE_EXTRA_CA_CERTS      a PEM file of extra certificate authorities (a company CA)
-  NODE_USE_SYSTEM_CA=1     Node 22 and later: trust the operating system's certificate store
+  NODE_USE_SYSTEM_CA=1     Node 22.19, 24.6 and later: trust the operating system's certificate store
 `,
   },
   'exit-codes': {
