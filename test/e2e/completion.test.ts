@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { bashComplete, fakeMembersDir, fishComplete, hasShell, zshComplete } from '../unit/completion/shells.js';
+import { bashComplete, bashCompopt, fakeMembersDir, fishComplete, hasShell, zshComplete } from '../unit/completion/shells.js';
 import { BIN, run, tempDir } from './harness.js';
 
 const script = (file: string) => fileURLToPath(new URL(`../../completions/${file}`, import.meta.url));
@@ -75,6 +75,8 @@ describe('completions/members.bash', () => {
 
   it('completes --fields with the names of the command\'s own fields, item after item', () => {
     expect(complete('members', 'students', 'list', '--fields', 'id,em')).toEqual(['id,email']);
+    // No space after an item: the list goes on with a comma.
+    expect(bashCompopt(BASH, ['members', 'students', 'list', '--fields', 'id,em'], env)).toEqual(['-o nospace']);
     expect(complete('members', 'subscriptions', 'list', '--fields', 'product.t')).toEqual(['product.title']);
     expect(complete('members', 'report', 'engaged-courses', '--fields', 'course_c')).toEqual(['course_completion_percent']);
     expect(complete('members', 'subscriptions', 'list', '--access', '')).toEqual(['active', 'inactive']);
@@ -114,6 +116,13 @@ describe.runIf(hasShell('zsh'))('completions/_members', () => {
     expect(complete('members subscriptions list --fields product.t')).toEqual(['product.title']);
     expect(complete('members undo ')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);
   });
+
+  it("a global flag typed after the command name does not hide that command's own options", () => {
+    const complete = (line: string) => zshComplete(script('_members'), line, env);
+    expect(complete('members students list -q --w')).toEqual(['--with-subscriptions']);
+    expect(complete('members students grant -y --fi').sort()).toEqual(['--fields', '--file']);
+    expect(complete('members -qo json stu')).toEqual(['students']);
+  });
 });
 
 describe.runIf(hasShell('fish'))('completions/members.fish', () => {
@@ -125,5 +134,7 @@ describe.runIf(hasShell('fish'))('completions/members.fish', () => {
     expect(complete('members students list --fields id,em')).toEqual(['id,email']);
     expect(complete('members -qo json stu')).toEqual(['students']);
     expect(complete('members undo ').sort()).toEqual(['mabc0001-000000000001', 'mabc0003-000000000003']);
+    expect(complete('members students list -q --w')).toEqual(['--with-subscriptions']);
+    expect(complete('members students grant -y --fi')).toEqual(['--fields', '--file']);
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../../src/commands/completion/actions.js';
 import { completionSpec } from '../../../src/commands/completion/spec.js';
 import { fixtureProgram } from './fixture.js';
-import { bashComplete, fakeMembersDir, fishComplete, hasShell, zshComplete } from './shells.js';
+import { bashComplete, bashCompopt, fakeMembersDir, fishComplete, hasShell, zshComplete } from './shells.js';
 
 let dir: string;
 let files: { bash: string; zsh: string; fish: string };
@@ -83,6 +83,15 @@ describe('bash', () => {
     expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['canceled,refunded']);
     expect(complete('members', 'subscriptions', 'list', '--status', 'canceled,')).toEqual(['canceled,active', 'canceled,inactive', 'canceled,refunded', 'canceled,chargeback']);
     expect(complete('members', 'subscriptions', 'list', '--product', '')).toEqual([]);
+  });
+
+  it('adds no space after an item of a comma list, so the list can go on; other values get their space', () => {
+    const options = (...words: string[]) => bashCompopt(files.bash, words, env);
+    expect(options('members', 'subscriptions', 'list', '--status', 'canceled,re')).toEqual(['-o nospace']);
+    expect(options('members', 'subscriptions', 'list', '--status', '')).toEqual(['-o nospace']);
+    expect(options('members', 'subscriptions', 'list', '--access', '')).toEqual([]);
+    expect(options('members', 'stu')).toEqual([]);
+    expect(options('members', 'students', 'import', '')).toEqual(['-o filenames']);
   });
 
   it('completes --option=value, which bash splits at the =', () => {

@@ -23,6 +23,15 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 `;
 
 /**
+ * The same, printing instead the options the completion function set with
+ * `compopt` (a builtin that works only under readline, hence recorded here).
+ */
+const BASH_COMPOPT_DRIVER = `
+compopt() { printf 'compopt %s\\n' "$*"; }
+${BASH_DRIVER.replace(`printf '%s\\n' "\${COMPREPLY[@]}"`, '')}
+`;
+
+/**
  * Whether the real-shell tests of `shell` can run. In CI (MEMBERS_REQUIRE_SHELLS=1,
  * set by .ci/run, which installs zsh and fish) a missing shell fails instead of skipping.
  */
@@ -47,6 +56,14 @@ export function bashComplete(script: string, words: string[], env: NodeJS.Proces
     encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 20_000,
   });
   return lines(result, `bash completion of ${JSON.stringify(words)}`);
+}
+
+/** The `compopt` calls bash completion makes for WORDS, e.g. ['-o nospace'] inside a comma list. */
+export function bashCompopt(script: string, words: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', BASH_COMPOPT_DRIVER, 'bash', script, ...words], {
+    encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 20_000,
+  });
+  return lines(result, `bash completion of ${JSON.stringify(words)}`).map((line) => line.replace(/^compopt /, ''));
 }
 
 /** fish: `complete -C LINE`; candidates without their descriptions. */
