@@ -20,10 +20,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
   process.exit(0);
 }
-// What the completion scripts ask on each Tab (profile names, undo ids): no commander, zod or conf.
-if (argv.length >= 1 && /^__complete-(profiles|undo)$/.test(argv[0])) {
+// What the completion scripts ask on each Tab (profile names, undo ids, product and course ids): no commander, zod or conf.
+// The scripts pass the command line up to the cursor, for its -p and --base-url.
+if (argv.length >= 1 && /^__complete-(profiles|undo|products|courses)$/.test(argv[0])) {
   const { runCompletionHelper } = require('../dist/complete.cjs');
-  runCompletionHelper(argv[0].slice('__complete-'.length), process.env, (text) => process.stdout.write(text));
+  runCompletionHelper(argv[0].slice('__complete-'.length), process.env, (text) => process.stdout.write(text), argv[1]);
   process.exit(0);
 }
 if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {

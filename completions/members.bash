@@ -150,6 +150,7 @@ __members_values() {
     "subscriptions list|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
     "subscriptions list|--access") __members_words "active inactive" ;;
+    "subscriptions list|--product") __members_helper products ;;
     "subscriptions get|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "courses list|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
     "courses get|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
@@ -170,11 +171,16 @@ __members_values() {
 # __members_argument PATH INDEX: completes the positional argument INDEX (from 0) of PATH.
 __members_argument() {
   case "$1|$2" in
+    "students grant|1") __members_helper products ;;
+    "students revoke|1") __members_helper products ;;
     "students import|0") __members_files ;;
     "students help|0") __members_words "list search show get create delete products grant revoke import" ;;
     "scores help|0") __members_words "get set" ;;
+    "products get|0") __members_helper products ;;
     "products help|0") __members_words "list get" ;;
     "subscriptions help|0") __members_words "list get" ;;
+    "courses get|0") __members_helper courses ;;
+    "courses accesses|0") __members_helper courses ;;
     "courses help|0") __members_words "list get accesses" ;;
     "report help|0") __members_words "engaged-courses" ;;
     "auth switch|0") __members_helper profiles ;;
@@ -208,14 +214,15 @@ __members_files() {
   while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")
 }
 
-# __members_helper NAME: values only this machine knows (profile names, undo ids), from `members __complete-NAME`
-# (never tokens; nothing on any error). A line may end with a TAB and a description: bash shows values only.
+# __members_helper NAME: values only this machine knows (profile names, undo ids, product and course ids), from
+# `members __complete-NAME LINE` (LINE up to the cursor, for its -p; never tokens; nothing on any error).
+# A line may end with a TAB and a description: bash shows values only.
 __members_helper() {
   local line
   while IFS= read -r line; do
     line=${line%%$'\t'*}
     [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
-  done < <(command members "__complete-$1" 2>/dev/null)
+  done < <(command members "__complete-$1" "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
 }
 
 # __members_stacked PATH WORD: stacked short flags (-qo): the first letter that takes a value takes the rest of

@@ -174,10 +174,11 @@ function __members_list
     end
 end
 
-# __members_helper NAME: values only this machine knows (profile names, undo ids), with their descriptions after a TAB,
-# from `members __complete-NAME` (never tokens; nothing on any error).
+# __members_helper NAME: values only this machine knows (profile names, undo ids, product and course ids), with their
+# descriptions after a TAB, from `members __complete-NAME LINE` (LINE up to the cursor, for its -p; never tokens;
+# nothing on any error).
 function __members_helper
-    command members __complete-$argv[1] 2>/dev/null
+    command members __complete-$argv[1] (commandline -cp) 2>/dev/null
 end
 
 # No file names unless an option or argument takes a file.
@@ -264,12 +265,14 @@ complete -c members -n '__members_at \'students grant\'' -l concurrency -x -d 'r
 complete -c members -n '__members_at \'students grant\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students grant\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students grant\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'students grant\' 1' -x -a '(__members_helper products)'
 complete -c members -n '__members_at \'students revoke\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'students revoke\'' -l file -r -F -d 'apply the rows of a CSV file instead (- for stdin)'
 complete -c members -n '__members_at \'students revoke\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students revoke\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students revoke\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'students revoke\' 1' -x -a '(__members_helper products)'
 complete -c members -n '__members_at \'students import\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'students import\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check every row and look the students up; change nothing'
@@ -302,6 +305,7 @@ complete -c members -n '__members_at \'products list\'' -l all -d 'follow the pa
 complete -c members -n '__members_at \'products list\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'products get\'' -l fields -x -a '(__members_list id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'products get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'products get\' 0' -x -a '(__members_helper products)'
 complete -c members -n '__members_arg \'products help\' 0' -x -a 'list get'
 complete -c members -n '__members_arg \'subscriptions\' 0' -a list -d 'List subscriptions; filters apply over every page'
 complete -c members -n '__members_arg \'subscriptions\' 0' -a get -d 'Show one subscription with its student and product'
@@ -313,7 +317,7 @@ complete -c members -n '__members_at \'subscriptions list\'' -l per-page -x -d '
 complete -c members -n '__members_at \'subscriptions list\'' -l all -d 'follow the pages to the end'
 complete -c members -n '__members_at \'subscriptions list\'' -l status -x -a '(__members_list active inactive refunded chargeback canceled)' -d 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)'
 complete -c members -n '__members_at \'subscriptions list\'' -l access -x -a 'active inactive' -d 'keep subscriptions whose access is released (active) or not (inactive)'
-complete -c members -n '__members_at \'subscriptions list\'' -l product -x -d 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)'
+complete -c members -n '__members_at \'subscriptions list\'' -l product -x -a '(__members_helper products)' -d 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)'
 complete -c members -n '__members_at \'subscriptions list\'' -l student -x -d 'keep subscriptions of this student (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)'
 complete -c members -n '__members_at \'subscriptions list\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'subscriptions get\'' -l fields -x -a '(__members_list id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
@@ -331,8 +335,10 @@ complete -c members -n '__members_at \'courses list\'' -l all -d 'follow the pag
 complete -c members -n '__members_at \'courses list\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'courses get\'' -l fields -x -a '(__members_list id title description status slug url_upsell text_upsell blocked published modules)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'courses get\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'courses get\' 0' -x -a '(__members_helper courses)'
 complete -c members -n '__members_at \'courses accesses\'' -l fields -x -a '(__members_list id name email course.id course.name course.last_access_at course.finished course.finished_at)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'courses accesses\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'courses accesses\' 0' -x -a '(__members_helper courses)'
 complete -c members -n '__members_arg \'courses help\' 0' -x -a 'list get accesses'
 complete -c members -n '__members_arg \'report\' 0' -a engaged-courses -d 'Stream the (deprecated) report of the most engaged courses: one row per student and course'
 complete -c members -n '__members_arg \'report\' 0' -a help -d 'display help for command'

@@ -116,7 +116,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'subscriptions list|--per-page' = @()
     'subscriptions list|--status' = @('active', 'inactive', 'refunded', 'chargeback', 'canceled')
     'subscriptions list|--access' = @('active', 'inactive')
-    'subscriptions list|--product' = @()
+    'subscriptions list|--product' = '__complete-products'
     'subscriptions list|--student' = @()
     'subscriptions get|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'courses list|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
@@ -151,43 +151,71 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'undo|--reason' = @()
   }
   $argumentValues = @{
-    'students import' = 'files'
-    'students help' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import')
-    'scores help' = @('get', 'set')
-    'products help' = @('list', 'get')
-    'subscriptions help' = @('list', 'get')
-    'courses help' = @('list', 'get', 'accesses')
-    'report help' = @('engaged-courses')
-    'auth switch' = '__complete-profiles'
-    'auth help' = @('login', 'status', 'switch', 'logout', 'token')
-    'completion' = @('bash', 'zsh', 'fish', 'powershell')
-    'undo' = '__complete-undo'
+    'students grant|1' = '__complete-products'
+    'students revoke|1' = '__complete-products'
+    'students import|0' = 'files'
+    'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import')
+    'scores help|0' = @('get', 'set')
+    'products get|0' = '__complete-products'
+    'products help|0' = @('list', 'get')
+    'subscriptions help|0' = @('list', 'get')
+    'courses get|0' = '__complete-courses'
+    'courses accesses|0' = '__complete-courses'
+    'courses help|0' = @('list', 'get', 'accesses')
+    'report help|0' = @('engaged-courses')
+    'auth switch|0' = '__complete-profiles'
+    'auth help|0' = @('login', 'status', 'switch', 'logout', 'token')
+    'completion|0' = @('bash', 'zsh', 'fish', 'powershell')
+    'undo|0' = '__complete-undo'
   }
   $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
   if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }
+  # Walk the words: subcommands extend the path, an option that takes a value skips it (stacked short
+  # flags as commander reads them: the first letter that takes a value takes the rest, or the next word).
   $path = @()
+  $nargs = 0
+  $pending = $null
+  $rest = $false
   foreach ($word in $words) {
     $here = $path -join ' '
-    if ($commands.ContainsKey($here) -and $commands[$here] -contains $word) {
+    if ($null -ne $pending) { $pending = $null; continue }
+    if (-not $rest -and $word -eq '--') { $rest = $true; continue }
+    if (-not $rest -and $word.StartsWith('-')) {
+      if ($word.Contains('=')) { continue }
+      $flags = $(if ($word -match '^-[^-].') { @($word.Substring(1).ToCharArray() | ForEach-Object { "-$_" }) } else { @($word) })
+      for ($j = 0; $j -lt $flags.Count; $j++) {
+        if ($optionValues.ContainsKey("$here|$($flags[$j])") -or $optionValues.ContainsKey("|$($flags[$j])")) {
+          if ($j -eq $flags.Count - 1) { $pending = $flags[$j] }
+          break
+        }
+      }
+      continue
+    }
+    if ($nargs -eq 0 -and $commands.ContainsKey($here) -and $commands[$here] -contains $word) {
       $name = $aliases[(@($path + $word) -join ' ')]
       $path += $(if ($name) { $name } else { $word })
+    } else {
+      $nargs++
     }
   }
   $here = $path -join ' '
-  $previous = $(if ($words.Count -gt 0) { $words[-1] } else { '' })
-  $candidates = $null
-  foreach ($scope in @($here, '')) {
-    if ($null -eq $candidates -and $optionValues.ContainsKey("$scope|$previous")) { $candidates = $optionValues["$scope|$previous"] }
+  $candidates = @()
+  if ($null -ne $pending) {
+    if ($optionValues.ContainsKey("$here|$pending")) { $candidates = $optionValues["$here|$pending"] }
+    elseif ($optionValues.ContainsKey("|$pending")) { $candidates = $optionValues["|$pending"] }
   }
-  if ($null -eq $candidates) {
-    if ($wordToComplete.StartsWith('-')) { $candidates = @($options[$here]) + $globals }
-    elseif ($commands.ContainsKey($here)) { $candidates = $commands[$here] }
-    elseif ($argumentValues.ContainsKey($here)) { $candidates = $argumentValues[$here] }
-    else { $candidates = @() }
-  }
-  if ($candidates -is [string] -and $candidates.StartsWith('__complete-')) { $candidates = @(& members $candidates 2>$null | ForEach-Object { ($_ -split "`t")[0] }) }
-  if ($candidates -eq 'files') { return }
-  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
-    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+  elseif (-not $rest -and $wordToComplete.StartsWith('-')) { $candidates = @($options[$here]) + $globals }
+  elseif ($nargs -eq 0 -and $commands.ContainsKey($here)) { $candidates = $commands[$here] }
+  elseif ($argumentValues.ContainsKey("$here|$nargs")) { $candidates = $argumentValues["$here|$nargs"] }
+  elseif ($argumentValues.ContainsKey("$here|*")) { $candidates = $argumentValues["$here|*"] }
+  if ($candidates -is [string] -and $candidates -eq 'files') { return }
+  # Values only this machine knows, as `value<TAB>description` lines; the line goes along for its -p.
+  if ($candidates -is [string]) { $candidates = @(& members $candidates $commandAst.ToString() 2>$null) }
+  $candidates | ForEach-Object {
+    $value, $description = "$_" -split "`t", 2
+    if ($value -like "$wordToComplete*") {
+      $shown = $(if ($description) { "$value  $description" } else { $value })
+      [System.Management.Automation.CompletionResult]::new($value, $shown, 'ParameterValue', $shown)
+    }
   }
 }

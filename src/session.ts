@@ -72,8 +72,13 @@ export class Session {
       );
     }
     await this.warnIfConfigExposed();
-    this.apiInstance = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
-    return this.apiInstance;
+    const api = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
+    const [dir, { saveCatalog }] = await Promise.all([this.configDir(), import('./config/catalog-cache.js')]);
+    const baseUrl = settings.baseUrl;
+    // Whole lists of products and courses, for completion's ids with titles (offline on Tab).
+    api.onCatalog = (kind, items) => saveCatalog(dir, baseUrl, kind, items.map((item) => ({ id: item.id, title: item.title ?? '' })));
+    this.apiInstance = api;
+    return api;
   }
 
   /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */

@@ -18,13 +18,21 @@ function safeParse<S extends z.ZodType>(schema: S, body: unknown): ReturnType<S[
   }
 }
 
+/** Told of each whole list of products or courses a run reads (the completion catalog, config/catalog-cache.ts). */
+export type CatalogObserver = (kind: 'products' | 'courses', items: ReadonlyArray<{ id: string; title?: string | null }>) => void;
+
 export class Api {
+  /** Set by the session; absent in tests that build a client by hand. */
+  onCatalog?: CatalogObserver;
+
   /** `readOnly`: refuses anything but GET, so that a dry run cannot change anything, whatever code runs in it. */
   constructor(readonly http: HttpClient, private readonly readOnly = false) {}
 
   /** The same client, for dry runs: read-only by construction. */
   reading(): Api {
-    return new Api(this.http, true);
+    const api = new Api(this.http, true);
+    api.onCatalog = this.onCatalog;
+    return api;
   }
 
   private guard(req: HttpRequest): void {

@@ -87,22 +87,37 @@ export async function withOutput<T>(session: Session, body: (output: Output) => 
 /**
  * Prints a paged list: one page by default, with the footer in table mode
  * when there are more; `--all`/`--limit` follow the pages. `fetch` receives
- * the walk (with its `onInfo` hook) and returns the records, lazily.
+ * the walk (with its `onInfo` hook) and returns the records, lazily. `whole`
+ * receives every record when the run read the whole list.
  */
 export async function printPagedList(
   session: Session,
   view: View,
   walk: ListOptions,
   fetch: (walk: ListOptions) => AsyncIterable<JsonRecord>,
+  whole?: (records: JsonRecord[]) => void,
 ): Promise<number> {
   let info: PageInfo | undefined;
-  const printed = await printList(session, view, fetch({ ...walk, onInfo: (first) => (info = first) }));
+  const seen: JsonRecord[] = [];
+  const records = fetch({ ...walk, onInfo: (first) => (info = first) });
+  const printed = await printList(session, view, whole ? keeping(records, seen) : records);
   const onePage = !walk.all && walk.limit === undefined;
   if (onePage && info && session.globals.output === 'table') {
     const footer = pageFooter(info, view.noun, walk.startPage);
     if (footer) (await session.messages()).notice(footer);
   }
+  // Every record of the list: all its pages, or a first page that was the only one.
+  const wholeList = walk.limit === undefined && (walk.all || ((walk.startPage ?? 1) === 1 && info !== undefined && !info.hasMore && (info.lastPage ?? 1) <= 1));
+  if (whole && wholeList) whole(seen);
   return printed;
+}
+
+/** The records as they pass, kept in `into` (for `whole`: lists of products and courses are short). */
+async function* keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): AsyncGenerator<JsonRecord> {
+  for await (const record of records) {
+    into.push(record);
+    yield record;
+  }
 }
 
 /** Streams `records` to the command's Output (as they arrive in json, ndjson and csv). */

@@ -43,7 +43,10 @@ function entries(api: Api, catalog: Catalog) {
   if (!byCatalog) loaded.set(api, (byCatalog = new Map()));
   let list = byCatalog.get(catalog);
   if (!list) {
-    list = catalog.load(api);
+    list = catalog.load(api).then((items) => {
+      api.onCatalog?.(`${catalog.noun}s`, items);
+      return items;
+    });
     byCatalog.set(catalog, list);
     // A failed read may succeed later in the run.
     list.catch(() => byCatalog.delete(catalog));

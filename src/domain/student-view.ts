@@ -70,6 +70,7 @@ export async function studentOverview(api: Api, key: StudentKey, now = new Date(
 async function courseProgress(api: Api, studentId: string): Promise<CourseProgress[]> {
   const courses: Course[] = [];
   for await (const course of listCollection(api, 'courses', { all: true, perPage: 100, concurrency: 4 })) courses.push(course);
+  api.onCatalog?.('courses', courses);
   const found: Array<CourseProgress | undefined> = new Array(courses.length);
   await runPool(courses.length, 4, async (index) => {
     const course = courses[index] as Course;

@@ -3,10 +3,17 @@ import { examples, type Runner } from '../command-kit.js';
 import { COMPLETION_HELPERS } from '../../complete.js';
 import { SHELLS, helperCommand, type Shell } from './shells.js';
 
+const HELPED: Record<(typeof COMPLETION_HELPERS)[number], string> = {
+  profiles: 'the stored profile names',
+  undo: 'the audit ids that undo can take',
+  products: 'the product ids and titles last read from the API',
+  courses: 'the course ids and titles last read from the API',
+};
+
 /**
  * `members completion SHELL` prints a script generated from this very
- * program's command tree; the hidden `__complete-profiles` feeds it profile
- * names. Neither needs credentials or the network.
+ * program's command tree; the hidden `__complete-NAME` commands feed it what
+ * only this machine knows (src/complete.ts). None needs credentials or the network.
  */
 export function registerCompletion(program: Command, runner: Runner): void {
   program.command('completion')
@@ -26,14 +33,15 @@ export function registerCompletion(program: Command, runner: Runner): void {
   // bin/members.js answers these before the program loads; here for in-process runs (tests) and the same answers.
   for (const helper of COMPLETION_HELPERS) {
     program.command(helperCommand(helper), { hidden: true })
-      .description(`Print the ${helper === 'profiles' ? 'stored profile names' : 'audit ids that undo can take'}, one per line (for the completion scripts)`)
+      .description(`Print ${HELPED[helper]}, one per line (for the completion scripts)`)
+      .argument('[line]', 'the command line up to the cursor')
       .allowUnknownOption()
       .allowExcessArguments()
-      .action(async (_opts: unknown, cmd: Command) => {
+      .action(async (line: string | undefined, _opts: unknown, cmd: Command) => {
         try {
           const { io } = runner.session(cmd);
           const { runCompletionHelper } = await import('../../complete.js');
-          runCompletionHelper(helper, io.env, (text) => void io.stdout.write(text));
+          runCompletionHelper(helper, io.env, (text) => void io.stdout.write(text), line);
         } catch {
           // A completion must never print an error into the user's command line (a bad global option, say).
         }

@@ -1,7 +1,7 @@
 /**
  * The PowerShell script: one native argument completer holding the command
  * tree as hash tables (commands, options, fixed values), walked at each Tab.
- * Profile names and undo ids come from `members __complete-profiles` and `__complete-undo`, as in the others.
+ * Profile names, undo ids and product and course ids come from `members __complete-NAME LINE`, as in the others.
  */
 import { allCommands, checkWord, flagsOf, type CompletionSpec, type OptionSpec, type ValueSource } from './spec.js';
 
@@ -33,10 +33,11 @@ export function powershellScript(spec: CompletionSpec): string {
     ...valued([], spec.globals),
     ...commands.flatMap((command) => valued(command.path, [...(command.fields ? [command.fields] : []), ...command.options])),
   ];
-  const argumentValues = commands.flatMap((command) => {
-    const source = values(command.args[0]?.source);
-    return source === undefined ? [] : [`    ${key(command.path)} = ${source}`];
-  });
+  // By position after the command (`path|1`); a variadic argument takes every position from its own (`path|*`).
+  const argumentValues = commands.flatMap((command) => command.args.flatMap((arg, index) => {
+    const source = values(arg.source);
+    return source === undefined ? [] : [`    ${quote(`${command.path.join(' ')}|${arg.variadic ? '*' : index}`)} = ${source}`];
+  }));
   const bin = checkWord(spec.bin);
   return [
     `# PowerShell completion for ${bin}: add \`${bin} completion powershell | Out-String | Invoke-Expression\` to $PROFILE`,
@@ -59,31 +60,54 @@ export function powershellScript(spec: CompletionSpec): string {
     ...argumentValues,
     '  }',
     '  $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })',
-    '  if ($wordToComplete -ne \'\' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }',
+    "  if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }",
+    '  # Walk the words: subcommands extend the path, an option that takes a value skips it (stacked short',
+    '  # flags as commander reads them: the first letter that takes a value takes the rest, or the next word).',
     '  $path = @()',
+    '  $nargs = 0',
+    '  $pending = $null',
+    '  $rest = $false',
     '  foreach ($word in $words) {',
-    '    $here = $path -join \' \'',
-    '    if ($commands.ContainsKey($here) -and $commands[$here] -contains $word) {',
-    '      $name = $aliases[(@($path + $word) -join \' \')]',
+    "    $here = $path -join ' '",
+    '    if ($null -ne $pending) { $pending = $null; continue }',
+    "    if (-not $rest -and $word -eq '--') { $rest = $true; continue }",
+    "    if (-not $rest -and $word.StartsWith('-')) {",
+    "      if ($word.Contains('=')) { continue }",
+    "      $flags = $(if ($word -match '^-[^-].') { @($word.Substring(1).ToCharArray() | ForEach-Object { \"-$_\" }) } else { @($word) })",
+    '      for ($j = 0; $j -lt $flags.Count; $j++) {',
+    '        if ($optionValues.ContainsKey("$here|$($flags[$j])") -or $optionValues.ContainsKey("|$($flags[$j])")) {',
+    '          if ($j -eq $flags.Count - 1) { $pending = $flags[$j] }',
+    '          break',
+    '        }',
+    '      }',
+    '      continue',
+    '    }',
+    '    if ($nargs -eq 0 -and $commands.ContainsKey($here) -and $commands[$here] -contains $word) {',
+    "      $name = $aliases[(@($path + $word) -join ' ')]",
     '      $path += $(if ($name) { $name } else { $word })',
+    '    } else {',
+    '      $nargs++',
     '    }',
     '  }',
-    '  $here = $path -join \' \'',
-    '  $previous = $(if ($words.Count -gt 0) { $words[-1] } else { \'\' })',
-    '  $candidates = $null',
-    '  foreach ($scope in @($here, \'\')) {',
-    '    if ($null -eq $candidates -and $optionValues.ContainsKey("$scope|$previous")) { $candidates = $optionValues["$scope|$previous"] }',
+    "  $here = $path -join ' '",
+    '  $candidates = @()',
+    '  if ($null -ne $pending) {',
+    '    if ($optionValues.ContainsKey("$here|$pending")) { $candidates = $optionValues["$here|$pending"] }',
+    '    elseif ($optionValues.ContainsKey("|$pending")) { $candidates = $optionValues["|$pending"] }',
     '  }',
-    '  if ($null -eq $candidates) {',
-    '    if ($wordToComplete.StartsWith(\'-\')) { $candidates = @($options[$here]) + $globals }',
-    '    elseif ($commands.ContainsKey($here)) { $candidates = $commands[$here] }',
-    '    elseif ($argumentValues.ContainsKey($here)) { $candidates = $argumentValues[$here] }',
-    '    else { $candidates = @() }',
-    '  }',
-    `  if ($candidates -is [string] -and $candidates.StartsWith('__complete-')) { $candidates = @(& ${bin} $candidates 2>$null | ForEach-Object { ($_ -split "\`t")[0] }) }`,
-    '  if ($candidates -eq \'files\') { return }',
-    '  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {',
-    '    [System.Management.Automation.CompletionResult]::new($_, $_, \'ParameterValue\', $_)',
+    "  elseif (-not $rest -and $wordToComplete.StartsWith('-')) { $candidates = @($options[$here]) + $globals }",
+    '  elseif ($nargs -eq 0 -and $commands.ContainsKey($here)) { $candidates = $commands[$here] }',
+    '  elseif ($argumentValues.ContainsKey("$here|$nargs")) { $candidates = $argumentValues["$here|$nargs"] }',
+    '  elseif ($argumentValues.ContainsKey("$here|*")) { $candidates = $argumentValues["$here|*"] }',
+    "  if ($candidates -is [string] -and $candidates -eq 'files') { return }",
+    '  # Values only this machine knows, as `value<TAB>description` lines; the line goes along for its -p.',
+    `  if ($candidates -is [string]) { $candidates = @(& ${bin} $candidates $commandAst.ToString() 2>$null) }`,
+    '  $candidates | ForEach-Object {',
+    '    $value, $description = "$_" -split "`t", 2',
+    '    if ($value -like "$wordToComplete*") {',
+    '      $shown = $(if ($description) { "$value  $description" } else { $value })',
+    "      [System.Management.Automation.CompletionResult]::new($value, $shown, 'ParameterValue', $shown)",
+    '    }',
     '  }',
     '}',
     '',

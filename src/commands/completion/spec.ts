@@ -68,6 +68,13 @@ const HINTS: Record<string, ValueSource> = {
   'subscriptions list --access': { kind: 'words', words: ['active', 'inactive'] },
   'auth switch <name>': { kind: 'helper', helper: 'profiles' },
   'undo <audit_id>': { kind: 'helper', helper: 'undo' },
+  // Ids with titles, from the last whole list a run read (config/catalog-cache.ts): offline.
+  'students grant <product>': { kind: 'helper', helper: 'products' },
+  'students revoke <product>': { kind: 'helper', helper: 'products' },
+  'products get <product>': { kind: 'helper', helper: 'products' },
+  'subscriptions list --product': { kind: 'helper', helper: 'products' },
+  'courses get <course>': { kind: 'helper', helper: 'courses' },
+  'courses accesses <course>': { kind: 'helper', helper: 'courses' },
 };
 
 /** Reads the spec from a program; `program` is the root command. */

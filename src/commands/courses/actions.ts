@@ -1,4 +1,5 @@
 import { courseAccesses, getCourse, listCollection } from '../../api/catalog.js';
+import type { Course } from '../../api/schemas.js';
 import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
@@ -100,7 +101,8 @@ export const COURSE_ACCESS_VIEW: View = {
 export async function listCourses(session: Session, flags: ListFlags): Promise<void> {
   const walk = listOptions(flags);
   const api = await session.api();
-  await printPagedList(session, COURSE_LIST_VIEW, walk, (options) => listCollection(api, 'courses', options) as AsyncIterable<JsonRecord>);
+  await printPagedList(session, COURSE_LIST_VIEW, walk, (options) => listCollection(api, 'courses', options) as AsyncIterable<JsonRecord>,
+    (courses) => api.onCatalog?.('courses', courses as unknown as Course[]));
 }
 
 export async function getCourseCommand(session: Session, id: string): Promise<void> {

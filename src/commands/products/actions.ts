@@ -1,4 +1,5 @@
 import { getProduct, listCollection } from '../../api/catalog.js';
+import type { Product } from '../../api/schemas.js';
 import { byIdOrName, resolveProduct } from '../../domain/names.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
@@ -40,7 +41,8 @@ const PRODUCT_VIEW: View = {
 export async function listProducts(session: Session, flags: ListFlags): Promise<void> {
   const walk = listOptions(flags);
   const api = await session.api();
-  await printPagedList(session, PRODUCT_LIST_VIEW, walk, (options) => listCollection(api, 'products', options) as AsyncIterable<JsonRecord>);
+  await printPagedList(session, PRODUCT_LIST_VIEW, walk, (options) => listCollection(api, 'products', options) as AsyncIterable<JsonRecord>,
+    (products) => api.onCatalog?.('products', products as unknown as Product[]));
 }
 
 export async function getProductCommand(session: Session, id: string): Promise<void> {

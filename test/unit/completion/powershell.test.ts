@@ -15,14 +15,20 @@ describe('members completion powershell', () => {
     expect(script.trimEnd().endsWith('}')).toBe(true);
   });
 
-  it('holds the command tree, each command\'s options, fixed values and the helpers (profiles, undo ids)', () => {
+  it('holds the command tree, each command\'s options, fixed values and the helpers (profiles, undo ids, product and course ids)', () => {
     expect(script).toContain("'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')");
     expect(script).toContain("'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file'");
     expect(script).toContain("'|--output' = @('table', 'json', 'ndjson', 'csv')");
     expect(script).toContain("'subscriptions list|--access' = @('active', 'inactive')");
     expect(script).toContain("'|--profile' = '__complete-profiles'");
-    expect(script).toContain("'undo' = '__complete-undo'");
-    expect(script).toContain("$candidates = @(& members $candidates 2>$null | ForEach-Object { ($_ -split \"`t\")[0] })");
+    expect(script).toContain("'undo|0' = '__complete-undo'");
+    // Arguments by position: the product is the second argument of grant.
+    expect(script).toContain("'students grant|1' = '__complete-products'");
+    expect(script).toContain("'courses accesses|0' = '__complete-courses'");
+    expect(script).toContain("'subscriptions list|--product' = '__complete-products'");
+    // The helper gets the line (for its -p); the title goes beside the id, the id alone is inserted.
+    expect(script).toContain('$candidates = @(& members $candidates $commandAst.ToString() 2>$null)');
+    expect(script).toContain("[System.Management.Automation.CompletionResult]::new($value, $shown, 'ParameterValue', $shown)");
   });
 
   it('balances its braces and quotes (a script PowerShell would parse)', () => {

@@ -66,12 +66,13 @@ export function bashCompopt(script: string, words: string[], env: NodeJS.Process
   return lines(result, `bash completion of ${JSON.stringify(words)}`).map((line) => line.replace(/^compopt /, ''));
 }
 
-/** fish: `complete -C LINE`; candidates without their descriptions. */
-export function fishComplete(script: string, line: string, env: NodeJS.ProcessEnv = {}): string[] {
+/** fish: `complete -C LINE`; candidates without their descriptions, unless asked (`value<TAB>description`). */
+export function fishComplete(script: string, line: string, env: NodeJS.ProcessEnv = {}, options: { descriptions?: boolean } = {}): string[] {
   const result = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', script, line], {
     encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmpdir(), ...env }, timeout: 20_000,
   });
-  return lines(result, `fish completion of ${JSON.stringify(line)}`).map((candidate) => candidate.split('\t')[0] ?? '');
+  const candidates = lines(result, `fish completion of ${JSON.stringify(line)}`);
+  return options.descriptions ? candidates : candidates.map((candidate) => candidate.split('\t')[0] ?? '');
 }
 
 /** zsh: the matches compinit's functions pass to compadd after typing LINE and Tab in an interactive zsh. */
