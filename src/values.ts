@@ -51,5 +51,8 @@ export function today(now = new Date()): string {
 /** A plausible address: something, one `@`, a domain with a dot. `+` and the like are the server's business. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** `1 row`, `3 rows`; `many` for irregular plurals. */
-export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+/** The word for `count` things: `row`, `rows`; `many` for irregular plurals. */
+export const pluralWord = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
+
+/** `1 row`, `3 rows`. */
+export const plural = (count: number, one: string, many?: string) => `${count} ${pluralWord(count, one, many)}`;

@@ -21,6 +21,7 @@ import {
 import { redactor } from './redact.js';
 import { keepFailedBodies, type FailedBodyHolder } from './failed-body.js';
 import { Pacer } from './pacer.js';
+import { plural } from '../values.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -428,7 +429,7 @@ async function readBody(body: Dispatcher.ResponseData['body'], deadlineMs: numbe
   }
 }
 
-const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '');
+const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${plural(retries, 'retry', 'retries')}` : '');
 
 /** What a failed POST left behind, as far as we know. */
 function postOutcome(state: ExchangeState): string {

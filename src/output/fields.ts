@@ -6,6 +6,7 @@
  * snake_case keys.
  */
 import { UsageError } from '../errors.js';
+import { pluralWord } from '../values.js';
 import type { JsonRecord, View } from './view.js';
 
 const isObject = (value: unknown): value is JsonRecord =>
@@ -75,15 +76,17 @@ export function assertFieldsBeforeChange(fields: readonly string[] | undefined, 
   if (!fields) return;
   const unknown = fields.filter((field) => !known.includes(field.split('.')[0] as string) && !view.columns.some((column) => column.path === field));
   if (unknown.length === 0) return;
-  const names = unknown.map((field) => JSON.stringify(field)).join(', ');
-  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${names} in --fields (nothing was sent); available fields: ${known.join(', ')}`);
+  throw unknownFields(unknown, ' (nothing was sent)', known);
 }
 
 export function assertKnownFields(record: JsonRecord, fields: readonly string[], view: View): void {
   const unknown = fields.filter((field) =>
     getPath(record, field) === undefined && !view.columns.some((column) => column.path === field));
   if (unknown.length === 0) return;
+  throw unknownFields(unknown, '', Object.keys(flatten(record)));
+}
+
+function unknownFields(unknown: readonly string[], note: string, available: readonly string[]): UsageError {
   const names = unknown.map((field) => JSON.stringify(field)).join(', ');
-  const available = Object.keys(flatten(record)).join(', ');
-  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${names} in --fields; available fields: ${available}`);
+  return new UsageError(`unknown ${pluralWord(unknown.length, 'field')} ${names} in --fields${note}; available fields: ${available.join(', ')}`);
 }

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { StdoutClosedError } from '../errors.js';
+import { plural } from '../values.js';
 import type { GlobalOptions, Io } from '../context.js';
 import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
@@ -104,7 +105,7 @@ function counting(records: Records): AsyncIterable<JsonRecord> & { count: number
 function noteIncomplete(error: unknown, count: number): void {
   // A reader that went away (… | head) took what it wanted: nothing to note.
   if (!(error instanceof Error) || error instanceof StdoutClosedError) return;
-  error.message += ` (output is incomplete: ${count} ${count === 1 ? 'record was' : 'records were'} written before the failure)`;
+  error.message += ` (output is incomplete: ${plural(count, 'record was', 'records were')} written before the failure)`;
 }
 
 async function* checkFirst(records: Records, fields: readonly string[], view: View): AsyncGenerator<JsonRecord> {

@@ -1,7 +1,7 @@
 /** values.ts apart from the date and duration grammars (test/property/values.test.ts): integers, today, e-mails, plurals. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { EMAIL_PATTERN, parseDate, parseDuration, parseInteger, plural, today } from '../../src/values.js';
+import { EMAIL_PATTERN, parseDate, parseDuration, parseInteger, plural, pluralWord, today } from '../../src/values.js';
 
 describe('parseInteger', () => {
   it('reads an integer, signed, with blanks around it', () => {
@@ -72,5 +72,11 @@ describe('plural', () => {
     expect(plural(2, 'row')).toBe('2 rows');
     expect(plural(3, 'match', 'matches')).toBe('3 matches');
     expect(plural(1, 'match', 'matches')).toBe('1 match');
+    expect(plural(1, 'record was', 'records were')).toBe('1 record was');
+  });
+
+  it('pluralWord gives the word alone, by the same rule', () => {
+    expect([0, 1, 2].map((n) => pluralWord(n, 'column'))).toEqual(['columns', 'column', 'columns']);
+    expect(pluralWord(2, 'retry', 'retries')).toBe('retries');
   });
 });

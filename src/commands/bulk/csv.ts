@@ -18,6 +18,7 @@ import type { Io } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CsvColumns } from '../../domain/bulk/operations.js';
 import { readAllBytes } from '../../read-input.js';
+import { plural, pluralWord } from '../../values.js';
 
 /** One data row: its line in the file and its cells by (lower-case) column name, each trimmed. */
 export interface CsvRow {
@@ -108,7 +109,7 @@ function row(names: string[], fields: string[], line: number): CsvRow & { proble
     return { line, values, problem: `${controlled} holds a control character (NUL, ESC…); remove it from the file` };
   }
   if (fields.length === names.length) return { line, values };
-  return { line, values, problem: `${fields.length} ${fields.length === 1 ? 'field' : 'fields'} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
+  return { line, values, problem: `${plural(fields.length, 'field')} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
 }
 
 /** Column names of members' own exports, as the bulk columns they mean. */
@@ -133,7 +134,7 @@ function checkHeader(names: string[], columns: CsvColumns, source: string): void
   const unknown = names.filter((name) => !allowed.includes(name));
   if (unknown.length > 0) {
     const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
-    throw new UsageError(`${source}: unknown ${unknown.length === 1 ? 'column' : 'columns'} ${list} in the header (line 1); ${allowedText}`);
+    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}`);
   }
   const repeated = names.filter((name, index) => names.indexOf(name) !== index);
   if (repeated.length > 0) {
@@ -141,7 +142,7 @@ function checkHeader(names: string[], columns: CsvColumns, source: string): void
   }
   const missing = columns.required.filter((name) => !names.includes(name));
   if (missing.length > 0) {
-    throw new UsageError(`${source}: missing required ${missing.length === 1 ? 'column' : 'columns'} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
+    throw new UsageError(`${source}: missing required ${pluralWord(missing.length, 'column')} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
   }
 }
 

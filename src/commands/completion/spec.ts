@@ -10,8 +10,6 @@ import { recordFieldsOf } from '../command-kit.js';
 import { schemaPaths } from '../field-names.js';
 import type { CompletionHelper } from '../../complete.js';
 
-/** Subscription statuses (api-spec part 3), for `subscriptions list --status`, a free comma list. */
-
 /** Where a value comes from: fixed words (maybe a comma list), a completion helper (profiles, undo ids), or files. */
 export type ValueSource =
   | { kind: 'words'; words: readonly string[]; commaList?: boolean }

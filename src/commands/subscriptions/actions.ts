@@ -11,8 +11,6 @@ import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
 import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../list-options.js';
 
-/** api-spec §3: the subscription status, separate from the access flag. */
-
 export interface SubscriptionListFlags extends ListFlags {
   status?: string;
   access?: 'active' | 'inactive';

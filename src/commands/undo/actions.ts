@@ -13,6 +13,7 @@ import {
 } from '../../audit/index.js';
 import { auditLogPath } from '../../config/paths.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { nameAndEmail } from '../../people.js';
 import type { Session } from '../../session.js';
 import { withOutput } from '../list-options.js';
 import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../domain/changes.js';
@@ -150,7 +151,7 @@ function question(id: string, plan: UndoPlan, label: string): string {
     case 'score':
       return `Undo ${id}: set the score of ${label} back from ${plan.set} to ${plan.previous}?`;
     case 'recreate':
-      return `Undo ${id}: create student ${plan.body.first_name} ${plan.body.last_name} <${plan.body.email}> again, with a new id?`;
+      return `Undo ${id}: create student ${nameAndEmail(plan.body)} again, with a new id?`;
   }
 }
 
@@ -297,7 +298,7 @@ export async function undo(session: Session, rawId: string, opts: { reason?: str
           ...base, student: plan.body.email, student_id: data.id, result: 'created', request_id: requestId, after: studentSnapshot(data),
         });
         await output.one(data, STUDENT_VIEW);
-        messages.notice(`✓ Undid ${id}: created ${plan.body.first_name} ${plan.body.last_name} <${plan.body.email}> again as a new student, `
+        messages.notice(`✓ Undid ${id}: created ${nameAndEmail(plan.body)} again as a new student, `
           + `id ${data.id}${plan.oldId ? ` (was ${plan.oldId})` : ''}; its products, scores and progress are not restored`);
         return;
       }

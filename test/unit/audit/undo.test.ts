@@ -127,6 +127,21 @@ describe('undo a delete', () => {
     expect(log()[1]).toMatchObject({ action: 'undo', undoes: 'd1', result: 'created', student: 'maria@example.com', student_id: 's9' });
   });
 
+  it('names the student as every message does (name <e-mail>), in the question and in the notice', async () => {
+    appendAudit(configDir, DELETE);
+    const refused = await cli(['undo', 'd1']);
+    expect(refused).toMatchObject({ code: 2 });
+    expect(refused.stderr).toContain('error: Undo d1: create student Maria Silva <maria@example.com> again, with a new id: confirmation needed');
+
+    pool().intercept({ path: '/api/v1/students/email/maria%40example.com', method: 'GET', headers: AUTH }).reply(404, { message: 'Not found.' });
+    pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH }).reply(201, { data: { ...MARIA, id: 's9' } });
+    const { code, stderr } = await cli(['undo', 'd1', '--yes', '-o', 'json']);
+    expect(code).toBe(0);
+    expect(stderr.split('\n').filter((line) => line.startsWith('✓'))).toEqual([
+      '✓ Undid d1: created Maria Silva <maria@example.com> again as a new student, id s9 (was s1); its products, scores and progress are not restored',
+    ]);
+  });
+
   it('refuses with exit 5 when the e-mail is taken again', async () => {
     appendAudit(configDir, DELETE);
     pool().intercept({ path: '/api/v1/students/email/maria%40example.com', method: 'GET', headers: AUTH }).reply(200, { data: { ...MARIA, id: 's5' } });
