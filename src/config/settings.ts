@@ -23,6 +23,11 @@ export function namedProfile(flags: { profile?: string }, env: Record<string, st
   return first(['flag', flags.profile], ['env', env.MEMBERS_PROFILE]);
 }
 
+/** The base URL given by `--base-url` or MEMBERS_BASE_URL (an empty value gives none), if any. */
+export function givenBaseUrl(flags: { baseUrl?: string }, env: Record<string, string | undefined>): { value: string; source: Source } | undefined {
+  return first(['flag', flags.baseUrl], ['env', env.MEMBERS_BASE_URL]);
+}
+
 /** Contract §1: flag > environment > profile > default. No flag ever carries a secret. */
 export function resolveSettings(
   flags: { profile?: string; baseUrl?: string },
@@ -34,7 +39,7 @@ export function resolveSettings(
   const { value: profileName, source: profileSource } = named ??
     active ?? { value: DEFAULT_PROFILE, source: 'default' };
   const profile = store.get(profileName);
-  const baseUrl = first(['flag', flags.baseUrl], ['env', env.MEMBERS_BASE_URL], ['profile', profile?.base_url]);
+  const baseUrl = givenBaseUrl(flags, env) ?? first(['profile', profile?.base_url]);
   // Without a base URL from elsewhere, a mistyped name would only fail later, less clearly.
   if (named && !profile && !baseUrl) throw unknownProfile(profileName, named.source, store);
   const token = first(['env', env.MEMBERS_TOKEN], ['profile', profile?.token]);

@@ -1,5 +1,5 @@
 import { AuthError, MissingCredentialsError, UsageError } from '../../errors.js';
-import { DEFAULT_PROFILE, maskSecret, namedProfile, validateBaseUrl, type Settings } from '../../config/settings.js';
+import { DEFAULT_PROFILE, givenBaseUrl, maskSecret, namedProfile, validateBaseUrl, type Settings } from '../../config/settings.js';
 import type { Profile } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
 import { readAll } from '../../read-input.js';
@@ -38,9 +38,9 @@ export async function login(session: Session, opts: { tokenStdin?: boolean; veri
   const { io, globals } = session;
   // The profile to write: named, else `default` (not the active one: logging in never overwrites it by surprise).
   const name = namedProfile(globals, io.env)?.value ?? DEFAULT_PROFILE;
-  const rawBaseUrl = globals.baseUrl ?? io.env.MEMBERS_BASE_URL;
-  if (!rawBaseUrl) throw new UsageError('auth login needs --base-url URL (or MEMBERS_BASE_URL)');
-  const baseUrl = validateBaseUrl(rawBaseUrl).href.replace(/\/$/, '');
+  const given = givenBaseUrl(globals, io.env);
+  if (!given) throw new UsageError('auth login needs --base-url URL (or MEMBERS_BASE_URL)');
+  const baseUrl = validateBaseUrl(given.value).href.replace(/\/$/, '');
 
   const token = opts.tokenStdin
     ? (await readAll(io.stdin)).trim() || undefined
