@@ -2,7 +2,7 @@
 // The only file that touches the process: everything else receives a context.
 // CommonJS (bin/package.json): Node starts a CommonJS entry ~6 ms sooner than an ES module.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -32,6 +32,18 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
   process.exit(0);
 }
 
+/*
+ * V8's cache holds only the functions the writing run compiled: one written
+ * by `members --help` left every API command compiling most of its code
+ * (one GET 1.5x slower). How far a run went is measured by the built-in
+ * modules it loaded (an API call loads http, net, streams...); the cache
+ * records it in its header, and a run that went further writes it again.
+ * Without process.moduleLoadList (not a documented API) the weight is 0 and
+ * the cache is written once, as before.
+ */
+const CACHE_HEADER = 'members-code-cache-1';
+const runWeight = () => process.moduleLoadList?.length ?? 0;
+const CACHE_PREFIX = 'code-cache-';
 
 /*
  * Process-wide tweaks, set before anything they affect is compiled
@@ -49,25 +61,12 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
 setFlagsFromString('--liftoff-only');
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
-/*
- * V8's cache holds only the functions the writing run compiled: one written
- * by `members --help` left every API command compiling most of its code
- * (one GET 1.5x slower). How far a run went is measured by the built-in
- * modules it loaded (an API call loads http, net, streams...); the cache
- * records it in its header, and a run that went further writes it again.
- * Without process.moduleLoadList (not a documented API) the weight is 0 and
- * the cache is written once, as before.
- */
-const CACHE_HEADER = 'members-code-cache-1';
-const runWeight = () => process.moduleLoadList?.length ?? 0;
-const CACHE_PREFIX = 'code-cache-';
-
 const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'));
 const { main, processIo } = program.exports;
 main(argv, processIo()).then((code) => {
   process.exitCode = code;
   // A run that failed early compiled little: the cache is written by one that worked.
-  if (code === 0) program.saveCodeCache();
+  if (code === 0) program.save();
 });
 
 /**
@@ -96,7 +95,7 @@ function loadProgram(file) {
   script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
   return {
     exports: bundle.exports,
-    saveCodeCache() {
+    save() {
       if (!cacheFile) return;
       const weight = runWeight();
       // Rewritten only when V8 refused it or this run went further than the one that wrote it.
@@ -104,7 +103,7 @@ function loadProgram(file) {
       const header = Buffer.alloc(CACHE_HEADER.length + 4);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
-      writeAtomically(cacheFile, Buffer.concat([header, script.createCachedData()]));
+      saveCodeCache(cacheFile, Buffer.concat([header, script.createCachedData()]), bundle.exports.writeFileAtomically);
       removeOtherBuilds(cacheFile);
     },
   };
@@ -144,14 +143,17 @@ function removeOtherBuilds(keep) {
   }
 }
 
-/** A cache is only an optimisation: any failure to write it is ignored. */
-function writeAtomically(path, data) {
+/**
+ * In a directory of the user's own (0700), by the program's atomic writer
+ * (src/atomic-file.ts: 0600, never half a file). A cache is only an
+ * optimisation: any failure to write it is ignored.
+ */
+function saveCodeCache(path, data, writeFileAtomically) {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, data, { mode: 0o600 });
-    renameSync(temporary, path);
   } catch {
-    // Read-only home, full disk: the next run compiles again.
+    return;
   }
+  // Read-only home, full disk: the next run compiles again.
+  writeFileAtomically(path, data).catch(() => undefined);
 }

@@ -120,3 +120,9 @@ export function processIo(): Io {
     },
   };
 }
+
+/** For bin/members.js, which saves its code cache after a run: the one atomic writer, loaded only then. */
+export async function writeFileAtomically(path: string, data: Uint8Array): Promise<void> {
+  const atomic = await import('./atomic-file.js');
+  await atomic.writeFileAtomically(path, data);
+}

@@ -1,14 +1,12 @@
 /**
- * `--out FILE`: a temporary file in the same directory that is renamed into
- * place only when complete, so a failure or Ctrl-C never leaves a
- * half-written file behind. Loaded only with --out: crypto and the promise
- * APIs of fs and streams cost every other run 3-4 ms to load.
+ * `--out FILE`, written by the atomic writer (src/atomic-file.ts): a failure
+ * or Ctrl-C never leaves a half-written file behind. Loaded only with --out:
+ * crypto and the promise APIs of fs and streams cost every other run 3-4 ms
+ * to load.
  */
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
-import { basename, dirname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { openAtomicFile } from '../atomic-file.js';
 import { UsageError } from '../errors.js';
 import { writer, type Destination } from './destination.js';
 
@@ -21,15 +19,11 @@ export async function openOutFile(path: string): Promise<Destination> {
   // The rename at the end would fail on a directory, after every request: refuse it now.
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`cannot write --out ${path}: it is a directory; give a file name`);
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  // 'wx': never write through a file or symlink that is already there; 0600: it holds personal data.
-  const handle = await open(temp, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
+  const atomic = await openAtomicFile(path).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot write --out ${path}: ${error.code ?? error.message}`);
   });
-  // flush: fsync before closing, so that the renamed file holds its data even after a power cut.
-  const file = handle.createWriteStream({ flush: true });
-  // The failure is reported by the next write() or by close(), through `file.errored`.
-  file.on('error', () => {});
+  // A failure is reported by the next write() (through `file.errored`) or by close().
+  const file = atomic.stream;
   const write = writer({
     write: (text) => {
       if (file.errored) throw file.errored;
@@ -55,15 +49,9 @@ export async function openOutFile(path: string): Promise<Destination> {
     async close() {
       if (pending !== '') await write(pending);
       pending = '';
-      file.end();
-      await finished(file);
-      await rename(temp, path);
+      await atomic.commit();
     },
-    async abort() {
-      file.destroy();
-      // The result is being thrown away: a write error no longer matters, only that the file is closed.
-      await finished(file).catch(() => undefined);
-      await rm(temp, { force: true });
-    },
+    // The result is thrown away: a write error no longer matters, only that no file is left.
+    abort: () => atomic.discard(),
   };
 }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../atomic-file.js';
 import type { SandboxStore } from './store.js';
 import type { SandboxState } from './types.js';
 
@@ -27,27 +26,6 @@ function isState(value: unknown): value is SandboxState {
   if (typeof value !== 'object' || value === null) return false;
   const state = value as Record<string, unknown>;
   return state.format === 1 && ['products', 'courses', 'students', 'subscriptions', 'progress'].every((key) => Array.isArray(state[key]));
-}
-
-/**
- * Replaces `file` atomically: readers see the old or the new state, never a
- * half-written one. Mode 0600, since the file holds personal data.
- */
-async function writeFileAtomically(file: string, text: string): Promise<void> {
-  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /** Saves the store after changes, at most once per interval, and on `flush()`. */
@@ -85,7 +63,8 @@ export class StateWriter {
     while (this.writing) await this.writing;
     if (!this.dirty) return;
     this.dirty = false;
-    // Serialised synchronously, so the snapshot is consistent even if changes follow.
+    // Serialised synchronously, so the snapshot is consistent even if changes follow. Replaced atomically: a
+    // reader (or a kill) sees the old state or the new one, never half of one.
     const text = JSON.stringify(this.store.toState());
     this.writing = writeFileAtomically(this.file, text)
       .catch((error: unknown) => {

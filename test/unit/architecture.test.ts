@@ -53,6 +53,19 @@ describe('layers', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the sandbox imports nothing of the client but the atomic file writer, so it cannot flatter it', () => {
+    const offending = importers('sandbox').flatMap(([file, imports]) =>
+      imports.filter((target) => !target.startsWith('sandbox/') && target !== 'atomic-file.js').map((target) => `${file} → ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('no module changes the process when it is imported: V8 flags and zod\'s config are set in bin/members.js', () => {
+    const offending = sources(SRC).filter((file) => /setFlagsFromString|\bz\.config\(|__zod_globalConfig/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(offending).toEqual([]);
+    expect(readFileSync(join(SRC, '..', 'bin', 'members.js'), 'utf8')).toMatch(/setFlagsFromString\('--liftoff-only'\);\nglobalThis\.__zod_globalConfig = \{ \.\.\.globalThis\.__zod_globalConfig, jitless: true \};\n\nconst program = loadProgram/);
+  });
+
   it('the audit log does not know the Session', () => {
     const offending = importers('audit').flatMap(([file, imports]) => imports.filter((target) => target === 'session.js').map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
