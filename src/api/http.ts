@@ -1,8 +1,9 @@
 /**
  * The transport: one keep-alive undici dispatcher per run, Bearer auth pinned
  * to the base URL's origin, per-request timeout, retries by undici's
- * RetryHandler driven by our policy, and every failure turned into a typed
- * error whose exit code the error boundary reads.
+ * RetryHandler driven by our policy (the one retry loop: whole-answer.ts
+ * turns a broken body into a failure it retries too), and every failure
+ * turned into a typed error whose exit code the error boundary reads.
  */
 import type { Dispatcher, RetryHandler } from 'undici';
 // undici's own modules rather than its index, which loads fetch, WebSocket,
@@ -19,7 +20,7 @@ import {
   type Backoff, type Failure,
 } from './retry-policy.js';
 import { redactor } from './redact.js';
-import { keepFailedBodies, type FailedBodyHolder } from './failed-body.js';
+import { BodyTooLargeError, wholeAnswers, type FailedBodyHolder } from './whole-answer.js';
 import { Pacer } from './pacer.js';
 import { plural } from '../values.js';
 
@@ -85,7 +86,6 @@ interface ExchangeState {
   firstRateLimit?: number;
   /** Requests sent again. */
   retries: number;
-  headersReceived?: boolean;
   /** The last network failure retried (a timeout, a cut connection), to name it if the retry fails too. */
   lastNetworkCode?: string;
   /** A check found the POST's effect: the caller fetches it instead of failing. */
@@ -123,9 +123,14 @@ export class HttpClient {
     const base = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
     if (!options.dispatcher || options.ownsDispatcher) this.owned = base;
     // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
-    // Interceptors wrap in order: the body keeper sees each attempt's answer before the retry handler drops it.
+    // Interceptors wrap in order: whole answers below the retry handler, which sees each one only once it is complete.
     this.pacer = options.pacer ?? new Pacer();
-    this.dispatcher = base.compose(keepFailedBodies(RETRYABLE_STATUS, (status, headers) => this.pacer.observe(status, headers)), retryInterceptor({
+    this.dispatcher = base.compose(wholeAnswers({
+      deadlineMs: options.timeoutMs,
+      maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+      keepBodiesOf: RETRYABLE_STATUS,
+      onAnswer: (status, headers) => this.pacer.observe(status, headers),
+    }), retryInterceptor({
       maxRetries: options.retries,
       statusCodes: [...RETRYABLE_STATUS],
       methods: [...RETRY_METHODS] as Dispatcher.HttpMethod[],
@@ -167,7 +172,7 @@ export class HttpClient {
     if (req.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
 
-    // One budget for the whole exchange, whoever notices the failure (undici's handler, or the body read below).
+    // One budget for the whole exchange: every failure, a broken body's too (whole-answer.ts), reaches `retry` below.
     const state: ExchangeState = { attempt: 0, retries: 0 };
     const log = (status: string) => this.options.log?.(
       `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${state.retries}`,
@@ -186,8 +191,6 @@ export class HttpClient {
     const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
       const failure = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
       const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
-      // After the headers, undici would resume the body with a Range request and splice two responses: never.
-      if (state.headersReceived) return callback(err);
       const decision = decide({ method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] });
       if (decision === null) return callback(err);
       const again = () => {
@@ -217,70 +220,49 @@ export class HttpClient {
       );
     };
 
-    for (;;) {
-      state.headersReceived = false;
-      const failedBody: FailedBodyHolder = {};
-      await this.pacer.acquire();
-      let response: Dispatcher.ResponseData<unknown>;
-      try {
-        response = await request.call(this.dispatcher, {
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method: req.method,
-          headers,
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-          // Per-request options of the retry interceptor, merged over the dispatcher's.
-          retryOptions: { retry },
-          failedBody,
-        } as Dispatcher.RequestOptions);
-      } catch (error) {
-        // A retryable status that used up the budget (or a checked POST's 5xx) arrives as undici's RequestRetryError.
-        const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
-        if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
-          log(String(failed.statusCode));
-          const body = parseBody(failedBody.text ?? '');
-          throw this.statusError(failed.statusCode, body === INVALID ? undefined : body, label, state, req, failed.headers ?? {});
-        }
-        log('ERR');
-        throw this.networkError(error, label, state);
+    await this.pacer.acquire();
+    // A retryable status that used up the budget (or a checked POST's 5xx) arrives as undici's RequestRetryError,
+    // without its body: whole-answer.ts keeps the start of it here.
+    const failedBody: FailedBodyHolder = {};
+    let response: Dispatcher.ResponseData<unknown>;
+    try {
+      response = await request.call(this.dispatcher, {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: req.method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        // Per-request options of the retry interceptor, merged over the dispatcher's.
+        retryOptions: { retry },
+        failedBody,
+      } as Dispatcher.RequestOptions);
+    } catch (error) {
+      const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
+      if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
+        log(String(failed.statusCode));
+        const body = parseBody(failedBody.text ?? '');
+        throw this.statusError(failed.statusCode, body === INVALID ? undefined : body, label, state, req, failed.headers ?? {});
       }
-      state.headersReceived = true;
-
-      let text = '';
-      try {
-        text = await readBody(response.body, this.options.timeoutMs, this.options.maxBodyBytes ?? MAX_BODY_BYTES)
-          // A 204 that came with a body anyway (undici reads those bytes as a broken response): the change was made.
-          .catch((error: unknown) => (noContentWithBody(response.statusCode, error) ? '' : Promise.reject(error)));
-      } catch (error) {
-        if (error instanceof TooLargeError) {
-          log('ERR');
-          throw new BadResponseError(`the server sent more than ${formatBytes(this.options.maxBodyBytes ?? MAX_BODY_BYTES)} in one response; refusing to read on (report it to the platform)`, ExitCode.transient, label, response.statusCode);
-        }
-        // The connection broke or stalled after the headers: an idempotent request starts over, from scratch.
-        const code = (error as { code?: string }).code;
-        const decision = req.method === 'POST' ? null : decide({ method: req.method, code });
-        if (decision) {
-          state.retries++;
-          state.lastNetworkCode = code;
-          await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
-          continue;
-        }
-        log('ERR');
-        throw this.networkError(error, label, state);
+      log('ERR');
+      if (error instanceof BodyTooLargeError) {
+        throw new BadResponseError(`the server sent more than ${formatBytes(error.maxBytes)} in one response; refusing to read on (report it to the platform)`, ExitCode.transient, label, error.status);
       }
-      log(String(response.statusCode));
-      const body = parseBody(text);
-      const requestId = headerValue(response.headers['x-request-id']);
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        if (body === INVALID) {
-          throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
-        }
-        return { status: response.statusCode, headers: response.headers, body, requestId };
-      }
-      throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, state, req, response.headers);
+      throw this.networkError(error, label, state);
     }
+    // The body is all there (whole-answer.ts): reading it cannot fail half-way.
+    const text = await response.body.text();
+    log(String(response.statusCode));
+    const body = parseBody(text);
+    const requestId = headerValue(response.headers['x-request-id']);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      if (body === INVALID) {
+        throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
+      }
+      return { status: response.statusCode, headers: response.headers, body, requestId };
+    }
+    throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, state, req, response.headers);
   }
 
   /** Waits for requests in flight; `abandon` (after Ctrl-C or SIGTERM) cancels them instead: nobody wants their answers. */
@@ -400,34 +382,7 @@ function proxyProblem(proxy: ProxyNamed, target: URL, code: string | undefined, 
 /** No answer of this API is near this size; a larger one is a broken or hostile server, not data. */
 export const MAX_BODY_BYTES = 64 * 2 ** 20;
 
-class TooLargeError extends Error {}
-
 const formatBytes = (bytes: number) => (bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`);
-
-/**
- * The body as text, within a deadline from the headers on (--timeout bounds
- * the wait for each byte too, but a body trickled byte by byte would never
- * end) and a size cap. A body cut by the deadline is UND_ERR_BODY_TIMEOUT,
- * which an idempotent request retries from scratch.
- */
-async function readBody(body: Dispatcher.ResponseData['body'], deadlineMs: number, maxBytes: number): Promise<string> {
-  const timer = setTimeout(() => body.destroy(Object.assign(new Error(`body not received within ${deadlineMs} ms`), { code: 'UND_ERR_BODY_TIMEOUT' })), deadlineMs);
-  try {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new TooLargeError();
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${plural(retries, 'retry', 'retries')}` : '');
 
@@ -445,11 +400,6 @@ function checkFailure(error: unknown): string {
 }
 
 const INVALID = Symbol('invalid json');
-
-/** HTTP forbids a body after 204, 205 and 304, so undici counts one as a length mismatch; the status line is the answer. */
-function noContentWithBody(status: number | undefined, error: unknown): boolean {
-  return (status === 204 || status === 205 || status === 304) && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
-}
 
 function parseBody(text: string): unknown {
   if (text.trim() === '') return null;

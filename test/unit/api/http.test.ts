@@ -233,3 +233,80 @@ describe('HttpClient under a rate limit', () => {
     await expect(client({ retries: 0 }).send({ method: 'GET', path: '/api/v1/subscriptions' })).rejects.toMatchObject({ status: 429 });
   });
 });
+
+describe('one retry loop: a body broken after the headers is a failure like any other', () => {
+  /** A local server answering each request with the next of `answers`; records each request's method and Range header. */
+  async function serve(answers: Array<(response: import('node:http').ServerResponse) => void>) {
+    const seen: Array<{ method?: string; range?: string }> = [];
+    const server = createServer((request, response) => {
+      seen.push({ method: request.method, range: request.headers.range });
+      request.resume();
+      (answers[seen.length - 1] ?? answers[answers.length - 1] as (r: typeof response) => void)(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const http = (retries: number) => new HttpClient({
+      baseUrl: new URL(base), token: TOKEN, timeoutMs: 5_000, retries, userAgent: 'test', secrets: [TOKEN],
+      backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, rateLimitBudgetMs: 60_000, random: () => 0.5 },
+    });
+    const stop = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    return { seen, http, stop };
+  }
+  /** Headers announcing 100 bytes, 8 of them, then the connection cut. */
+  const cut = (response: import('node:http').ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', 'accept-ranges': 'bytes' });
+    response.write('{"data":', () => response.socket?.destroy());
+  };
+  const answer = (status: number, body: unknown) => (response: import('node:http').ServerResponse) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+
+  it('a GET whose body is cut is sent again from scratch (no Range), and the whole second answer is the result', async () => {
+    const { seen, http, stop } = await serve([cut, answer(200, { data: [1, 2] })]);
+    try {
+      await expect(http(3).send({ method: 'GET', path: '/api/v1/products' })).resolves.toMatchObject({ body: { data: [1, 2] } });
+      expect(seen).toEqual([{ method: 'GET', range: undefined }, { method: 'GET', range: undefined }]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('503s and cut bodies spend the same --retries: 2 retries are 3 requests in all, then the last failure', async () => {
+    const { seen, http, stop } = await serve([answer(503, { message: 'down' }), cut, answer(503, { message: 'still down' }), answer(200, { data: [] })]);
+    try {
+      await expect(http(2).send({ method: 'GET', path: '/api/v1/products' })).rejects.toThrow(
+        'server unavailable (503) after 2 retries: still down; try again later or raise --retries (GET /api/v1/products)',
+      );
+      expect(seen).toHaveLength(3);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a POST whose body is cut is not resent while its check finds it applied', async () => {
+    const { seen, http, stop } = await serve([cut, answer(201, { data: { id: 's2' } })]);
+    let checks = 0;
+    try {
+      const failure = http(3).send({ method: 'POST', path: '/api/v1/students', body: {}, alreadyApplied: async () => (++checks, true) });
+      await expect(failure).rejects.toThrow(/^cannot reach .*; the change was applied \(POST \/api\/v1\/students\)$/);
+      expect({ requests: seen.length, checks }).toEqual({ requests: 1, checks: 1 });
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a POST whose body is cut goes again once its check finds nothing', async () => {
+    const { seen, http, stop } = await serve([cut, answer(201, { data: { id: 's2' } })]);
+    try {
+      await expect(http(3).send({ method: 'POST', path: '/api/v1/students', body: {}, alreadyApplied: async () => false }))
+        .resolves.toMatchObject({ status: 201, body: { data: { id: 's2' } } });
+      expect(seen.map(({ method }) => method)).toEqual(['POST', 'POST']);
+    } finally {
+      await stop();
+    }
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * src/api/http.ts imports undici's own modules instead of its index (start-up
- * time), and relies on how its RetryHandler behaves. undici is pinned to one
- * version in package.json; these tests state the contract an upgrade must keep.
+ * time), and relies on how its RetryHandler behaves (with whole-answer.ts
+ * below it). undici is pinned to one version in package.json; these tests
+ * state the contract an upgrade must keep.
  */
 import { describe, expect, it } from 'vitest';
 import { Agent as IndexAgent, Dispatcher as IndexDispatcher, interceptors } from 'undici';
@@ -56,5 +57,34 @@ describe('the undici modules http.ts imports', () => {
     expect(response.statusCode).toBe(201);
     await response.body.text();
     expect(codes).toEqual(['ETIMEDOUT']);
+  });
+
+  it('starts over from scratch (no Range) after an error reported before any headers, unless the controller it comes with says aborted', async () => {
+    // whole-answer.ts reports a broken body this way, with a controller of its own that is aborted only when the caller aborted.
+    const outcomes: Array<{ aborted: boolean; asked: number; result: string }> = [];
+    for (const aborted of [false, true]) {
+      let asked = 0;
+      const retry: RetryHandler.RetryCallback = (_err, _context, callback) => {
+        asked++;
+        callback(null);
+      };
+      let dispatches = 0;
+      const failFirst: IndexDispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+        if (dispatches++ > 0) return dispatch(opts, handler);
+        const controller = { aborted, reason: null, paused: false, abort() {}, pause() {}, resume() {} };
+        handler.onRequestStart?.(controller as never, {});
+        queueMicrotask(() => handler.onResponseError?.(controller as never, Object.assign(new Error('cut'), { code: 'UND_ERR_SOCKET' })));
+        return true;
+      };
+      const dispatcher = agent().compose(failFirst, retryInterceptor({ statusCodes: [503], methods: ['GET'], errorCodes: ['UND_ERR_SOCKET'], maxRetries: 3 }));
+      if (!aborted) agent().get(ORIGIN).intercept({ path: '/whole', method: 'GET', headers: (h) => !('range' in h) }).reply(200, 'all of it');
+      const result = await request.call(dispatcher, { origin: ORIGIN, path: '/whole', method: 'GET', retryOptions: { retry } } as never)
+        .then((response) => response.body.text(), (error: Error) => `rejected: ${error.message}`);
+      outcomes.push({ aborted, asked, result });
+    }
+    expect(outcomes).toEqual([
+      { aborted: false, asked: 1, result: 'all of it' },
+      { aborted: true, asked: 0, result: 'rejected: cut' },
+    ]);
   });
 });
