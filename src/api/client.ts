@@ -1,8 +1,11 @@
-/** Validates response bodies against the zod schemas, on top of the transport. */
+/**
+ * Validates response bodies against the zod schemas, on top of the transport;
+ * the one way above api/ to send anything (the transport itself stays inside).
+ */
 import type { z } from 'zod';
 import { CliError, ExitCode } from '../errors.js';
 import { normaliseDates } from '../time/zones.js';
-import { BadResponseError, HttpClient, type HttpRequest } from './http.js';
+import { BadResponseError, HttpClient, type HttpRequest, type HttpResponse } from './http.js';
 
 export interface Result<T> {
   data: T;
@@ -26,7 +29,7 @@ export class Api {
   onCatalog?: CatalogObserver;
 
   /** `readOnly`: refuses anything but GET, so that a dry run cannot change anything, whatever code runs in it. */
-  constructor(readonly http: HttpClient, private readonly readOnly = false) {}
+  constructor(private readonly http: HttpClient, private readonly readOnly = false) {}
 
   /** The same client, for dry runs: read-only by construction. */
   reading(): Api {
@@ -58,6 +61,22 @@ export class Api {
     // One reading of date-only fields for every command and format (time/zones.ts).
     normaliseDates(response.body);
     return { data: response.body as z.infer<S>, requestId: response.requestId };
+  }
+
+  /** The escape hatch (`members api`): any request, its body as the server sent it, unvalidated. */
+  async raw(req: HttpRequest): Promise<HttpResponse> {
+    this.guard(req);
+    return this.http.send(req);
+  }
+
+  /** Text with the run's secrets replaced by `***` (a body may hold the report's tokens). */
+  redact(text: string): string {
+    return this.http.redact(text);
+  }
+
+  /** Tells the user something on stderr (nothing with --quiet): a slow fallback, a long wait. */
+  notice(text: string): void {
+    this.http.notice(text);
   }
 
   /** For 204 answers: nothing to validate. */

@@ -20,7 +20,7 @@ const entry = (kind: StudentKey['kind'], value: string) => `${kind}:${kind === '
 export async function scanForStudent(api: Api, key: StudentKey): Promise<string | undefined> {
   let index = indexes.get(api);
   if (!index) {
-    api.http.notice(`The server cannot look up ${key.kind} ${JSON.stringify(key.value)} by its path (a "/" in a path segment is a route miss); reading the student list once to find it…`);
+    api.notice(`The server cannot look up ${key.kind} ${JSON.stringify(key.value)} by its path (a "/" in a path segment is a route miss); reading the student list once to find it…`);
     index = buildIndex(api);
     indexes.set(api, index);
     // A failed read may succeed later in the run: do not keep it.

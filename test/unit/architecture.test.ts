@@ -53,6 +53,17 @@ describe('layers', () => {
     expect(offending).toEqual([]);
   });
 
+  it('above api/, the transport is built by the Session alone and reached only through Api (no api.http)', () => {
+    const above = sources(SRC).filter((file) => !relative(SRC, file).startsWith('api/') && !relative(SRC, file).startsWith('sandbox/'));
+    const offending = above.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const values = /^import (?!type )[^;]*from '[./]+\/api\/http\.js'|import\('[./]+\/api\/http\.js'\)/m.test(text) && relative(SRC, file) !== 'session.ts';
+      return [...(values ? ['imports the transport'] : []), ...(/\.http\.(send|redact|notice|url)\b/.test(text) ? ['reaches into api.http'] : [])]
+        .map((what) => `${relative(SRC, file)} ${what}`);
+    });
+    expect(offending).toEqual([]);
+  });
+
   it('the sandbox imports nothing of the client but the atomic file writer, so it cannot flatter it', () => {
     const offending = importers('sandbox').flatMap(([file, imports]) =>
       imports.filter((target) => !target.startsWith('sandbox/') && target !== 'atomic-file.js').map((target) => `${file} → ${target}`));

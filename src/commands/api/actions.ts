@@ -25,7 +25,7 @@ export async function callApi(
   const output = await session.output({ output: session.globals.output === 'table' ? 'json' : session.globals.output });
   try {
     if (!opts.paginate) {
-      const response = await api.http.send({ method, path, query, body });
+      const response = await api.raw({ method, path, query, body });
       if (response.body !== null) await output.one(redacted(api, response.body) as Record<string, unknown>, RAW);
     } else {
       await output.list(redactEach(api, paginate(api, path, query)), RAW);
@@ -42,7 +42,7 @@ export async function callApi(
  * two tokens in `path` and `next_page_url` (contract §6).
  */
 function redacted(api: Api, value: unknown): unknown {
-  if (typeof value === 'string') return api.http.redact(value);
+  if (typeof value === 'string') return api.redact(value);
   if (Array.isArray(value)) return value.map((item) => redacted(api, item));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redacted(api, item)]));
   return value;
@@ -61,7 +61,7 @@ async function* redactEach(api: Api, records: AsyncIterable<Record<string, unkno
 function paginate(api: Api, path: string, query: Query | undefined): AsyncGenerator<Record<string, unknown>> {
   const { page: _page, ...kept } = query ?? {};
   const get = async (target: string, q?: Query): Promise<Page<Record<string, unknown>>> => {
-    const { body } = await api.http.send({ method: 'GET', path: target, query: q });
+    const { body } = await api.raw({ method: 'GET', path: target, query: q });
     const page = body as { data?: unknown; links?: { next?: string | null }; meta?: { current_page?: unknown } } | null;
     if (!page || !Array.isArray(page.data)) {
       throw new UsageError('--paginate needs a paginated list (a body with a data array and links.next)');
