@@ -57,15 +57,21 @@ export class Session {
     return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
   }
 
-  /** The API client of the profile in force; exit 3 before any request when there is no token. */
-  async api(): Promise<Api> {
-    if (this.apiInstance) return this.apiInstance;
+  /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
+  async settingsToConnect(): Promise<Settings & { baseUrl: string }> {
     const settings = await this.settings();
     if (!settings.baseUrl) {
       throw new UsageError(
         `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
       );
     }
+    return { ...settings, baseUrl: settings.baseUrl };
+  }
+
+  /** The API client of the profile in force; exit 3 before any request when there is no token. */
+  async api(): Promise<Api> {
+    if (this.apiInstance) return this.apiInstance;
+    const settings = await this.settingsToConnect();
     if (!settings.token) {
       throw new MissingCredentialsError(
         `no API token for profile "${settings.profile}": run \`members auth login\` or set MEMBERS_TOKEN`,
@@ -82,7 +88,7 @@ export class Session {
   }
 
   /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */
-  private async warnIfConfigExposed(): Promise<void> {
+  async warnIfConfigExposed(): Promise<void> {
     const store = await this.store();
     const holdsTokens = store.list().some(([, profile]) => Boolean(profile.token || profile.developer_token || profile.platform_token));
     if (!holdsTokens) return;

@@ -140,6 +140,13 @@ describe('concurrent logins', () => {
     ]);
     expect(exposed.code).toBe(6); // the command still runs: nothing listens on port 1
 
+    // The report takes its two tokens from the same file: the same warnings, before anything is sent.
+    const report = JSON.stringify({ active: 'w', profiles: { w: { base_url: 'http://127.0.0.1:1', developer_token: 'dev_w_0123456789', platform_token: 'plat_w_0123456789' } } });
+    writeFileSync(file, report);
+    const reported = await members(dir, ['report', 'engaged-courses', '--retries', '0']);
+    expect(reported.stderr.split('\n').filter((line) => line.startsWith('warning:') && line.includes('other users'))).toEqual(warnings);
+    expect(reported.code).toBe(6);
+
     chmodSync(file, 0o600);
     chmodSync(dir, 0o700);
     expect((await members(dir, ['students', 'get', 'x', '--retries', '0'])).stderr).not.toContain('warning:');

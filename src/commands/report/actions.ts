@@ -43,12 +43,7 @@ export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerTok
  * profile so that logs and error messages redact them.
  */
 async function reportClient(session: Session): Promise<{ api: Api; developerToken: string; platformToken: string }> {
-  const settings = await session.settings();
-  if (!settings.baseUrl) {
-    throw new UsageError(
-      `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
-    );
-  }
+  const settings = await session.settingsToConnect();
   const { developerToken, platformToken } = settings;
   if (!developerToken || !platformToken) {
     const missing = [developerToken ? '' : 'developer token', platformToken ? '' : 'platform token'].filter(Boolean).join(' and ');
@@ -57,6 +52,8 @@ async function reportClient(session: Session): Promise<{ api: Api; developerToke
         + 'or store them with `members auth login` (it reads them from those variables or asks on a terminal)',
     );
   }
+  // The report tokens may come from the config, as the bearer token does for every other command.
+  await session.warnIfConfigExposed();
   const api = await session.connect(settings.baseUrl, undefined, [developerToken, platformToken, settings.token]);
   return { api, developerToken, platformToken };
 }
