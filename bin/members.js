@@ -7,7 +7,7 @@ const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { setFlagsFromString } = require('node:v8');
-const { Script, constants: vmConstants } = require('node:vm');
+const { Script } = require('node:vm');
 
 /*
  * Fast paths that need none of the program (commander, the bundle): the
@@ -88,8 +88,7 @@ function loadProgram(file) {
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData: cache?.data,
-    // The bundle's import() of Node's built-ins goes to the default loader.
-    importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No importModuleDynamically: the bundle holds no import() (scripts/build.mjs says why).
   });
   const bundle = { exports: {} };
   script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));

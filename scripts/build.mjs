@@ -77,6 +77,14 @@ const common = {
   logLevel: 'warning',
   plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2],
   define: { __MEMBERS_VERSION__: JSON.stringify(pkg.version) },
+  /*
+   * No import() left in the output: bin/members.js runs the bundle as a vm
+   * script, and on Node 20 a script compiled from a code cache loses its
+   * dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on every
+   * run after the first), while USE_MAIN_CONTEXT_DEFAULT_LOADER prints an
+   * ExperimentalWarning. Built-ins imported lazily become require() calls.
+   */
+  supported: { 'dynamic-import': false },
 };
 /*
  * The program is one CommonJS file so that bin/members.js can compile it with

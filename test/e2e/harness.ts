@@ -2,7 +2,7 @@
  * End-to-end harness: spawns the built binary, and `members sandbox` on an
  * ephemeral port, each with an isolated MEMBERS_CONFIG_DIR.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,3 +104,26 @@ export async function sandboxGet<T = unknown>(sandbox: SandboxProcess, path: str
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
 }
+
+/** Whether `runInTerminal` can work here: util-linux `script` (Linux; Debian's bsdutils is essential). */
+export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Runs the binary with stdin, stdout and stderr on a pseudo-terminal of
+ * `columns` columns (util-linux `script`): what a person at a terminal sees,
+ * spinners and prompts included, in one stream. `input` is typed once the
+ * program has started.
+ */
+export function runInTerminal(args: string[], options: RunOptions & { columns?: number } = {}): Promise<{ code: number | null; output: string }> {
+  const command = `stty cols ${options.columns ?? 100} rows 40; exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, output }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
