@@ -45,7 +45,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
         return 0;
       }
       const head = header ? columns.map(columnHeader) : undefined;
-      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind) }, layout)}\n`);
+      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole), dropLate: columns.map((column) => column.dropLate === true) }, layout)}\n`);
       return rows.length;
     },
   };
@@ -58,12 +58,17 @@ interface Grid {
   labelled?: boolean;
   /** Per column: what may happen to it on a narrow terminal. */
   kinds?: ColumnKind[];
+  /** Per column: never cut (identifiers, and dates: `2024-0…` says nothing); it may still be dropped if low-value. */
+  whole?: boolean[];
+  /** Per column: dropped, if need be, after the low-value ones. */
+  dropLate?: boolean[];
 }
 
 /**
  * On a narrow terminal: an identifier (id, e-mail, document, the STUDENT a
- * row names) is never cut, since a cut one is useless; a low-value column is
- * dropped before titles and names are cut hard; the others shrink.
+ * row names) or a date is never cut, since a cut one is useless; a low-value
+ * column is dropped before titles and names are cut hard, then a column
+ * its view lets go (`dropLate`); the others shrink.
  */
 export type ColumnKind = 'identifier' | 'low' | 'text';
 
@@ -74,6 +79,8 @@ export function columnKind(column: Column): ColumnKind {
   if (IDENTIFIER.test(column.path)) return 'identifier';
   return LOW_VALUE.test(column.path) ? 'low' : 'text';
 }
+
+const keptWhole = (column: Column) => columnKind(column) === 'identifier' || column.format === 'date' || column.format === 'datetime';
 
 /** A title or name cut to fewer columns than this says little: drop low-value columns first. */
 const READABLE_WIDTH = 12;
@@ -92,10 +99,10 @@ const PLAIN_CHARS = {
 async function renderGrid(grid: Grid, { tty, width, color }: Layout): Promise<string> {
   const [{ default: Table }, { default: stringWidth }] = await Promise.all([import('cli-table3'), import('string-width')]);
   const fit = tty && width !== undefined;
-  const { head = [], rows, labelled = false, kinds = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
+  const { head = [], rows, labelled = false, whole = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
   const emphasis = color ? await bold() : (text: string) => text;
   const natural = naturalWidths([head, ...rows], stringWidth);
-  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), kinds.map((kind) => kind === 'identifier')) : natural;
+  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole) : natural;
   const table = new Table({
     head: head.map(emphasis),
     // Only shrunk columns get a width (content plus padding); cli-table3 sizes the others and truncates with '…'.
@@ -137,33 +144,39 @@ const total = (widths: readonly number[]) => widths.reduce((sum, width) => sum +
 /** Which low-value columns go: from the right, while the rest would cut some text below READABLE_WIDTH. */
 function droppedColumns(grid: Grid, width: number, measure: (text: string) => number): Set<number> {
   const kinds = grid.kinds ?? [];
+  const whole = grid.whole ?? [];
   const natural = naturalWidths([grid.head ?? [], ...grid.rows], measure);
   const dropped = new Set<number>();
   const needs = () => {
     const kept = natural.filter((_, index) => !dropped.has(index));
-    const fixed = total(natural.filter((_, index) => !dropped.has(index) && kinds[index] === 'identifier'));
-    const flexible = natural.filter((_, index) => !dropped.has(index) && kinds[index] !== 'identifier');
+    const fixed = total(natural.filter((_, index) => !dropped.has(index) && whole[index]));
+    const flexible = natural.filter((_, index) => !dropped.has(index) && !whole[index]);
     return fixed + flexible.reduce((sum, w) => sum + Math.min(w, READABLE_WIDTH), 0) + boxOverhead(kept.length) > width;
   };
   for (let index = natural.length - 1; index >= 0 && needs(); index--) if (kinds[index] === 'low') dropped.add(index);
+  for (let index = natural.length - 1; index >= 0 && needs(); index--) if (grid.dropLate?.[index]) dropped.add(index);
   return dropped;
 }
 
 function without(grid: Grid, dropped: ReadonlySet<number>): Grid {
   if (dropped.size === 0) return grid;
   const keep = <T>(row: T[]) => row.filter((_, index) => !dropped.has(index));
-  return { ...grid, head: grid.head && keep(grid.head), rows: grid.rows.map(keep), kinds: grid.kinds && keep(grid.kinds) };
+  return {
+    ...grid, head: grid.head && keep(grid.head), rows: grid.rows.map(keep),
+    kinds: grid.kinds && keep(grid.kinds), whole: grid.whole && keep(grid.whole), dropLate: grid.dropLate && keep(grid.dropLate),
+  };
 }
 
 /**
  * Column widths that fit `budget` characters: the widest columns are cut down
- * to a common width first, narrow ones are left whole. A column never goes
- * below MIN_WIDTH; a terminal too narrow for that then wraps.
+ * to a common width first, narrow ones are left whole, `fixed` ones are never
+ * cut. A column never goes below MIN_WIDTH; a terminal too narrow for that
+ * then wraps.
  */
 export function fitWidths(natural: readonly number[], budget: number, fixed: readonly boolean[] = []): number[] {
   if (total(natural) <= budget) return [...natural];
   let cap = Math.max(...natural);
-  // Identifiers keep their width: only the other columns are capped.
+  // Identifiers and dates keep their width: only the other columns are capped.
   const capped = () => natural.map((width, index) => (fixed[index] ? width : Math.min(width, cap)));
   while (cap > MIN_WIDTH && total(capped()) > budget) cap--;
   // Hand the characters left over to the first capped columns, so the table fills the width exactly.

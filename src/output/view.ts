@@ -9,6 +9,11 @@ export interface Column {
   /** Dot path into the record, e.g. `product.title`. */
   path: string;
   format?: CellFormat;
+  /**
+   * On a narrow terminal, may be dropped once the low-value columns are gone
+   * (table.ts), though whole otherwise: an id beside the title it repeats.
+   */
+  dropLate?: boolean;
 }
 
 /** How a resource looks in `table` mode; each command defines its own. */

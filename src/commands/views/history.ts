@@ -21,10 +21,11 @@ export const HISTORY_VIEW: View = {
     { header: 'time', path: 'time', format: 'datetime' },
     { header: 'user', path: 'user' },
     { header: 'profile', path: 'profile' },
-    { header: 'command', path: 'command' },
+    // On a narrow terminal these go after user, profile and reason: the result says what was done, the title to what.
+    { header: 'command', path: 'command', dropLate: true },
     { header: 'student', path: 'student' },
     { header: 'product', path: 'product_title' },
-    { header: 'product id', path: 'product_id' },
+    { header: 'product id', path: 'product_id', dropLate: true },
     { header: 'result', path: 'result' },
     { header: 'reason', path: 'reason' },
     { header: 'id', path: 'id' },

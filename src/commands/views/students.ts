@@ -70,10 +70,11 @@ export const SUBSCRIPTION_STATE_VIEW: View = {
   noun: 'subscriptions',
   columns: [
     { header: 'product', path: 'product.title' },
-    { header: 'product id', path: 'product_id' },
     { header: 'access', path: 'access' },
     { header: 'why', path: 'access_why' },
     { header: 'accession', path: 'accession_date', format: 'date' },
+    // Last, and dropped on a narrow terminal before "why" is cut short: PRODUCT takes the title too.
+    { header: 'product id', path: 'product_id', dropLate: true },
   ],
 };
 

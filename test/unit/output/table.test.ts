@@ -140,6 +140,32 @@ describe('table, on a terminal', () => {
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(100);
   });
 
+  it('never cuts a date: the title beside it shrinks instead', async () => {
+    const view = { noun: 'subscriptions', columns: [{ header: 'product', path: 'title' }, { header: 'expiration', path: 'expiration_date', format: 'date' as const }] };
+    const rows = [{ title: 'Python Pro — Vitalício', expiration_date: '2027-07-05' }];
+    const { stdout } = await render({ color: false }, (out) => out.list(rows, view), { stdoutTTY: true, columns: 24 });
+    expect(stdout.split('\n')[3]).toBe('│ Python… │ 2027-07-05 │');
+  });
+
+  it('drops a column its view lets go (dropLate) after the low-value ones, before cutting text short', async () => {
+    const view = {
+      noun: 'subscriptions',
+      columns: [
+        { header: 'product', path: 'title' },
+        { header: 'why', path: 'why' },
+        { header: 'product id', path: 'product_id', dropLate: true },
+        { header: 'updated', path: 'updated_at' },
+      ],
+    };
+    const rows = [{ title: 'Python Pro', why: 'access off: canceled, expired 2024-01-01', product_id: 'ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213', updated_at: 'x' }];
+    const at = async (columns: number) => (await render({ color: false }, (out) => out.list(rows, view), { stdoutTTY: true, columns })).stdout.split('\n')[3];
+    expect(await at(120)).toBe('│ Python Pro │ access off: canceled, expired 2024-01-01 │ ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213 │ x       │');
+    // The low-value column goes first; "why" keeps a readable width, the id stays whole.
+    expect(await at(75)).toBe('│ Python Pro │ access off: cancel… │ ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213 │');
+    // Narrower, the id goes too, whole, rather than "why" cut to a few characters.
+    expect(await at(60)).toBe('│ Python Pro │ access off: canceled, expired 2024-01-01 │');
+  });
+
   it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
     const { stdout } = await render({ header: false }, (out) => out.one({ id: 's1', name: 'Maria Souza' }, studentView), { stdoutTTY: true });
     expect(stdout).toBe([
