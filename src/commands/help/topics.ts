@@ -34,9 +34,11 @@ Network:
 
   0    success (also: the state asked for already held)
   1    unexpected internal error, or results that could not be written (--out on a full disk)
-  2    usage or invalid input, found before any change was sent
+  2    usage or invalid input, found before any change was sent; also a PRODUCT or COURSE
+       name given to a change or a filter that names no product (or several)
   3    authentication or authorization: no credentials, 401, 403
-  4    not found (404)
+  4    not found (404); also products get, courses get|accesses of a PRODUCT or COURSE
+       found neither as an id nor by title (ids are free text: it may be an unknown id)
   5    the server rejected the request (400, 409, 422), or the state asked for needs a change
        the command was not told to make (grant over a subscription without access: --renew)
   6    transient failure after retries: 429, 5xx, network error, timeout; also a bulk run
