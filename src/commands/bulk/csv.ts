@@ -60,11 +60,14 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
   const rows: Array<CsvRow & { problem?: string }> = [];
   let names: string[] | undefined;
   let end = 0;
+  // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
+  // and every error about the file's structure says so.
+  const separator = semicolonSeparated(input) ? ';' : ',';
+  const readAs = separator === ';' ? ' (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese)' : '';
   try {
     parse(input, {
       bom: true,
-      // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way.
-      delimiter: semicolonSeparated(input) ? ';' : ',',
+      delimiter: separator,
       relax_column_count: true,
       // Any line end, also mixed in one file; csv-parse would otherwise keep to the first one it sees.
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -74,32 +77,32 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
         end = context.bytes;
         const fields = raw.map((field) => field.trim());
         if (fields.every((field) => field === '')) return null;
-        if (names) rows.push(row(names, fields, lines.lineAt(start)));
-        else names = headerNames(fields, columns, source);
+        if (names) rows.push(row(names, fields, lines.lineAt(start), separator));
+        else names = headerNames(fields, columns, source, readAs);
         return null;
       },
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}`);
+    throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}${readAs}`);
   }
   if (!names) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
   return rows;
 }
 
 /** The header's column names; what members itself exports (`--fields student.email,product_id -o csv`) is read back as it is. */
-function headerNames(fields: string[], columns: CsvColumns, source: string): string[] {
+function headerNames(fields: string[], columns: CsvColumns, source: string, readAs: string): string[] {
   const allowed: readonly string[] = [...columns.required, ...columns.optional];
   const names = fields.map((field) => {
     const name = field.toLowerCase();
     const alias = HEADER_ALIASES[name];
     return !allowed.includes(name) && alias !== undefined && allowed.includes(alias) ? alias : name;
   });
-  checkHeader(names, columns, source);
+  checkHeader(names, columns, `${source}${readAs}`);
   return names;
 }
 
-function row(names: string[], fields: string[], line: number): CsvRow & { problem?: string } {
+function row(names: string[], fields: string[], line: number, separator: string): CsvRow & { problem?: string } {
   const values: Record<string, string> = {};
   names.forEach((name, index) => (values[name] = fields[index] ?? ''));
   // A NUL or an escape in a cell is never data: it would be sent to the server, and printed back to a terminal.
@@ -109,7 +112,7 @@ function row(names: string[], fields: string[], line: number): CsvRow & { proble
     return { line, values, problem: `${controlled} holds a control character (NUL, ESC…); remove it from the file` };
   }
   if (fields.length === names.length) return { line, values };
-  return { line, values, problem: `${plural(fields.length, 'field')} where the header has ${names.length} columns (a comma too many or too few, or a field that needs quotes?)` };
+  return { line, values, problem: `${plural(fields.length, 'field')} where the header has ${names.length} columns (${separator === ';' ? 'a semicolon' : 'a comma'} too many or too few, or a field that needs quotes?)` };
 }
 
 /** Column names of members' own exports, as the bulk columns they mean. */
@@ -134,7 +137,8 @@ function checkHeader(names: string[], columns: CsvColumns, source: string): void
   const unknown = names.filter((name) => !allowed.includes(name));
   if (unknown.length > 0) {
     const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
-    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}`);
+    const mixed = unknown.some((name) => name.includes(';')) ? '; the header mixes , and ; as separators: use one of them' : '';
+    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}${mixed}`);
   }
   const repeated = names.filter((name, index) => names.indexOf(name) !== index);
   if (repeated.length > 0) {

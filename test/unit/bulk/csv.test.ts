@@ -127,4 +127,19 @@ describe('files from members itself and from spreadsheets', () => {
     const rows = await parseCsv(Buffer.from('student;product_id;accession_date\r\n070.692.055-46;Python Pro;2025-03-01\r\n'), GRANT, 'f.csv');
     expect(rows).toEqual([{ line: 2, values: { student: '070.692.055-46', product_id: 'Python Pro', accession_date: '2025-03-01' } }]);
   });
+
+  it('says a file was read as ;-separated when its header or a row is wrong', async () => {
+    await expect(parse('aluno;produto\nana@x.co;p1\n')).rejects.toThrow(
+      'grants.csv (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese): unknown columns "aluno", "produto" in the header (line 1)',
+    );
+    const [row] = await parse('student;product_id\nana@x.co;p1;2025-01-01\n');
+    expect(row?.problem).toBe('3 fields where the header has 2 columns (a semicolon too many or too few, or a field that needs quotes?)');
+    await expect(parse('student;product_id\n"ana@x.co;p1\n')).rejects.toThrow(/never closed.*\(read as a ;-separated file/);
+  });
+
+  it('a header that mixes , and ; says so', async () => {
+    await expect(parse('student;product_id,accession_date\nana@x.co;p1,2025-01-01\n')).rejects.toThrow(
+      /unknown column "student;product_id" in the header \(line 1\); the columns are .*; the header mixes , and ; as separators: use one of them$/,
+    );
+  });
 });
