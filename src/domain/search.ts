@@ -1,7 +1,8 @@
 /**
  * `members students search TEXT`: the API has no search, so the student list
  * is read page by page and matched here, by name, e-mail, phone or document
- * fragment (case and accents ignored; phones and documents by their digits).
+ * fragment (case and accents ignored; each word of the query anywhere in
+ * them; phones and documents by their digits).
  */
 import type { Api } from '../api/client.js';
 import type { PageInfo } from '../api/paginate.js';
@@ -20,15 +21,18 @@ export function studentMatcher(query: string): (student: Student) => boolean {
   const number = digits(query);
   // Digits alone (a phone, a CPF) are compared with digits: "11 91234-5678" finds "+55 (11) 91234 5678".
   const byDigits = number.length >= 4 && number.length >= text.replace(/[\s().+-]/g, '').length;
+  // Each word on its own: "joao silva" finds "João da Silva", "silva gmail" an e-mail at gmail.
+  const words = text.split(' ');
   return (student) => {
     if (byDigits) return digits(student.phone ?? '').includes(number) || digits(student.document ?? '').includes(number);
-    return [personName(student), student.email ?? '', student.document ?? ''].some((field) => fold(field).includes(text));
+    const haystack = fold(`${personName(student)} ${student.email ?? ''} ${student.document ?? ''}`);
+    return words.every((word) => haystack.includes(word));
   };
 }
 
 export interface SearchProgress {
-  /** Students read so far, and the total when the server says it. */
-  (read: number, total: number | undefined): void;
+  /** Students read so far, the total when the server says it, and the matches so far (a table shows them only at the end). */
+  (read: number, total: number | undefined, matched: number): void;
 }
 
 /** The matching students, streamed as pages arrive; `progress` hears of every page. */
@@ -36,11 +40,14 @@ export async function* searchStudents(api: Api, query: string, progress: SearchP
   const matches = studentMatcher(query);
   let info: PageInfo | undefined;
   let read = 0;
+  let matched = 0;
   const students = listStudents(api, { all: true, perPage: 100, concurrency: 4, onInfo: (first) => (info = first) });
   for await (const student of students) {
     read++;
-    if (read % 100 === 0) progress(read, info?.total);
-    if (matches(student)) yield student;
+    const match = matches(student);
+    if (match) matched++;
+    if (read % 100 === 0) progress(read, info?.total, matched);
+    if (match) yield student;
   }
-  progress(read, info?.total ?? read);
+  progress(read, info?.total ?? read, matched);
 }

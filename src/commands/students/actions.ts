@@ -43,9 +43,9 @@ export async function search(session: Session, text: string): Promise<void> {
   let read = 0;
   const found = await withOutput(session, async (output) => {
     const spinner = await messages.spinner('Searching the student list…');
-    const progress = (sofar: number, total: number | undefined) => {
+    const progress = (sofar: number, total: number | undefined, matched: number) => {
       read = sofar;
-      spinner.update(`Searching the student list: ${count(sofar)}${total === undefined ? '' : ` of ${count(total)}`} students…`);
+      spinner.update(`Searching the student list: ${count(sofar)}${total === undefined ? '' : ` of ${count(total)}`} students, ${plural(matched, 'match', 'matches')} so far…`);
     };
     try {
       return await output.list(interruptible(searchStudents(api, text, progress) as AsyncIterable<JsonRecord>, session.io), STUDENT_LIST_VIEW);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { searchStudents, studentMatcher } from '../../../src/domain/search.js';
+import type { Student } from '../../../src/api/schemas.js';
+import { UsageError } from '../../../src/errors.js';
+import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
+
+const student = (overrides: Partial<Student>): Student => ({
+  id: 's', first_name: 'João', last_name: 'da Silva', full_name: 'João da Silva', email: 'joao.silva@example.com.br',
+  phone: '+55 (11) 91234 5678', document: '070.692.055-46', ...overrides,
+} as Student);
+
+describe('studentMatcher', () => {
+  const joao = student({});
+
+  it.each([
+    ['joao sil', true], ['JOÃO DA', true], ['joão silva', true], ['silva joao', true], ['silva@example', true], ['070.692', true],
+    ['91234-5678', true], ['11 91234 5678', true], ['07069205546', true], ['maria', false], ['maria silva', false], ['5555', false],
+  ])('%s → %s', (query, expected) => {
+    expect(studentMatcher(query)(joao)).toBe(expected);
+  });
+
+  it('digits alone match phones and documents only, not an e-mail that holds them', () => {
+    expect(studentMatcher('1983')(student({ email: 'jgomes1983@example.com', phone: null, document: null }))).toBe(false);
+    expect(studentMatcher('gomes1983')(student({ email: 'jgomes1983@example.com' }))).toBe(true);
+  });
+
+  it('a query of fewer than 2 characters is a usage error', () => {
+    expect(() => studentMatcher(' a ')).toThrow(UsageError);
+  });
+});
+
+describe('searchStudents', () => {
+  const mock = mockApi();
+  const page = (n: number, last: number, data: Student[]) => ({
+    data, links: { next: n < last ? `${MOCK_BASE}/api/v1/students?page=${n + 1}` : null },
+    meta: { current_page: n, last_page: last, per_page: 100, total: 150 },
+  });
+
+  it('streams the matches, and tells progress how many students were read, of how many, and how many matched', async () => {
+    const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => student({
+      id: `s${from + i}`, email: `s${from + i}@example.com`, full_name: `Aluno ${from + i}`, first_name: 'Aluno', last_name: String(from + i), phone: null, document: null,
+    }));
+    const first = many(0, 100);
+    first[10] = student({ id: 'hit1' });
+    const second = many(100, 50);
+    second[3] = student({ id: 'hit2', full_name: 'Joana Silva', first_name: 'Joana', last_name: 'Silva', email: 'joana@example.com' });
+    const pool = mock.pool();
+    pool.intercept({ path: '/api/v1/students', query: { page: '1', per_page: '100' }, method: 'GET' }).reply(200, page(1, 2, first));
+    pool.intercept({ path: '/api/v1/students', query: { page: '2', per_page: '100' }, method: 'GET' }).reply(200, page(2, 2, second));
+
+    const heard: Array<[number, number | undefined, number]> = [];
+    const found: string[] = [];
+    for await (const match of searchStudents(mock.api(), 'silva', (...args) => heard.push(args))) found.push(match.id);
+    expect(found).toEqual(['hit1', 'hit2']);
+    expect(heard).toEqual([[100, 150, 1], [150, 150, 2]]);
+  });
+});
