@@ -108,22 +108,63 @@ export async function sandboxGet<T = unknown>(sandbox: SandboxProcess, path: str
 /** Whether `runInTerminal` can work here: util-linux `script` (Linux; Debian's bsdutils is essential). */
 export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
+/** A person at a terminal: the binary on a pseudo-terminal, its screen so far, and keys to type. */
+export interface TerminalSession {
+  /** Everything written to the terminal so far (stdout and stderr, escape sequences included). */
+  output(): string;
+  /** Resolves once the screen shows `pattern` (a prompt, a result). */
+  waitFor(pattern: RegExp): Promise<void>;
+  type(keys: string): void;
+  exited: Promise<number | null>;
+}
+
 /**
  * Runs the binary with stdin, stdout and stderr on a pseudo-terminal of
- * `columns` columns (util-linux `script`): what a person at a terminal sees,
- * spinners and prompts included, in one stream. `input` is typed once the
- * program has started.
+ * `columns` columns (util-linux `script`). `pipeStdoutTo` runs it as
+ * `members … | COMMAND`, so that only stdout is not a terminal.
  */
-export function runInTerminal(args: string[], options: RunOptions & { columns?: number } = {}): Promise<{ code: number | null; output: string }> {
-  const command = `stty cols ${options.columns ?? 100} rows 40; exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, output }));
-    child.stdin.end(options.input ?? '');
+export function terminalSession(args: string[], options: { env?: Record<string, string | undefined>; columns?: number; pipeStdoutTo?: string } = {}): TerminalSession {
+  const pipe = options.pipeStdoutTo ? ` | ${options.pipeStdoutTo}` : '';
+  const command = `stty cols ${options.columns ?? 100} rows 40; ${pipe ? '' : 'exec '}${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}${pipe}`;
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+  let output = '';
+  const waiting = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    for (const check of [...waiting]) check();
   });
+  const exited = new Promise<number | null>((resolveExit, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      for (const check of [...waiting]) check();
+      resolveExit(code);
+    });
+  });
+  return {
+    output: () => output,
+    waitFor: (pattern) => new Promise((resolveWait, reject) => {
+      const check = () => {
+        if (pattern.test(output)) {
+          waiting.delete(check);
+          resolveWait();
+        } else if (child.exitCode !== null) {
+          waiting.delete(check);
+          reject(new Error(`exited with ${child.exitCode} before showing ${pattern}:\n${output}`));
+        }
+      };
+      waiting.add(check);
+      check();
+    }),
+    type: (keys) => void child.stdin.write(keys),
+    exited,
+  };
+}
+
+/** `terminalSession` to its end, typing nothing. */
+export async function runInTerminal(args: string[], options: { env?: Record<string, string | undefined>; columns?: number; pipeStdoutTo?: string } = {}): Promise<{ code: number | null; output: string }> {
+  const session = terminalSession(args, options);
+  const code = await session.exited;
+  return { code, output: session.output() };
 }
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
