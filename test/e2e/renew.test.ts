@@ -30,7 +30,7 @@ beforeAll(async () => {
     const sub = (student.subscriptions ?? []).find((s) => s.active === 0 && s.accession_date);
     return sub ? [{ student, sub }] : [];
   });
-  expect(lapsed.length).toBeGreaterThanOrEqual(3);
+  expect(lapsed.length).toBeGreaterThanOrEqual(6);
 });
 
 afterAll(async () => {
@@ -96,5 +96,18 @@ describe('grant over a subscription without access', () => {
     expect(code).toBe(a === b ? 0 : 7);
     expect(stderr).toMatch(/1 renewed/);
     expect((await held(a.student.id, a.sub.product_id))?.active).toBe(1);
+  });
+
+  it('--renew renews the rows whose renew cell is blank, never one that says no', async () => {
+    const [blank, no] = [lapsed[4]!, lapsed[5]!];
+    const file = join(configDir, 'renew-flag.csv');
+    writeFileSync(file, `student,product_id,renew\n${blank.student.id},${blank.sub.product_id},\n${no.student.id},${no.sub.product_id},não\n`);
+    const { code, stdout } = await members(['students', 'grant', '--file', file, '--renew', '--yes', '-o', 'json']);
+    const rows = JSON.parse(stdout) as Array<{ result: string; message: string }>;
+    expect(rows.map((row) => row.result)).toEqual(['renewed', 'failed']);
+    expect(rows[1]!.message).toContain('its renew column says no: put yes there');
+    expect(code).toBe(7);
+    expect((await held(blank.student.id, blank.sub.product_id))?.active).toBe(1);
+    expect(await held(no.student.id, no.sub.product_id)).toEqual(no.sub);
   });
 });

@@ -121,7 +121,7 @@ titles when this machine's history names products.`)
     .argument('[product]', PRODUCT_ARGUMENT)
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
-    .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks)')
+    .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks); with --file, every row whose renew cell is blank')
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students grant maria@example.com "Python Pro"',

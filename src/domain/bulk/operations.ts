@@ -134,16 +134,17 @@ interface ChangePlan {
 
 interface GrantPlan extends ChangePlan {
   dates: GrantDates;
-  /** The row's `renew` cell says yes. */
-  renew: boolean;
+  /** The row's `renew` cell: yes, no, or blank (undefined: --renew decides). */
+  renew: boolean | undefined;
 }
 
 const YES = new Set(['yes', 'y', 'true', '1', 'sim', 's']);
-const NO = new Set(['', 'no', 'n', 'false', '0', 'não', 'nao']);
+const NO = new Set(['no', 'n', 'false', '0', 'não', 'nao']);
 
-/** The optional `renew` cell: yes/true/1 or no/false/0/blank (sim/não too). */
-function renewCell(values: Record<string, string>): boolean {
+/** The optional `renew` cell: yes/true/1, no/false/0 (sim/não too), or blank. */
+function renewCell(values: Record<string, string>): boolean | undefined {
   const cell = (values.renew ?? '').toLowerCase();
+  if (cell === '') return undefined;
   if (YES.has(cell)) return true;
   if (NO.has(cell)) return false;
   throw new UsageError(`renew ${JSON.stringify(values.renew)} is not yes or no`);
@@ -178,8 +179,8 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
-      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew || context.renew === true,
-      renewHint: 'put yes in its renew column, or pass --renew for every such row',
+      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true,
+      renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
     })),
   question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
 };
