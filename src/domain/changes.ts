@@ -90,7 +90,11 @@ export function grantDates(
   const base = given ? { accession: from, accessionGiven: true } : { accession: from };
   if (expiration === undefined || expiration === '') return base;
   const to = parseDate(expiration, names.expiration);
-  if (to < from) throw new UsageError(`${names.expiration} ${to} is before ${names.accession} ${from}; the expiration cannot precede the accession`);
+  if (to < from) {
+    // Not given, the accession is today's date: say so, the user never typed it.
+    const accessionText = given ? `${names.accession} ${from}` : `today (${from}), the accession date when ${names.accession} is not given`;
+    throw new UsageError(`${names.expiration} ${to} is before ${accessionText}; the expiration cannot precede the accession`);
+  }
   return { ...base, expiration: to };
 }
 

@@ -26,6 +26,9 @@ describe('grantDates', () => {
     expect(() => grantDates('2025-01-02', '2025-01-01', undefined, NOW)).toThrow(new UsageError(
       '--expiration 2025-01-01 is before --accession 2025-01-02; the expiration cannot precede the accession',
     ));
+    expect(() => grantDates(undefined, '2025-06-14', undefined, NOW)).toThrow(new UsageError(
+      '--expiration 2025-06-14 is before today (2025-06-15), the accession date when --accession is not given; the expiration cannot precede the accession',
+    ));
   });
 
   it('names the CSV columns instead of the flags when told to, also for a date that is not one', () => {
