@@ -122,6 +122,9 @@ describe('history of a student, whatever key the change used', () => {
     }
     const table = await members(['history', '--student', student.email]);
     expect(table.stdout).toContain(product.title);
+    // Other formats give the log as recorded, and the title when --fields asks for it.
+    const json = await members(['history', '--student', student.id, '-o', 'json', '--fields', 'product_id,product_title']);
+    expect(JSON.parse(json.stdout)).toContainEqual({ product_id: product.id, product_title: product.title });
   });
 });
 

@@ -49,11 +49,13 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const known = filter.student === undefined ? undefined : await lookUp(session, filter.student);
   const selected = await selectHistory(source, filter, known);
-  const titles = session.globals.output === 'table' ? await titlesFor(session, selected) : undefined;
+  // The log holds product ids: titles cost one read of the products list, so only tables and --fields that ask for them get them.
+  const { output, fields } = session.globals;
+  const titles = output === 'table' || fields?.includes('product_title') ? await titlesFor(session, selected) : undefined;
   return printList(session, HISTORY_VIEW, selected.map((record) => historyRecord(record, titles)));
 }
 
-/** Product titles for the table, from one read of the products list; none offline. */
+/** Product titles, from one read of the products list; none offline. */
 async function titlesFor(session: Session, records: readonly AuditRecord[]): Promise<Map<string, string> | undefined> {
   if (!records.some((record) => record.product_id)) return undefined;
   try {
