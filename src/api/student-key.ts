@@ -64,8 +64,18 @@ export function describeKey(key: StudentKey): string {
   return `student with document ${key.value}${key.also ? ` (or ${key.also})` : ''}${key.orId ? ` or id ${key.value}` : ''}`;
 }
 
-/** What to add to "not found" for an id of 11 digits: why it was not taken for a CPF. */
+/**
+ * What to add to "not found" for an id: for 11 digits, why it was not taken
+ * for a CPF; for a name (letters and a space, or accents: never an id), how to
+ * search for it.
+ */
 export function notFoundHint(key: StudentKey): string {
-  if (key.kind !== 'id' || !/^\d{11}$/.test(key.value)) return '';
-  return `. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:${key.value}`;
+  if (key.kind !== 'id') return '';
+  if (/^\d{11}$/.test(key.value)) {
+    return `. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:${key.value}`;
+  }
+  if (/\s/.test(key.value) || /[^\p{ASCII}]/u.test(key.value)) {
+    return `. It was taken for an id; to find a student by name: members students search ${JSON.stringify(key.value)}`;
+  }
+  return '';
 }

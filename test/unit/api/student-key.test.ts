@@ -36,4 +36,10 @@ describe('what "not found" says about a CPF', () => {
     expect(notFoundHint(parseStudentKey('1234'))).toBe('');
     expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');
   });
+
+  it('a name given where an id goes says how to search for it; an id-like key does not', () => {
+    expect(notFoundHint(parseStudentKey('Maria Souza'))).toBe('. It was taken for an id; to find a student by name: members students search "Maria Souza"');
+    expect(notFoundHint(parseStudentKey('Mônica'))).toBe('. It was taken for an id; to find a student by name: members students search "Mônica"');
+    expect(notFoundHint(parseStudentKey('a812b423-013e-4fa2-956d-fa1df12a0ebf'))).toBe('');
+  });
 });
