@@ -2,7 +2,7 @@
 import { recordChange } from '../../audit/index.js';
 import { MagicLink } from '../../api/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode, RouteMissError } from '../../errors.js';
 import { hasControls } from '../../output/sanitize.js';
 import { parseStudentKey } from '../../api/student-key.js';
 import { magicLink as postMagicLink } from '../../api/students.js';
@@ -26,9 +26,16 @@ export async function magicLink(session: Session, input: string, opts: { expireI
   return withOutput(session, async (output) => {
     const api = await session.api();
     // The API has an endpoint by e-mail; documents and references need the id first.
-    const target = key.kind === 'email' || key.kind === 'id' ? { kind: key.kind, value: key.value } : { kind: 'id' as const, value: (await resolveStudent(api, input)).id };
+    const byId = async () => ({ kind: 'id' as const, value: (await resolveStudent(api, input)).id });
+    let target = key.kind === 'email' || key.kind === 'id' ? { kind: key.kind, value: key.value } : await byId();
     await session.announceChange();
-    const { data, requestId } = await postMagicLink(api, target, expireIn);
+    const { data, requestId } = await postMagicLink(api, target, expireIn).catch(async (error: unknown) => {
+      // Laravel decodes %2F before routing: an e-mail with a "/" is a route miss, answered before any controller
+      // ran (nothing was made), so the link is asked for by id instead.
+      if (!(error instanceof RouteMissError) || target.kind !== 'email') throw error;
+      target = await byId();
+      return postMagicLink(api, target, expireIn);
+    });
     // Never the URL: it logs the student in.
     await recordChange(session, {
       command: 'magic-link', action: 'magic-link', student: input, student_id: target.kind === 'id' ? target.value : undefined,

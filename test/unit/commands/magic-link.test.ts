@@ -31,6 +31,20 @@ describe('magic-link', () => {
     expect(stderr).toBe('error: invalid --expire-in "2 weeks": use seconds or a number with a unit, e.g. 90, 90s, 15m, 2h, 7d\n');
   });
 
+  it('an e-mail with a "/" that the server cannot route (Laravel decodes %2F): the student is found by the list, the link asked for by id', async () => {
+    const routeMiss = { message: '' };
+    t.pool().intercept({ path: '/api/v1/students/email/sales%2Fbr%40example.com/magic-link', method: 'POST' }).reply(404, routeMiss);
+    t.pool().intercept({ path: '/api/v1/students/email/sales%2Fbr%40example.com', method: 'GET' }).reply(404, routeMiss);
+    t.pool().intercept({ path: '/api/v1/students?per_page=100&page=1', method: 'GET' })
+      .reply(200, { data: [{ id: 's7', email: 'sales/br@example.com' }], links: {}, meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
+    t.pool().intercept({ path: '/api/v1/students/s7', method: 'GET' }).reply(200, { data: { id: 's7', email: 'sales/br@example.com' } });
+    t.pool().intercept({ path: '/api/v1/students/s7/magic-link', method: 'POST', body: '{"expire_in":3600}' })
+      .reply(200, { data: { expire_in: 3600, url: URL_ } });
+    const { code, stdout } = await t.cli(['magic-link', 'sales/br@example.com', '--quiet']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${URL_}\n`);
+  });
+
   it('an unknown e-mail is exit 4', async () => {
     t.pool().intercept({ path: '/api/v1/students/email/nobody%40example.com/magic-link', method: 'POST' }).reply(404, { message: 'Student not found.' });
     const { code, stdout, stderr } = await t.cli(['magic-link', 'nobody@example.com']);
