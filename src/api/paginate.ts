@@ -156,6 +156,9 @@ export async function* walkPages<T>(
     yield* take(page.records, `page ${current}`);
     next = page.next;
   }
+  // A server that counts (a raw `api --paginate` of a paginate() list) is held to its count, as above.
+  const whole = (first.info.currentPage ?? start) === 1 && remaining > 0 && first.info.total !== undefined;
+  if (whole && taken !== first.info.total) throw changedWhileRead(`read ${taken} records where the server announced ${first.info.total}`);
 }
 
 export interface CursorPage<T> {

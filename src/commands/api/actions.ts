@@ -62,12 +62,15 @@ function paginate(api: Api, path: string, query: Query | undefined): AsyncGenera
   const { page: _page, ...kept } = query ?? {};
   const get = async (target: string, q?: Query): Promise<Page<Record<string, unknown>>> => {
     const { body } = await api.raw({ method: 'GET', path: target, query: q });
-    const page = body as { data?: unknown; links?: { next?: string | null }; meta?: { current_page?: unknown } } | null;
+    const page = body as { data?: unknown; links?: { next?: string | null }; meta?: { current_page?: unknown; total?: unknown } } | null;
     if (!page || !Array.isArray(page.data)) {
       throw new UsageError('--paginate needs a paginated list (a body with a data array and links.next)');
     }
     const current = Number(page.meta?.current_page);
-    return { records: page.data as Array<Record<string, unknown>>, next: page.links?.next, info: { currentPage: Number.isSafeInteger(current) ? current : undefined } };
+    const total = Number(page.meta?.total);
+    // The count holds the walk to the whole list; no last_page, so that links.next is followed, not page numbers.
+    const info = { currentPage: Number.isSafeInteger(current) ? current : undefined, total: Number.isSafeInteger(total) ? total : undefined };
+    return { records: page.data as Array<Record<string, unknown>>, next: page.links?.next, info };
   };
   return walkPages(() => get(path, query), (link) => get(link, kept), { all: true, concurrency: 1 });
 }

@@ -129,6 +129,28 @@ describe('walkPages, pages that cannot add up', () => {
     await expect(collect(walk)).rejects.toThrow(/page 2 repeats record 2/);
   });
 
+  it('following links.next, fails when the pages stop short of the total the first page announced', async () => {
+    // A raw `api --paginate`: links.next is null after page 2 although meta counted 5 records.
+    const walk = walkPages(
+      async () => page([1, 2], { currentPage: 1, total: 5 }, 'https://h/x?page=2'),
+      async () => page([3], { currentPage: 2 }), { all: true, concurrency: 1 },
+    );
+    await expect(collect(walk)).rejects.toThrow(/read 3 records where the server announced 5/);
+  });
+
+  it('following links.next, holds to the total only from page 1', async () => {
+    const fromPage2 = walkPages(
+      async () => page([3, 4], { currentPage: 2, total: 5 }, 'https://h/x?page=3'),
+      async () => page([5], { currentPage: 3 }), { all: true, concurrency: 1 },
+    );
+    expect((await collect(fromPage2)).map((r) => r.id)).toEqual([3, 4, 5]);
+    const whole = walkPages(
+      async () => page([1, 2], { currentPage: 1, total: 3 }, 'https://h/x?page=2'),
+      async () => page([3], { currentPage: 2 }), { all: true, concurrency: 1 },
+    );
+    expect((await collect(whole)).map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
   it('fails on a links.next that points to the page it is on', async () => {
     const walk = walkPages(
       async () => page([1], { currentPage: 1 }, 'https://h/x?page=1'),
