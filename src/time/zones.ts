@@ -69,17 +69,17 @@ export function localDate(text: string): string {
   return instant ? localDay(instant) : stamp.day;
 }
 
-/** How far east of UTC midnight the rule below reads a server's midnight: 13 h 30 min. */
-const MIDNIGHT_WINDOW_MS = 13.5 * 3_600_000;
+/** How far east of UTC midnight the rule below reads a server's midnight: 13 h 45 min (Chatham in summer). */
+const MIDNIGHT_WINDOW_MS = 13.75 * 3_600_000;
 
 /**
  * The calendar date the server meant by a date-only field (accession_date,
  * expiration_date, birth), whatever its time zone. Laravel's `date` cast
  * sends midnight of that day in the server's zone as a UTC instant: the
  * previous day at 15:00Z from Tokyo, 03:00Z the same day from São Paulo. An
- * instant in UTC is read as local midnight of a zone between UTC−10:30 and
- * UTC+13:30 (every populated zone but UTC+13:45 and +14, and UTC−11): the
- * day of the instant plus 13 h 30 min. A time with another offset, or none,
+ * instant in UTC is read as local midnight of a zone from UTC−10 to
+ * UTC+13:45 (every populated zone but UTC−11 and +14, which send the same
+ * instants as +13 and −10): the day of the instant plus 13 h 45 min. A time with another offset, or none,
  * is a wall-clock time on the server: its own date. A plain date is kept.
  */
 export function calendarDate(text: string): string {
