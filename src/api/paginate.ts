@@ -174,7 +174,9 @@ export type CursorTarget = { cursor: string } | { url: string };
 /**
  * Follows `next_cursor`, or `next_page_url` when there is no cursor, asking
  * for the next page before handing out the rows of the current one, so the
- * network and the writer overlap. Memory holds at most two pages.
+ * network and the writer overlap. Memory holds at most two pages, so a
+ * record served twice is noticed across one page boundary only, where a
+ * cursor over a sort key that is not unique repeats rows.
  */
 export async function* walkCursor<T>(
   fetchPage: (target: CursorTarget | undefined) => Promise<CursorPage<T>>,
@@ -182,9 +184,18 @@ export async function* walkCursor<T>(
 ): AsyncGenerator<T> {
   let pages = 1;
   const followed = new Set<string>();
+  let previous = new Set<unknown>();
   let current: Promise<CursorPage<T>> = fetchPage(options.cursor === undefined ? undefined : { cursor: options.cursor });
   for (;;) {
     const page = await current;
+    const ids = new Set<unknown>();
+    for (const record of page.records) {
+      const id = identity(record);
+      if (id === undefined) continue;
+      if (ids.has(id) || previous.has(id)) throw changedWhileRead(`page ${pages} repeats record ${String(id)}`);
+      ids.add(id);
+    }
+    previous = ids;
     const target: CursorTarget | undefined = page.nextCursor ? { cursor: page.nextCursor } : page.nextUrl ? { url: page.nextUrl } : undefined;
     if (target) {
       const key = 'cursor' in target ? `cursor ${target.cursor}` : `next_page_url ${target.url}`;

@@ -93,6 +93,16 @@ describe('walkCursor', () => {
     expect(targets).toEqual([undefined, { url: 'https://h/r?cursor=x' }]);
   });
 
+  it('fails on a row that the next page repeats (a cursor over a sort key that is not unique)', async () => {
+    const rows = (...ids: string[]) => ids.map((id) => ({ id }));
+    const byCursor: Record<string, { records: Array<{ id: string }>; nextCursor: string | null }> = {
+      start: { records: rows('u1|c1', 'u2|c1'), nextCursor: 'k1' },
+      k1: { records: rows('u2|c1', 'u3|c1'), nextCursor: null },
+    };
+    const walk = walkCursor(async (target) => byCursor[target && 'cursor' in target ? target.cursor : 'start']!, {});
+    await expect(collect(walk)).rejects.toThrow(/page 2 repeats record u2\|c1/);
+  });
+
   it('fails on a page that points back to one already read, or an empty page with a next one', async () => {
     const loop = walkCursor(async () => ({ records: ['a'], nextUrl: 'https://h/r?cursor=x' }), {});
     await expect(collect(loop)).rejects.toThrow(/points back to a page already read/);
