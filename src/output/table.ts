@@ -25,10 +25,15 @@ export interface TableOptions {
   notice(text: string): void;
 }
 
+/** The API's times (api-spec §2: `*_at`, a cancel, a payment): a --fields column the view lacks shows them in the user's zone too. */
+const TIME_FIELD = /(^|\.)([a-z_]+_at|cancel_date|payment_last_date)$/;
+
 export function tableFormat(write: Write, { fields, header, layout, notice }: TableOptions): Format {
   // --fields replaces the view's columns, keeping the table formatting of a column it names.
   const columnsOf = (view: View): Column[] => fields
-    ? fields.map((path) => ({ ...view.columns.find((column) => column.path === path), header: path, path }))
+    ? fields.map((path) => ({
+      ...(TIME_FIELD.test(path) ? { format: 'datetime' as const } : {}), ...view.columns.find((column) => column.path === path), header: path, path,
+    }))
     : view.columns;
   return {
     async one(record, view) {

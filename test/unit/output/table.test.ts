@@ -75,6 +75,12 @@ describe('table, piped', () => {
     expect(one.stdout).toBe('PRODUCT.TITLE  Yoga\nCREATED_AT     2024-03-05 14:22\n');
   });
 
+  it('shows an API time that --fields names outside the view in the user\'s zone, as the view\'s own times (TZ=UTC in tests)', async () => {
+    const subscription = { product: { title: 'Yoga', updated_at: '2024-06-10T01:49:00.000000Z' }, cancel_date: '2024-06-09T22:49:00-03:00', payment_last_date: '2024-06-01' };
+    const { stdout } = await render({ fields: ['product.updated_at', 'cancel_date', 'payment_last_date'] }, (out) => out.one(subscription, studentView));
+    expect(stdout).toBe('PRODUCT.UPDATED_AT  2024-06-10 01:49\nCANCEL_DATE         2024-06-10 01:49\nPAYMENT_LAST_DATE   2024-06-01\n');
+  });
+
   it('prints nothing for an empty list and says so on stderr, unless --quiet', async () => {
     expect(await render({}, (out) => out.list([], studentView))).toEqual({ stdout: '', stderr: 'No students found\n' });
     expect(await render({ quiet: true }, (out) => out.list([], studentView))).toEqual({ stdout: '', stderr: '' });
