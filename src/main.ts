@@ -107,7 +107,10 @@ export function processIo(): Io {
   return {
     stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // A getter: process.stdin builds a stream (3 ms) that most runs never read.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(handler) {
