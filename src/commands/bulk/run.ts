@@ -190,9 +190,9 @@ async function apply<Plan>(
     await settled;
     removeListeners();
     await output.abort();
-    // What was applied must still be summed up and recorded; anything else is thrown as it is.
-    if (!(error instanceof StdoutClosedError)) throw error;
-    undelivered = error;
+    // The rows never throw (each failure is its row's result): this is the results' delivery failing (stdout
+    // closed by its reader, a full disk under --out). What was applied must still be summed up and recorded.
+    undelivered = error as Error;
   }
   removeListeners();
   if (!undelivered) {
@@ -223,7 +223,8 @@ function undeliveredError(cause: Error, summary: BulkSummary, out: string | unde
     return new StdoutClosedError(`stdout was closed by its reader; ${applied}. Run the same file again to apply the rest (rows already applied come back skipped)`);
   }
   const why = (cause as NodeJS.ErrnoException).code ?? cause.message;
-  return new CliError(`could not write --out ${out ?? ''} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: every row comes back skipped, with its result`, ExitCode.internal, undefined, { cause });
+  const where = out === undefined ? 'the results to stdout' : `--out ${out}`;
+  return new CliError(`could not write ${where} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: the rows already applied come back skipped (with their results), the others are applied`, ExitCode.internal, undefined, { cause });
 }
 
 /** The printed record: exactly the contract's fields, in its order. */

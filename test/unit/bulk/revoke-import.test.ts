@@ -149,6 +149,34 @@ describe('students import', () => {
     expect(audit).toContain('"action":"create"');
   });
 
+  it('--out failing in the middle of the results (the disk fills up): summed up, recorded, no temp file, not "unexpected error"', async () => {
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND);
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH })
+      .reply(201, { data: student(9, { first_name: 'Ana', last_name: 'Souza', full_name: 'Ana Souza', email: 'ana@example.com' }) });
+    const real = Session.prototype.output;
+    // A write of the results fails as a full disk makes it fail: while the rows are still being printed, not at close.
+    vi.spyOn(Session.prototype, 'output').mockImplementation(async function (this: Session, overrides) {
+      const output = await real.call(this, overrides);
+      return {
+        ...output,
+        async list(records) {
+          for await (const _record of records) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+          return 0;
+        },
+      };
+    });
+    const out = join(t.configDir, 'results', 'out.csv');
+    mkdirSync(join(t.configDir, 'results'));
+    const { code, stderr } = await cli(['students', 'import', '-', '-o', 'csv', '--out', out], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
+    expect(code).toBe(1);
+    expect(stderr).not.toContain('unexpected error');
+    expect(stderr).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs');
+    expect(stderr).toContain(`error: could not write --out ${out} (ENOSPC); 1 of 1 row processed, and the changes made are in the audit log`);
+    expect(readdirSync(join(t.configDir, 'results'))).toEqual([]);
+    const actions = readFileSync(join(t.configDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { action: string }).action);
+    expect(actions).toEqual(['create', 'bulk']);
+  });
+
   it('prints the e-mail, not an empty product, in table mode', async () => {
     get('/api/v1/students/email/s2%40example.com').reply(200, { data: student(2) });
     const { code, stdout } = await cli(['students', 'import', csvFile(`${HEADER}\nOther,Name,s2@example.com,\n`)]);
