@@ -43,9 +43,8 @@ describe('a server that dies in the middle of a list', () => {
       }
       response.socket?.destroy();
     }));
-    const started = Date.now();
+    // No hang: the test's own timeout bounds the run, not a wall-clock assertion.
     const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '1']);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(code).toBe(6);
     expect(ndjsonIds(stdout)).toEqual(Array.from({ length: 100 }, (_, i) => student(i + 1).id));
     expect(stdout.endsWith('\n')).toBe(true);
@@ -61,8 +60,8 @@ describe('a server that dies in the middle of a list', () => {
       if (page === 1) return sendJson(response, 200, studentPage(self.url, 1, 100, 500));
       const text = JSON.stringify(studentPage(self.url, page, 100, 500));
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      response.write(text.slice(0, 1000));
-      setTimeout(() => response.socket?.destroy(), 20);
+      // Cut once the first 1000 bytes are out, not after a guessed delay.
+      response.write(text.slice(0, 1000), () => response.socket?.destroy());
     }));
     const { code, stdout, stderr } = await members(server, ['students', 'list', '--all', '-o', 'ndjson', '--retries', '1']);
     expect(code).toBe(6);
@@ -276,5 +275,63 @@ describe('links to other origins', () => {
     const post = await members(server, ['scores', 'set', '00000000-0000-4000-8000-000000000001', '5', '--reason', 'faults']);
     expect(post.code).toBe(5);
     expect(server.received.map((r) => r.url)).not.toContain('/elsewhere');
+  });
+});
+
+/**
+ * Network errors injected into POSTs (contract §6): a POST whose connection is
+ * cut may or may not have been applied, so it goes again only after a check
+ * finds no trace of it, and never twice when it was applied.
+ */
+describe('a POST whose connection is cut', () => {
+  const NOT_FOUND = { message: 'No query results for model [App\\Models\\Student].' };
+  /** A tiny student API that applies the POSTs it is told to, then resets the connection instead of answering. */
+  async function cuttingServer(cut: (post: number) => 'after' | 'before' | 'answer') {
+    const students = new Map<string, Record<string, unknown>>();
+    let posts = 0;
+    const server = await track(httpServer(async (request, response) => {
+      const email = /^\/api\/v1\/students\/email\/([^/?]+)/.exec(request.url ?? '')?.[1];
+      if (request.method === 'GET' && email) {
+        const found = students.get(decodeURIComponent(email));
+        return found ? sendJson(response, 200, { data: found }) : sendJson(response, 404, NOT_FOUND);
+      }
+      if (request.method !== 'POST' || request.url !== '/api/v1/students') return sendJson(response, 404, { message: '' });
+      let text = '';
+      for await (const chunk of request) text += String(chunk);
+      const what = cut(++posts);
+      if (what === 'before') return void response.socket?.resetAndDestroy();
+      const body = JSON.parse(text) as { first_name: string; last_name: string; email: string };
+      const created = { ...student(students.size + 1), ...body, full_name: `${body.first_name} ${body.last_name}` };
+      students.set(body.email, created);
+      if (what === 'after') return void response.socket?.resetAndDestroy();
+      sendJson(response, 201, { data: created });
+    }));
+    return { server, students, posts: () => posts };
+  }
+  const create = ['students', 'create', '--first-name', 'Ana', '--last-name', 'Reset', '--email', 'ana.reset@example.com', '-o', 'json'];
+
+  it('applied, then reset: the check finds the student, who is created once and printed (exit 0), the POST not resent', async () => {
+    const { server, students, posts } = await cuttingServer((post) => (post === 1 ? 'after' : 'answer'));
+    const { code, stdout, stderr } = await members(server, create);
+    expect({ code, posts: posts(), students: students.size }).toEqual({ code: 0, posts: 1, students: 1 });
+    expect(JSON.parse(stdout)).toMatchObject({ email: 'ana.reset@example.com' });
+    expect(stderr).toContain('found after an interrupted request');
+  });
+
+  it('reset before it was applied: the check finds nothing, the POST goes once more, one student', async () => {
+    const { server, students, posts } = await cuttingServer((post) => (post === 1 ? 'before' : 'answer'));
+    const { code, stdout } = await members(server, create);
+    expect({ code, posts: posts(), students: students.size }).toEqual({ code: 0, posts: 2, students: 1 });
+    expect(JSON.parse(stdout)).toMatchObject({ email: 'ana.reset@example.com' });
+    expect(server.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('reset every time with --retries 1: exit 6 saying the outcome is unknown, and never more POSTs than checks allow', async () => {
+    const { server, posts } = await cuttingServer(() => 'before');
+    const { code, stderr } = await members(server, [...create, '--retries', '1']);
+    expect(code).toBe(6);
+    expect(posts()).toBe(2);
+    expect(server.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+    expect(stderr.split('\n')[1]).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \((ECONNRESET|UND_ERR_SOCKET)\) after 1 retry; check the network and --base-url; the change may or may not have been applied; check before trying again \(POST \/api\/v1\/students\)$/);
   });
 });

@@ -221,7 +221,8 @@ describe('report engaged-courses --out', () => {
     intercept({ top_courses: '10', limit: '2' }).reply(200, cursorPage([row(1), row(2)], 'cur2'));
     intercept({ top_courses: '10', limit: '2', cursor: 'cur2' }).reply(200, cursorPage([row(3)], null)).delay(200);
     const { fake, done } = start(['report', 'engaged-courses', '--limit', '2', '-o', 'csv', '--out', 'report.csv', '-q']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once the second page is asked for (its answer is 200 ms away): the interrupt lands while a request is in flight.
+    await vi.waitFor(() => expect(agent.pendingInterceptors()).toEqual([]));
     fake.interrupt();
     expect(await done).toBe(130);
     expect(fake.stderr()).toBe('error: interrupted\n');
