@@ -12,6 +12,7 @@
  * double click (see SPREADSHEET below); rfc4180 stays the default for scripts.
  */
 import { cellText } from './cell.js';
+import { printable } from './sanitize.js';
 import { flatten, getPath } from './fields.js';
 import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
@@ -98,6 +99,11 @@ function spreadsheet(separator: ',' | ';', decimalComma: boolean): Dialect {
   };
 }
 
+function onTerminal(dialect: Dialect, terminal: boolean): Dialect & { name(text: string): string } {
+  if (!terminal) return { ...dialect, name: (text) => text };
+  return { ...dialect, cell: (value) => printable(dialect.cell(value)), name: printable };
+}
+
 function dialectOf(name: CsvDialect, raw: boolean): Dialect {
   const rfc4180: Dialect = { bom: '', separator: ',', eol: '\n', cell: (value) => guardCell(cellText(value)) };
   const dialect = name === 'excel' ? spreadsheet(',', false) : name === 'excel-br' ? spreadsheet(';', true) : rfc4180;
@@ -108,8 +114,9 @@ function scalarPaths(record: JsonRecord): string[] {
   return Object.entries(flatten(record)).filter(([, value]) => !Array.isArray(value)).map(([path]) => path);
 }
 
-export function csvFormat(write: Write, options: { fields?: string[]; header: boolean; raw: boolean; dialect: CsvDialect }): Format {
-  const dialect = dialectOf(options.dialect, options.raw);
+/** `terminal`: stdout is a terminal, so cells (and header names, the server's keys) go through the sanitizer, --csv-raw or not. */
+export function csvFormat(write: Write, options: { fields?: string[]; header: boolean; raw: boolean; dialect: CsvDialect; terminal?: boolean }): Format {
+  const dialect = onTerminal(dialectOf(options.dialect, options.raw), options.terminal === true);
   let started = false;
   const line = (cells: string[]) => {
     const text = csvRecord(cells, dialect.separator, dialect.eol);
@@ -118,7 +125,7 @@ export function csvFormat(write: Write, options: { fields?: string[]; header: bo
     return write(dialect.bom + text);
   };
   // The header is names, never run as formulas.
-  const header = (columns: string[]) => line(options.raw ? columns : columns.map(guardCell));
+  const header = (columns: string[]) => line((options.raw ? columns : columns.map(guardCell)).map(dialect.name));
   const format: Format = {
     async one(record, view) {
       await format.list([record], view);

@@ -13,6 +13,7 @@ import { assertKnownFields } from './fields.js';
 import type { Format, Records } from './format.js';
 import { jsonFormat, ndjsonFormat } from './json.js';
 import { createMessages } from './messages.js';
+import { printableJson } from './sanitize.js';
 import { tableFormat } from './table.js';
 import type { JsonRecord, View } from './view.js';
 
@@ -67,15 +68,17 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
 }
 
 function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Format {
-  const { write, isTTY } = destination;
+  const { isTTY } = destination;
   const { fields, header } = opts;
+  // Server text on a terminal is made harmless (contract §7), losslessly for JSON; a pipe or a file gets it as sent.
+  const write = isTTY && (opts.output === 'json' || opts.output === 'ndjson') ? (text: string) => destination.write(printableJson(text)) : destination.write;
   switch (opts.output) {
     case 'json':
       return jsonFormat(write, { pretty: isTTY, fields });
     case 'ndjson':
       return ndjsonFormat(write, { fields });
     case 'csv':
-      return csvFormat(write, { fields, header, raw: opts.csvRaw, dialect: opts.csvDialect });
+      return csvFormat(write, { fields, header, raw: opts.csvRaw, dialect: opts.csvDialect, terminal: isTTY });
     case 'table':
       return tableFormat(write, {
         fields,

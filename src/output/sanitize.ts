@@ -1,6 +1,7 @@
 /**
  * The one sanitizer for server text on its way to a terminal (contract §7):
- * error messages, prompts, notices, table cells. A hostile or broken server
+ * error messages, prompts, notices, table cells, and csv or json printed to a
+ * terminal. A hostile or broken server
  * must not be able to move the cursor, rewrite what was printed, set the
  * clipboard (OSC 52), or reorder what the user reads.
  */
@@ -27,4 +28,17 @@ export function printableLine(text: string): string {
 /** Whether text holds anything printable() would change (a URL that must be refused, not repaired). */
 export function hasControls(text: string): boolean {
   return printable(text) !== text;
+}
+
+// What JSON.stringify leaves raw in a string although a terminal acts on it: DEL and C1 (U+009B is a CSI,
+// U+009D an OSC), bidi controls, zero-width characters, the line and paragraph separators.
+const JSON_RAW = /[\u007f-\u009f\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/**
+ * JSON text for a terminal: those characters as \uXXXX escapes, so the text
+ * still parses to the same value (C0 and ESC are escaped by JSON.stringify
+ * already). Outside strings JSON holds none of them.
+ */
+export function printableJson(text: string): string {
+  return text.replace(JSON_RAW, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

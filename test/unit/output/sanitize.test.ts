@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { GlobalOptions } from '../../../src/context.js';
 import { hasControls, printable, printableLine } from '../../../src/output/sanitize.js';
+import { render } from './setup.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 
@@ -32,5 +34,40 @@ describe('printable: server text on its way to a terminal', () => {
     expect(hasControls('https://x.test/magic/abc')).toBe(false);
     expect(hasControls('https://x.test/magic/abc\u001b]52;c;x\u0007')).toBe(true);
     expect(hasControls('https://x.test/\u202emagic')).toBe(true);
+  });
+});
+
+describe('csv and json printed to a terminal', () => {
+  // A hostile student: OSC 52 (clipboard), a CR that hides the real text, an 8-bit CSI, a bidi override, a zero-width space.
+  const hostile = { id: 's1', first_name: `Ana${OSC52}`, last_name: 'Lima\r\u001b[2KKept', note: '\u009b2Jx\u202egnp.exe\u200b', ['k\u001b[1m']: 'v' };
+  // eslint-disable-next-line no-control-regex
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]/;
+  const view = { noun: 'students', columns: [{ header: 'id', path: 'id' }] };
+  const print = (output: 'json' | 'ndjson' | 'csv', stdoutTTY: boolean, extra: Partial<GlobalOptions> = {}) =>
+    render({ output, ...extra }, (out) => out.one(hostile, view), { stdoutTTY });
+
+  it('json and ndjson escape what a terminal would act on, and still parse to exactly what the server sent', async () => {
+    for (const output of ['json', 'ndjson'] as const) {
+      const { stdout } = await print(output, true);
+      expect(stdout).not.toMatch(RAW);
+      expect(stdout).toContain('\\u009b2Jx\\u202egnp.exe\\u200b');
+      expect(JSON.parse(stdout)).toEqual(hostile);
+    }
+  });
+
+  it('csv cells and header names go through the sanitizer on a terminal, --csv-raw too', async () => {
+    for (const csvRaw of [false, true]) {
+      const { stdout } = await print('csv', true, { csvRaw });
+      // eslint-disable-next-line no-control-regex
+      expect(stdout).not.toMatch(/[\u001b\u009b\u202e\u200b]/);
+      // The 8-bit CSI goes whole (\u009b2J), the CR shows as U+FFFD.
+      expect(stdout).toBe('id,first_name,last_name,note,k\ns1,Ana,Lima\uFFFDKept,xgnp.exe,v\n');
+    }
+  });
+
+  it('a pipe or a file gets the bytes as sent', async () => {
+    expect(JSON.parse((await print('ndjson', false)).stdout)).toEqual(hostile);
+    expect((await print('ndjson', false)).stdout).toContain('\u202e');
+    expect((await print('csv', false)).stdout).toContain(OSC52);
   });
 });
