@@ -20,7 +20,7 @@
 import type { Api } from '../../api/client.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
-import { UsageError } from '../../errors.js';
+import { RejectedError, UsageError } from '../../errors.js';
 import { nameAndEmail } from '../../people.js';
 import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
 import {
@@ -232,7 +232,16 @@ export const importOperation: BulkOperation<NewStudent> = {
     if (context.dryRun) {
       return { ...base, result: 'created', dryRun: true, message: `would create student ${nameAndEmail(body)} (dry run; nothing sent)` };
     }
-    const { data, requestId, recovered } = await createStudent(context.api, body);
+    let created: Awaited<ReturnType<typeof createStudent>>;
+    try {
+      created = await createStudent(context.api, body);
+    } catch (error) {
+      // Refused because the e-mail is taken now: another run (the same file twice at once) created it in between.
+      const now = error instanceof RejectedError ? await findStudent(context.api, { kind: 'email', value: body.email }).catch(() => undefined) : undefined;
+      if (now) return { ...base, result: 'skipped', student_id: now.id, message: `student ${nameAndEmail(now)} already exists (created meanwhile by someone else); nothing changed` };
+      throw error;
+    }
+    const { data, requestId, recovered } = created;
     const note = recovered ? ' (an uncertain response was checked: created once, not resent)' : '';
     return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${nameAndEmail(data)}${note}` };
   },

@@ -188,3 +188,27 @@ describe('students import', () => {
     ].join('\n'));
   });
 });
+
+describe('students import: the same file run twice at once', () => {
+  it('an e-mail refused as taken because the other run created it in between is skipped, not failed', async () => {
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND);
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH })
+      .reply(422, { message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } });
+    get('/api/v1/students/email/ana%40example.com').reply(200, { data: student(9, { first_name: 'Ana', last_name: 'Souza', full_name: 'Ana Souza', email: 'ana@example.com' }) });
+    const { code, stdout } = await cli(['students', 'import', '-', '-o', 'json'], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([{
+      line: 2, student: 'ana@example.com', product_id: '', result: 'skipped',
+      message: 'student Ana Souza <ana@example.com> already exists (created meanwhile by someone else); nothing changed',
+    }]);
+  });
+
+  it('a 422 for another reason stays a failure (the e-mail is still free)', async () => {
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND).times(2);
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH })
+      .reply(422, { message: 'The given data was invalid.', errors: { last_name: ['The last name is too long.'] } });
+    const { code, stdout } = await cli(['students', 'import', '-', '-o', 'json'], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
+    expect(code).toBe(7);
+    expect(JSON.parse(stdout)).toMatchObject([{ line: 2, result: 'failed', message: expect.stringContaining('last_name: The last name is too long.') }]);
+  });
+});
