@@ -3,8 +3,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { Session } from '../../../src/session.js';
-import { AUTH, mockCli, products } from '../../helpers/mock-cli.js';
-import type { FakeIoOptions } from '../../helpers/fake-io.js';
+import { AUTH, BASE, TOKEN, mockCli, products } from '../../helpers/mock-cli.js';
+import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
+import { runBulk } from '../../../src/commands/bulk/run.js';
+import { importOperation } from '../../../src/domain/bulk/operations.js';
+import { globals } from '../output/setup.js';
 
 const t = mockCli();
 beforeEach(() => products(t.pool()));
@@ -210,5 +213,61 @@ describe('students import: the same file run twice at once', () => {
     const { code, stdout } = await cli(['students', 'import', '-', '-o', 'json'], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
     expect(code).toBe(7);
     expect(JSON.parse(stdout)).toMatchObject([{ line: 2, result: 'failed', message: expect.stringContaining('last_name: The last name is too long.') }]);
+  });
+});
+
+describe('dry runs send nothing but GETs', () => {
+  it('students revoke --file --dry-run: the rows held would be revoked, no DELETE, exit 0, never a question', async () => {
+    t.agent.enableCallHistory();
+    get('/api/v1/students/s1/products/p1').reply(200, { data: sub('p1') });
+    get('/api/v1/students/s2/products/p1').reply(404, NOT_FOUND);
+    get('/api/v1/students/s2').reply(200, { data: student(2) });
+    const file = csvFile('student,product_id\ns1,p1\ns2,p1\n');
+    const { code, stdout, stderr } = await cli(['students', 'revoke', '--file', file, '--dry-run', '--concurrency', '1', '-o', 'csv', '--fields', 'line,result,message']);
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'line,result,message',
+      '2,revoked,"would revoke product ""Product p1"" (p1) from student s1 (dry run; nothing sent)"',
+      '3,skipped,student s2 does not have product p1; nothing sent',
+      '',
+    ].join('\n'));
+    expect(stderr).toBe('2 rows: 1 revoked, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');
+    expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).not.toContain('DELETE');
+  });
+
+  it('students import --dry-run: new e-mails would be created, no POST, exit 0', async () => {
+    t.agent.enableCallHistory();
+    get('/api/v1/students/email/ana%40example.com').reply(404, NOT_FOUND);
+    get('/api/v1/students/email/s2%40example.com').reply(200, { data: student(2) });
+    const { code, stdout, stderr } = await cli(['students', 'import', '-', '--dry-run', '--concurrency', '1', '-o', 'csv', '--fields', 'line,result,message'], {
+      stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\nOther,Name,s2@example.com\n',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'line,result,message',
+      '2,created,would create student Ana Souza <ana@example.com> (dry run; nothing sent)',
+      '3,skipped,student Student 2 <s2@example.com> already exists; nothing sent',
+      '',
+    ].join('\n'));
+    expect(stderr).toBe('2 rows: 1 created, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');
+    expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('by construction: an operation that forgets it is a dry run still sends nothing (its row fails saying so)', async () => {
+    t.agent.enableCallHistory();
+    // A careless operation: it POSTs whatever the dry-run flag says.
+    const careless = { ...importOperation, apply: async (context: Parameters<typeof importOperation.apply>[0]) => {
+      await context.api.send({ method: 'POST', path: '/api/v1/students', body: {} });
+      return { student: 'x', product_id: '', result: 'created' as const, message: 'sent' };
+    } };
+    const fake = fakeIo({ stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n', env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: t.configDir } });
+    const session = new Session(globals({ output: 'json' }), { io: fake.io, dispatcher: t.agent });
+    const failure = await runBulk(session, careless, { file: '-', concurrency: 1, dryRun: true, skipInvalid: false }).catch((error: unknown) => error);
+    await session.close();
+    expect(failure).toMatchObject({ exitCode: 7 });
+    expect(JSON.parse(fake.stdout())).toEqual([expect.objectContaining({
+      line: 2, result: 'failed', message: expect.stringContaining('a dry run tried to send POST /api/v1/students; nothing was sent'),
+    })]);
+    expect(t.agent.getCallHistory()?.calls() ?? []).toEqual([]);
   });
 });
