@@ -4,8 +4,11 @@
  * than it answers. With `X-RateLimit-*` headers it waits exactly as told
  * (Remaining 0 → until Reset, or Retry-After), and once Remaining is down to
  * the requests in flight it starts requests no faster than the limit refills
- * (Limit per second, 2 % under), so a token bucket never has to refuse; without
- * headers it adapts as TCP does (AIMD): each 429 doubles the gap between
+ * (Limit per second, 2 % under), so a token bucket never has to refuse. When
+ * Remaining reaches 0 without a Reset (Laravel sends Reset only with its 429),
+ * one request goes ahead as a probe and the others wait for its answer: at a
+ * per-minute window's end one 429 tells everyone how long to wait, instead of
+ * one 429 per worker. Without headers it adapts as TCP does (AIMD): each 429 doubles the gap between
  * request starts, each success narrows it a little. Pure but for its clock, so
  * it is tested with a fake one.
  */
@@ -27,6 +30,8 @@ const header = (headers: Headers, name: string): number | undefined => {
 /** Gaps between request starts never grow past this (a 429 storm would otherwise stall a run for minutes). */
 const MAX_GAP_MS = 2_000;
 const FIRST_GAP_MS = 20;
+/** Workers wait this long at most for a probe's answer (one lost to a network error is never observed). */
+const PROBE_WAIT_MS = 5_000;
 /** Near the end of a told budget, starts come this much slower than the limit refills: jitter must not cost a Retry-After. */
 const REFILL_MARGIN = 1.02;
 
@@ -41,11 +46,23 @@ export class Pacer {
   private budgetGap = 0;
   /** Requests started and not yet answered (an answer lost to a network error keeps it high: slower, never faster). */
   private inFlight = 0;
+  /** The budget is spent and the server did not say until when: the next request probes. */
+  private exhausted = false;
+  private probe?: { answered: Promise<void>; answer: () => void };
 
   constructor(private readonly clock: Clock = realClock) {}
 
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
+    for (const started = this.clock.now(); this.probe && this.clock.now() - started < PROBE_WAIT_MS;) {
+      await Promise.race([this.probe.answered, this.clock.sleep(PROBE_WAIT_MS)]);
+    }
+    if (this.exhausted) {
+      this.exhausted = false;
+      let answer = () => {};
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      this.probe = { answered, answer };
+    }
     const now = this.clock.now();
     const start = Math.max(now, this.gate, this.nextStart);
     this.nextStart = start + Math.max(this.gap, this.budgetGap);
@@ -55,6 +72,16 @@ export class Pacer {
 
   /** What the server said of its limit, on every answer (retried ones included). */
   observe(status: number, headers: Headers): void {
+    try {
+      this.learn(status, headers);
+    } finally {
+      // Whatever the answer said, the requests waiting on a probe may go on (the gate now holds what it told).
+      this.probe?.answer();
+      this.probe = undefined;
+    }
+  }
+
+  private learn(status: number, headers: Headers): void {
     const now = this.clock.now();
     this.inFlight = Math.max(0, this.inFlight - 1);
     const limit = header(headers, 'x-ratelimit-limit');
@@ -69,6 +96,7 @@ export class Pacer {
       return;
     }
     if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
+    this.exhausted = remaining === 0 && reset === undefined;
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       this.budgetGap = remaining <= this.inFlight ? (1000 / limit) * REFILL_MARGIN : 0;
     }

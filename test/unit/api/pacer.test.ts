@@ -23,6 +23,23 @@ async function starts(pacer: Pacer, clock: ReturnType<typeof fakeClock>, count: 
   return times;
 }
 
+/** A clock whose sleeps end only when the test moves it on. */
+function manualClock(): Clock & { advance(ms: number): void } {
+  let time = 0;
+  let timers: Array<{ at: number; wake: () => void }> = [];
+  return {
+    now: () => time,
+    sleep: (ms) => new Promise<void>((wake) => void timers.push({ at: time + ms, wake })),
+    advance(ms) {
+      time += ms;
+      for (const timer of timers.filter(({ at }) => at <= time)) timer.wake();
+      timers = timers.filter(({ at }) => at > time);
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('Pacer', () => {
   it('lets requests through at once while the server never refused', async () => {
     const clock = fakeClock();
@@ -73,5 +90,42 @@ describe('Pacer', () => {
     expect(pacer.currentGapMs).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) pacer.observe(429, {});
     expect(pacer.currentGapMs).toBe(2000);
+  });
+  it('when Remaining reaches 0 without a Reset, one request probes and the others wait for its answer (one 429 a window, not one a worker)', async () => {
+    const clock = manualClock();
+    const pacer = new Pacer(clock);
+    pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    const started: string[] = [];
+    await pacer.acquire();
+    started.push('probe@0');
+    const others = [1, 2].map((n) => pacer.acquire().then(() => started.push(`worker${n}@${clock.now()}`)));
+    await settle();
+    expect(started).toEqual(['probe@0']);
+    // Laravel's 429 at the window's end: Retry-After, and now everyone knows.
+    pacer.observe(429, { 'retry-after': '30', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    await settle();
+    clock.advance(30_000);
+    await others[0];
+    expect(started).toEqual(['probe@0', 'worker1@30000']);
+    // The budget is still down to what is in flight: the next start comes a refill later (1000 ms / 600, 2 % under).
+    clock.advance(2);
+    await others[1];
+    expect(started).toEqual(['probe@0', 'worker1@30000', 'worker2@30002']);
+  });
+
+  it('a probe whose answer never comes (lost to a network error) holds the others 5 s at most', async () => {
+    const clock = manualClock();
+    const pacer = new Pacer(clock);
+    pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    await pacer.acquire();
+    let startedAt: number | undefined;
+    const other = pacer.acquire().then(() => (startedAt = clock.now()));
+    await settle();
+    clock.advance(4_999);
+    await settle();
+    expect(startedAt).toBeUndefined();
+    clock.advance(1);
+    await other;
+    expect(startedAt).toBe(5_000);
   });
 });
