@@ -4,7 +4,8 @@
  * than it answers. With `X-RateLimit-*` headers it waits exactly as told
  * (Remaining 0 → until Reset, or Retry-After), and once Remaining is down to
  * the requests in flight it starts requests no faster than the limit refills
- * (Limit per second, 2 % under), so a token bucket never has to refuse. When
+ * (Limit per second, or per the longest Retry-After seen: a per-minute
+ * window; 2 % under), so a token bucket never has to refuse. When
  * Remaining reaches 0 without a Reset (Laravel sends Reset only with its 429),
  * one request goes ahead as a probe and the others wait for its answer: at a
  * per-minute window's end one 429 tells everyone how long to wait, instead of
@@ -46,6 +47,12 @@ export class Pacer {
   private budgetGap = 0;
   /** Requests started and not yet answered (an answer lost to a network error keeps it high: slower, never faster). */
   private inFlight = 0;
+  /**
+   * How long the server's window is, as far as its answers tell: a second
+   * until a Retry-After says longer (a per-minute throttle's first 429), then
+   * the longest wait it asked for. The end of a told budget is paced by it.
+   */
+  private windowMs = 1000;
   /** The budget is spent and the server did not say until when: the next request probes. */
   private exhausted = false;
   private probe?: { answered: Promise<void>; answer: () => void };
@@ -91,14 +98,17 @@ export class Pacer {
     if (status === 429) {
       // Told when: wait that long (all workers); not told: back off multiplicatively.
       const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
-      if (until !== undefined) this.gate = Math.max(this.gate, until);
+      if (until !== undefined) {
+        this.gate = Math.max(this.gate, until);
+        this.windowMs = Math.max(this.windowMs, until - now);
+      }
       if (remaining === undefined) this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
       return;
     }
     if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
     this.exhausted = remaining === 0 && reset === undefined;
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
-      this.budgetGap = remaining <= this.inFlight ? (1000 / limit) * REFILL_MARGIN : 0;
+      this.budgetGap = remaining <= this.inFlight ? (this.windowMs / limit) * REFILL_MARGIN : 0;
     }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));

@@ -128,4 +128,13 @@ describe('Pacer', () => {
     await other;
     expect(startedAt).toBe(5_000);
   });
+  it('learns a window longer than a second from a Retry-After (a per-minute throttle) and paces the end of the next budget by it', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    pacer.observe(429, { 'retry-after': '45', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    await starts(pacer, clock, 2); // after the wait, two in flight
+    pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '1' });
+    // 45 s / 600 requests, 2 % under: the limit's refill over the window the server showed.
+    expect(pacer.currentGapMs).toBeCloseTo(76.5);
+  });
 });
