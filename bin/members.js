@@ -6,7 +6,7 @@ const { mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
-const { setFlagsFromString } = require('node:v8');
+const { getHeapCodeStatistics, setFlagsFromString } = require('node:v8');
 const { Script } = require('node:vm');
 
 /*
@@ -34,15 +34,14 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
 
 /*
  * V8's cache holds only the functions the writing run compiled: one written
- * by `members --help` left every API command compiling most of its code
- * (one GET 1.5x slower). How far a run went is measured by the built-in
- * modules it loaded (an API call loads http, net, streams...); the cache
- * records it in its header, and a run that went further writes it again.
- * Without process.moduleLoadList (not a documented API) the weight is 0 and
- * the cache is written once, as before.
+ * by `members history` left every API command compiling most of its code
+ * (one GET 1.5x slower). How far a run went is the bytecode V8 holds at its
+ * end (KiB, v8.getHeapCodeStatistics); the cache records it in its header,
+ * and a run that went 10 % further writes it again.
  */
 const CACHE_HEADER = 'members-code-cache-1';
-const runWeight = () => process.moduleLoadList?.length ?? 0;
+const runWeight = () => Math.round(getHeapCodeStatistics().bytecode_and_metadata_size / 1024);
+const FURTHER = 1.1;
 const CACHE_PREFIX = 'code-cache-';
 
 /*
@@ -98,7 +97,7 @@ function loadProgram(file) {
       if (!cacheFile) return;
       const weight = runWeight();
       // Rewritten only when V8 refused it or this run went further than the one that wrote it.
-      if (cache && !script.cachedDataRejected && weight <= cache.weight) return;
+      if (cache && !script.cachedDataRejected && weight <= cache.weight * FURTHER) return;
       const header = Buffer.alloc(CACHE_HEADER.length + 4);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
@@ -127,15 +126,24 @@ function codeCacheFile(source) {
   // V8 checks only the source's length: the build's content hash (its last line) tells builds apart.
   const buildId = /\/\/ build-id: (\w+)\n$/.exec(source.slice(-64))?.[1];
   if (!buildId) return undefined;
-  return join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}.bin`);
+  // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms.
+  const kind = isHelpRun(argv) ? '-help' : '';
+  return join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`);
+}
+
+function isHelpRun(args) {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  return args.length === 0 || args[0] === 'help' || options.includes('--help') || options.includes('-h');
 }
 
 /** An upgrade leaves the caches of older builds of this Node behind: they go when the new one is written. */
 function removeOtherBuilds(keep) {
   try {
-    const suffix = `-${process.version}-${process.arch}.bin`;
+    const own = keep.slice(keep.lastIndexOf(CACHE_PREFIX)).split('-').slice(0, 3).join('-');
+    const node = `-${process.version}-${process.arch}`;
     for (const name of readdirSync(dirname(keep))) {
-      if (name.startsWith(CACHE_PREFIX) && name.endsWith(suffix) && join(dirname(keep), name) !== keep) rmSync(join(dirname(keep), name), { force: true });
+      if (name.startsWith(CACHE_PREFIX) && name.includes(node) && !name.startsWith(`${own}-`)) rmSync(join(dirname(keep), name), { force: true });
     }
   } catch {
     // Only housekeeping.

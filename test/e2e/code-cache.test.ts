@@ -4,7 +4,7 @@
  * next, replaced when V8 refuses it, never a reason for a command to fail.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, run, runInTerminal, startSandbox, tempDir } from './harness.js';
 
@@ -22,7 +22,7 @@ describe('the code cache', () => {
     const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
     expect(first.code).toBe(0);
     const files = cacheFiles(home);
-    expect(files).toEqual([expect.stringMatching(new RegExp(`^code-cache-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`))]);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^code-cache-[0-9a-f]{16}-${process.version}-${process.arch}-help\\.bin$`))]);
     const file = join(home, 'members', files[0] as string);
     if (process.platform !== 'win32') {
       expect(statSync(join(home, 'members')).mode & 0o777).toBe(0o700);
@@ -63,22 +63,26 @@ describe('the code cache', () => {
     expect(help.stderr).toBe('');
   });
 
-  it('is written again by a run that went further than the one that wrote it (--help, then an API call), and only then', async () => {
+  it('is written again by a run that went further than the one that wrote it (the local history, then an API call), and only then', async () => {
     const sandbox = await startSandbox(['--students', '5']);
     try {
       const home = tempDir('members-cache-');
       const env = { ...sandbox.env, XDG_CACHE_HOME: home };
-      expect((await run(['--help'], { env })).code).toBe(0);
+      expect((await run(['history'], { env })).code).toBe(0);
       const file = join(home, 'members', cacheFiles(home)[0] as string);
-      const byHelp = readFileSync(file);
+      const byHistory = readFileSync(file);
 
       expect((await run(['products', 'list', '-o', 'json'], { env })).code).toBe(0);
       const byList = readFileSync(file);
       // More of the program compiled: a larger cache, and a greater weight in its header.
-      expect(byList.length).toBeGreaterThan(byHelp.length);
-      expect(byList.readUInt32LE(20)).toBeGreaterThan(byHelp.readUInt32LE(20));
+      expect(byList.length).toBeGreaterThan(byHistory.length);
+      expect(byList.readUInt32LE(20)).toBeGreaterThan(byHistory.readUInt32LE(20));
 
-      expect((await run(['--help'], { env })).code).toBe(0);
+      expect((await run(['history'], { env })).code).toBe(0);
+      expect(readFileSync(file).equals(byList)).toBe(true);
+      // Help keeps a small cache of its own, beside it.
+      expect((await run(['products', '--help'], { env })).code).toBe(0);
+      expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin')].sort());
       expect(readFileSync(file).equals(byList)).toBe(true);
     } finally {
       await sandbox.stop();
@@ -89,7 +93,7 @@ describe('the code cache', () => {
   // spinner's lazy import('node:readline') failed on every run at a terminal after the first.
   it.skipIf(!HAS_SCRIPT)('a run at a terminal from the cache loads what it loads lazily (the spinner)', async () => {
     const home = tempDir('members-cache-');
-    expect((await run(['--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    expect((await run(['history'], { env: { XDG_CACHE_HOME: home, MEMBERS_CONFIG_DIR: home } })).code).toBe(0);
     expect(cacheFiles(home)).toHaveLength(1);
     const sandbox = await startSandbox(['--students', '3']);
     try {
