@@ -263,6 +263,10 @@ export class HttpClient {
       if (body === INVALID) {
         throw new BadResponseError(`the server sent a response that is not JSON (status ${response.statusCode})`, ExitCode.transient, label, response.statusCode);
       }
+      // Every reader after this one (schemas, dates, redaction, output) recurses: a body 100,000 levels deep would overflow the stack.
+      if (deeperThan(body, MAX_JSON_DEPTH)) {
+        throw new BadResponseError(`the server sent JSON nested more than ${MAX_JSON_DEPTH} levels deep (status ${response.statusCode}); refusing to read it (report it to the platform)`, ExitCode.transient, label, response.statusCode);
+      }
       return { status: response.statusCode, headers: response.headers, body, requestId };
     }
     throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, state, req, response.headers);
@@ -403,6 +407,21 @@ function checkFailure(error: unknown): string {
 }
 
 const INVALID = Symbol('invalid json');
+
+/** No answer of this API nests beyond a handful of levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed body nests arrays or objects more than `max` levels deep; without recursion, which such a body would overflow. */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 function parseBody(text: string): unknown {
   if (text.trim() === '') return null;

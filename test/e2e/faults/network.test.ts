@@ -155,6 +155,16 @@ describe('a server that answers garbage', () => {
     expect(stderr).not.toMatch(STACK_FRAME);
   });
 
+  it('a record with a field nested 100,000 levels deep: exit 6 and a clear message (was a stack overflow, exit 1), with the api command too', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const server = await track(httpServer((_request, response) => sendJson(response, 200, `{"data":${JSON.stringify(student(1)).replace(/}$/, `,"extra":${deep}}`)}}`)));
+    for (const args of [['students', 'get', 'ana@example.com'], ['api', '/api/v1/students/email/ana%40example.com']]) {
+      const { code, stdout, stderr } = await members(server, [...args, '--retries', '0']);
+      expect({ args, code, stdout }).toEqual({ args, code: 6, stdout: '' });
+      expect(stderr).toMatch(/^error: the server sent JSON nested more than 64 levels deep \(status 200\); refusing to read it \(report it to the platform\) \(GET \/api\/v1\/students\/email\/ana%40example\.com\)\n$/);
+    }
+  });
+
   it('an HTML error page (502): exit 6 after the retries, the status named, no HTML or stack trace', async () => {
     const server = await track(httpServer((_request, response) => {
       response.writeHead(502, { 'content-type': 'text/html' });

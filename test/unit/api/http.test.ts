@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { HttpClient, type HttpOptions } from '../../../src/api/http.js';
+import { HttpClient, MAX_JSON_DEPTH, deeperThan, type HttpOptions } from '../../../src/api/http.js';
 import { ExitCode, RouteMissError } from '../../../src/errors.js';
 
 const BASE = 'https://members.example.com';
@@ -189,6 +189,26 @@ describe('HttpClient against a hostile server', () => {
     const failure = client({ maxBodyBytes: 1000 }).send({ method: 'GET', path: '/api/v1/products' });
     await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient });
     await expect(failure).rejects.toThrow(/^the server sent more than 1000 bytes in one response/);
+  });
+
+  it('a body nested 100,000 levels deep is a bad response (exit 6), before anything recursive reads it', async () => {
+    const deep = `{"data":{"id":"s1","extra":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}}`;
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(200, deep);
+    const failure = client().send({ method: 'GET', path: '/api/v1/students/s1' });
+    await expect(failure).rejects.toMatchObject({ exitCode: ExitCode.transient, status: 200 });
+    await expect(failure).rejects.toThrow(`the server sent JSON nested more than ${MAX_JSON_DEPTH} levels deep (status 200); refusing to read it (report it to the platform) (GET /api/v1/students/s1)`);
+  });
+
+  it('counts nesting exactly: MAX_JSON_DEPTH levels pass, one more does not; scalars and empty containers are no level below', () => {
+    // Objects and arrays in turn: both count as a level.
+    const nested = (levels: number, leaf: unknown = 1): unknown => (levels === 0 ? leaf : levels % 2 ? [nested(levels - 1, leaf)] : { a: nested(levels - 1, leaf) });
+    expect(deeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(deeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(deeperThan(nested(MAX_JSON_DEPTH - 1, []), MAX_JSON_DEPTH)).toBe(false);
+    expect(deeperThan(nested(MAX_JSON_DEPTH, []), MAX_JSON_DEPTH)).toBe(true);
+    expect(deeperThan({ wide: Array.from({ length: 1000 }, (_, i) => ({ i })), deepInLast: [1, 2, nested(MAX_JSON_DEPTH)] }, MAX_JSON_DEPTH)).toBe(true);
+    expect(deeperThan('text', 0)).toBe(false);
+    expect(deeperThan(null, 0)).toBe(false);
   });
 
   it('a links.next that is not a URL is a bad response, not a crash', () => {
