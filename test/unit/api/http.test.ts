@@ -256,12 +256,12 @@ describe('HttpClient under a rate limit', () => {
 
 describe('one retry loop: a body broken after the headers is a failure like any other', () => {
   /** A local server answering each request with the next of `answers`; records each request's method and Range header. */
-  async function serve(answers: Array<(response: import('node:http').ServerResponse) => void>) {
+  async function serve(answers: Array<(response: import('node:http').ServerResponse, request: import('node:http').IncomingMessage) => void>) {
     const seen: Array<{ method?: string; range?: string }> = [];
     const server = createServer((request, response) => {
       seen.push({ method: request.method, range: request.headers.range });
       request.resume();
-      (answers[seen.length - 1] ?? answers[answers.length - 1] as (r: typeof response) => void)(response);
+      (answers[seen.length - 1] ?? answers[answers.length - 1] as (r: typeof response, q: typeof request) => void)(response, request);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -289,6 +289,31 @@ describe('one retry loop: a body broken after the headers is a failure like any 
     const { seen, http, stop } = await serve([cut, answer(200, { data: [1, 2] })]);
     try {
       await expect(http(3).send({ method: 'GET', path: '/api/v1/products' })).resolves.toMatchObject({ body: { data: [1, 2] } });
+      expect(seen).toEqual([{ method: 'GET', range: undefined }, { method: 'GET', range: undefined }]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a body cut by a reset is fetched again from scratch, never resumed with Range and spliced onto the first', async () => {
+    // Two versions of one page under one ETag: a splice of the first's head and the second's tail would name records neither holds.
+    const first = JSON.stringify({ data: [{ id: 'a-old' }, { id: 'b-old' }] });
+    const second = JSON.stringify({ data: [{ id: 'a-new' }, { id: 'b-new' }] });
+    const headers = { 'content-type': 'application/json', etag: '"v1"', 'accept-ranges': 'bytes' };
+    const halfThenReset = (response: import('node:http').ServerResponse) => {
+      response.writeHead(200, { ...headers, 'content-length': first.length });
+      response.write(first.slice(0, 20), () => response.socket?.resetAndDestroy());
+    };
+    // What a server that honours Range answers: the rest of the CURRENT version.
+    const current = (response: import('node:http').ServerResponse, request: import('node:http').IncomingMessage) => {
+      const start = /^bytes=(\d+)-/.exec(request.headers.range ?? '')?.[1];
+      if (start === undefined) return void response.writeHead(200, headers).end(second);
+      response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${second.length - 1}/${second.length}` });
+      response.end(second.slice(Number(start)));
+    };
+    const { seen, http, stop } = await serve([halfThenReset, current]);
+    try {
+      await expect(http(2).send({ method: 'GET', path: '/api/v1/students' })).resolves.toMatchObject({ status: 200, body: JSON.parse(second) });
       expect(seen).toEqual([{ method: 'GET', range: undefined }, { method: 'GET', range: undefined }]);
     } finally {
       await stop();
