@@ -6,6 +6,8 @@ import type { Session } from '../../session.js';
 import type { Api } from '../../api/client.js';
 import { walkPages, type Page } from '../../api/paginate.js';
 import type { View } from '../../output/view.js';
+import { flatten, getPath } from '../../output/fields.js';
+import { pluralWord } from '../../values.js';
 
 const RAW: View = { noun: 'records', columns: [] };
 
@@ -26,7 +28,8 @@ export async function callApi(
   try {
     if (!opts.paginate) {
       const response = await api.raw({ method, path, query, body });
-      if (response.body !== null) await output.one(redacted(api, response.body) as Record<string, unknown>, RAW);
+      const record = redacted(api, response.body) as Record<string, unknown> | null;
+      if (record !== null) await output.one(record, method === 'GET' ? RAW : await afterChange(session, record, method));
     } else {
       await output.list(redactEach(api, paginate(api, path, query)), RAW);
     }
@@ -35,6 +38,21 @@ export async function callApi(
     await output.abort();
     throw error;
   }
+}
+
+/**
+ * The view of a change's answer. Its fields are known only once it is sent, so
+ * an unknown --fields name cannot be exit 2 (nothing sent) any more: each
+ * comes out as null, with a warning, and the change is reported as made.
+ */
+async function afterChange(session: Session, record: Record<string, unknown>, method: Method): Promise<View> {
+  const fields = session.globals.fields ?? [];
+  const missing = fields.filter((field) => getPath(record, field) === undefined);
+  if (missing.length > 0) {
+    const names = missing.map((field) => JSON.stringify(field)).join(', ');
+    (await session.messages()).warn(`the answer to the ${method} has no ${pluralWord(missing.length, 'field')} ${names} (printed as null); the request was sent and succeeded. Available fields: ${Object.keys(flatten(record)).join(', ')}`);
+  }
+  return { ...RAW, columns: fields.map((field) => ({ header: field, path: field })) };
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Server text never reaches the terminal raw: errors, field errors, prompts, the magic link (issue 15, serious 1). */
+/** Issue 15, in-process: server text never reaches the terminal raw; --fields and --out are checked before anything is sent, and a change is never followed by exit 2. */
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { createPrompter } from '../../../src/prompter.js';
@@ -52,6 +52,41 @@ describe('--fields is checked before anything is sent (issue 15)', () => {
     const { code, stderr } = await t.cli([...args, '--fields', 'emial', '-q']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^error: unknown field "emial" in --fields \(nothing was sent\); available fields: /);
+    expect(t.agent.getCallHistory()?.calls() ?? []).toEqual([]);
+  });
+});
+
+describe('members api: a change is never followed by exit 2 (issue 15)', () => {
+  it('-X POST --fields emial: the POST is made, so the unknown field prints as null with a warning, exit 0', async () => {
+    t.pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH }).reply(201, { data: { id: 's9', email: 'a@b.co' } });
+    const { code, stdout, stderr } = await t.cli(['api', '/api/v1/students', '-X', 'POST', '-f', 'email=a@b.co', '--fields', 'data.id,emial']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ data: { id: 's9' }, emial: null });
+    expect(stderr).toBe('warning: the answer to the POST has no field "emial" (printed as null); the request was sent and succeeded. Available fields: data.id, data.email\n');
+  });
+
+  it('a GET with an unknown field still fails as a usage error (nothing was changed)', async () => {
+    t.pool().intercept({ path: '/api/v1/products', method: 'GET', headers: AUTH }).reply(200, { data: [] });
+    const { code, stderr } = await t.cli(['api', '/api/v1/products', '--fields', 'emial']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('error: unknown field "emial" in --fields; available fields: data\n');
+  });
+});
+
+describe('--out is checked before anything is sent (issue 15)', () => {
+  it.each([
+    [['students', 'create', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co']],
+    [['students', 'grant', 's1', '00000000-0000-4000-8000-000000000001']],
+    [['magic-link', 'ana@x.co']],
+    [['scores', 'set', 's1', '5']],
+    [['students', 'get', 's1']],
+    [['api', '/api/v1/students', '-X', 'POST', '-f', 'email=a@b.co']],
+  ])('%j --out a directory, or in a missing one: exit 2, no request', async (args) => {
+    t.agent.enableCallHistory();
+    const directory = await t.cli([...args, '--out', t.configDir, '-q']);
+    expect(directory).toMatchObject({ code: 2, stderr: `error: cannot write --out ${t.configDir}: it is a directory; give a file name\n` });
+    const missing = await t.cli([...args, '--out', `${t.configDir}/missing/out.json`, '-q']);
+    expect(missing).toMatchObject({ code: 2, stderr: `error: cannot write --out ${t.configDir}/missing/out.json: ENOENT\n` });
     expect(t.agent.getCallHistory()?.calls() ?? []).toEqual([]);
   });
 });
