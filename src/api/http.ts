@@ -232,6 +232,8 @@ export class HttpClient {
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        // Backstops only: whole-answer.ts's deadline for headers and body together starts as the request is written,
+        // no later than undici's header timer and before its idle timer between chunks, so it always ends an attempt first.
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         // Per-request options of the retry interceptor, merged over the dispatcher's.

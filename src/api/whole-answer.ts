@@ -32,7 +32,11 @@ export class BodyTooLargeError extends Error {
 }
 
 export interface WholeAnswerOptions {
-  /** From the headers on, the whole body must arrive within this (--timeout), however it trickles. */
+  /**
+   * --timeout: from the moment the request goes out on a connection, its
+   * headers and its whole body must arrive within this, however it trickles.
+   * One deadline per attempt, not one per phase; each retry has its own.
+   */
   deadlineMs: number;
   maxBytes: number;
   /** Statuses whose bodies are kept in the request's `failedBody` holder. */
@@ -41,8 +45,10 @@ export interface WholeAnswerOptions {
   onAnswer?: (status: number, headers: Headers) => void;
 }
 
-/** A body cut by the deadline fails like undici's own idle timeout: retryable, for idempotent requests. */
-const deadlinePassed = (ms: number) => Object.assign(new Error(`body not received within ${ms} ms`), { code: 'UND_ERR_BODY_TIMEOUT' });
+/** An attempt cut by the deadline fails like undici's own timeouts, named by the phase it was in: retryable, for idempotent requests. */
+const deadlinePassed = (ms: number, headersIn: boolean) => (headersIn
+  ? Object.assign(new Error(`body not received within ${ms} ms`), { code: 'UND_ERR_BODY_TIMEOUT' })
+  : Object.assign(new Error(`headers not received within ${ms} ms`), { code: 'UND_ERR_HEADERS_TIMEOUT' }));
 
 /** HTTP forbids a body after 204, 205 and 304, so undici counts one as a length mismatch; the status line is the answer. */
 const noContentWithBody = (status: number, error: unknown) =>
@@ -92,13 +98,14 @@ export function wholeAnswers(options: WholeAnswerOptions): Dispatcher.Dispatcher
     return dispatch(opts, {
       onRequestStart(controller, context) {
         inner = controller;
+        // The clock starts as the request is written, not at the headers: headers at 0.9 T and a body taking 0.9 T more must fail.
+        timer = setTimeout(() => controller.abort(deadlinePassed(options.deadlineMs, answer !== undefined)), options.deadlineMs);
         handler.onRequestStart?.(above, context);
       },
       onRequestUpgrade: (_controller, status, headers, socket) => handler.onRequestUpgrade?.(above, status, headers, socket),
-      onResponseStart(controller, status, headers, message) {
+      onResponseStart(_controller, status, headers, message) {
         options.onAnswer?.(status, headers as Headers);
         answer = { status, headers: headers as Headers, message, chunks: [], size: 0 };
-        timer = setTimeout(() => controller.abort(deadlinePassed(options.deadlineMs)), options.deadlineMs);
       },
       onResponseData(controller, chunk: Buffer) {
         if (!answer) return;

@@ -241,6 +241,42 @@ describe('HttpClient against a hostile server', () => {
   });
 });
 
+describe('--timeout is one deadline per attempt, headers and body together', () => {
+  it('headers within it and a body within it after them still time out; a retry has its own clock', async () => {
+    // The first request of each path: headers after 300 ms, the body 300 ms later, each phase within 500 ms, the whole not.
+    // Any later one answers at once.
+    const seen = new Map<string, number>();
+    const server = createServer((request, response) => {
+      const count = (seen.get(request.url ?? '') ?? 0) + 1;
+      seen.set(request.url ?? '', count);
+      if (count > 1) return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[1]}');
+      const later = setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.flushHeaders();
+        const end = setTimeout(() => response.end('{"data":[]}'), 300);
+        response.on('close', () => clearTimeout(end));
+      }, 300);
+      response.on('close', () => clearTimeout(later));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = (retries: number) => new HttpClient({
+      baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), token: TOKEN, timeoutMs: 500, retries,
+      userAgent: 'test', secrets: [TOKEN], backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, rateLimitBudgetMs: 60_000, random: () => 0.5 },
+    });
+    try {
+      await expect(http(0).send({ method: 'GET', path: '/once' })).rejects.toMatchObject({
+        exitCode: ExitCode.transient, message: 'timed out after 500 ms; raise --timeout or try again later (GET /once)',
+      });
+      // Sent again after the first attempt's 500 ms: a clock for the whole exchange would already have run out.
+      await expect(http(1).send({ method: 'GET', path: '/retried' })).resolves.toMatchObject({ status: 200, body: { data: [1] } });
+      expect(Object.fromEntries(seen)).toEqual({ '/once': 1, '/retried': 2 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('HttpClient under a rate limit', () => {
   it('429s do not spend --retries: five of them, then the answer, with --retries 1', async () => {
     for (let i = 0; i < 5; i++) pool().intercept({ path: '/api/v1/subscriptions', method: 'GET' }).reply(429, { message: 'Too Many Attempts.' }, { headers: { 'retry-after': '0' } });
