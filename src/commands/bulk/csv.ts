@@ -52,12 +52,18 @@ export function describeColumns(columns: CsvColumns): string {
  * `problem` set, so that every row's problems can be reported together.
  */
 export async function parseCsv(input: Buffer, columns: CsvColumns, source: string): Promise<Array<CsvRow & { problem?: string }>> {
+  const rows: Array<CsvRow & { problem?: string }> = [];
+  await readCsvRows(input, columns, source, (row) => void rows.push(row));
+  return rows;
+}
+
+/** parseCsv handing each row to `onRow` as it is read, holding none: a bulk run plans it at once. */
+export async function readCsvRows(input: Buffer, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void): Promise<void> {
   // isUtf8 checks the bytes where they lie: decoding a 60 MB file to test it made a 120 MB string.
   if (!isUtf8(input)) throw new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
   const { parse } = await import('csv-parse/sync');
   const lines = lineIndex(input);
-  // One pass: each record becomes its row at once, so a 1,000,000-row file holds one array of rows, not three.
-  const rows: Array<CsvRow & { problem?: string }> = [];
+  // One pass: each record becomes its row at once, and the caller's row (a plan) at once too.
   let names: string[] | undefined;
   let end = 0;
   // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
@@ -77,7 +83,7 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
         end = context.bytes;
         const fields = raw.map((field) => field.trim());
         if (fields.every((field) => field === '')) return null;
-        if (names) rows.push(row(names, fields, lines.lineAt(start), separator));
+        if (names) onRow(row(names, fields, lines.lineAt(start), separator));
         else names = headerNames(fields, columns, source, readAs);
         return null;
       },
@@ -87,7 +93,6 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
     throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}${readAs}`);
   }
   if (!names) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
-  return rows;
 }
 
 /** The header's column names; what members itself exports (`--fields student.email,product_id -o csv`) is read back as it is. */

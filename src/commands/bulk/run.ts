@@ -26,7 +26,7 @@
  */
 import { CliError, ExitCode, StdoutClosedError, UsageError } from '../../errors.js';
 import {
-  execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+  RunPlanner, execute, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../domain/bulk/engine.js';
 import { resolveProduct } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
@@ -36,7 +36,7 @@ import type { Messages } from '../../output/messages.js';
 import type { Session } from '../../session.js';
 import { plural } from '../../values.js';
 import { bulkResultView } from '../views/bulk.js';
-import { parseCsv, readCsvSource } from './csv.js';
+import { readCsvRows, readCsvSource } from './csv.js';
 
 export type { BulkSummary } from '../../domain/bulk/engine.js';
 
@@ -91,7 +91,10 @@ export async function runBulk<Plan>(
   const source = options.file === '-' ? 'stdin' : options.file;
   const messages = await session.messages();
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
-  const offline = planRun(op, await parseCsv(await readCsvSource(io, options.file), op.columns, source), new Date());
+  // Each row is checked as it is read: the file's cells are never all held beside their plans.
+  const planner = new RunPlanner(op, new Date());
+  await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row));
+  const offline = planner.done();
   const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
     if (checked.invalid.length === 0 || options.skipInvalid) return;
     for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);

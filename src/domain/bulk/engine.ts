@@ -33,34 +33,64 @@ export interface PlannedRun<Plan> {
 }
 
 /** Checks every row offline: its own cells, then duplicates of an earlier row. */
-export function planRun<Plan>(op: BulkOperation<Plan>, parsed: ParsedRow[], now: Date): PlannedRun<Plan> {
-  return withoutDuplicates(op, parsed.map((row): CheckedRow<Plan> => {
-    const identity = op.identify(row.values);
-    if (row.problem !== undefined) return { line: row.line, identity, problem: row.problem };
-    try {
-      return { line: row.line, identity, plan: op.plan(row.values, now) };
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      return { line: row.line, identity, problem: error.message };
-    }
-  }));
+export function planRun<Plan>(op: BulkOperation<Plan>, parsed: Iterable<ParsedRow>, now: Date): PlannedRun<Plan> {
+  const planner = new RunPlanner(op, now);
+  for (const row of parsed) planner.add(row);
+  return planner.done();
+}
+
+/**
+ * planRun one row at a time, as the reader hands them over: a 1,000,000-row
+ * file is never held as cells and as plans at once.
+ */
+export class RunPlanner<Plan> {
+  private readonly rows: CheckedRow<Plan>[] = [];
+  private readonly unique: (row: CheckedRow<Plan>) => CheckedRow<Plan>;
+
+  constructor(private readonly op: BulkOperation<Plan>, private readonly now: Date) {
+    this.unique = deduplicator(op);
+  }
+
+  add(row: ParsedRow): void {
+    this.rows.push(this.unique(checkRow(this.op, row, this.now)));
+  }
+
+  done(): PlannedRun<Plan> {
+    return planned(this.rows);
+  }
+}
+
+function checkRow<Plan>(op: BulkOperation<Plan>, row: ParsedRow, now: Date): CheckedRow<Plan> {
+  const identity = op.identify(row.values);
+  if (row.problem !== undefined) return { line: row.line, identity, problem: row.problem };
+  try {
+    return { line: row.line, identity, plan: op.plan(row.values, now) };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { line: row.line, identity, problem: error.message };
+  }
 }
 
 /** A row that does what an earlier one does is a problem of its own (it would be applied twice). */
-function withoutDuplicates<Plan>(op: BulkOperation<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> {
+function deduplicator<Plan>(op: BulkOperation<Plan>): (row: CheckedRow<Plan>) => CheckedRow<Plan> {
   const firstLine = new Map<string, number>();
-  const rows = checked.map((row): CheckedRow<Plan> => {
+  return (row) => {
     if (row.plan === undefined) return row;
     const key = op.key(row.plan);
     const earlier = firstLine.get(key);
     if (earlier !== undefined) return { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
     firstLine.set(key, row.line);
     return row;
-  });
+  };
+}
+
+function planned<Plan>(rows: CheckedRow<Plan>[]): PlannedRun<Plan> {
   const invalid = rows.filter((row) => row.problem !== undefined);
   const todo = rows.flatMap((row, index) => (row.plan === undefined ? [] : [{ index, line: row.line, plan: row.plan }]));
   return { rows, invalid, todo };
 }
+
+const withoutDuplicates = <Plan>(op: BulkOperation<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> => planned(checked.map(deduplicator(op)));
 
 /**
  * Resolves every distinct product cell once (an id, a title, a prefix: see

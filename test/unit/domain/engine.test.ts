@@ -8,7 +8,7 @@ import {
   AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RejectedError, TransientError, UsageError,
 } from '../../../src/errors.js';
 import {
-  execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
+  RunPlanner, execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
 } from '../../../src/domain/bulk/engine.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../../../src/domain/bulk/operations.js';
 
@@ -60,6 +60,14 @@ describe('planRun', () => {
 
   it('lets an error that is not a usage error through: a bug is not an invalid row', () => {
     expect(() => planRun(operation(), rows(['boom', 'p1']), NOW)).toThrow('not a usage error');
+  });
+
+  it('row by row (RunPlanner, as the CSV reader hands rows over) gives what planRun gives, duplicates across calls included', () => {
+    const parsed = rows(['a@x.com', 'p1'], ['', 'p1'], ['A@X.com', 'p1'], ['b@x.com', 'p1']);
+    const planner = new RunPlanner(operation(), NOW);
+    for (const row of parsed) planner.add(row);
+    expect(planner.done()).toEqual(planRun(operation(), parsed, NOW));
+    expect(planner.done().invalid.map((row) => row.problem)).toEqual(['student is empty', 'duplicate of line 2 (same student and product)']);
   });
 });
 
