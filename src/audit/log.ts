@@ -8,8 +8,7 @@
  * or invalid line is skipped and reported, never fatal.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, constants, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import * as z from 'zod';
 import { auditLogPath } from '../config/paths.js';
 
@@ -174,13 +173,25 @@ function parseRecord(text: string): AuditRecord | undefined {
   }
 }
 
-/** A whole record after a torn one on the same line: the first tail that parses (a nested `{"id":` does not). */
-function rescue(text: string): AuditRecord | undefined {
+/** A whole record after a torn one on the same line: the first tail that parses (a nested `{"id":` does not), and where it starts. */
+function rescue(text: string): { record: AuditRecord; at: number } | undefined {
   for (let at = text.indexOf('{"id":', 1); at > 0; at = text.indexOf('{"id":', at + 1)) {
     const record = parseRecord(text.slice(at));
-    if (record) return record;
+    if (record) return { record, at };
   }
   return undefined;
+}
+
+/** Where a record lies in `audit.jsonl`: bytes, so that it can be read again alone. */
+export interface AuditPosition {
+  offset: number;
+  length: number;
+}
+
+/** A record and where it lies. */
+export interface LocatedRecord {
+  record: AuditRecord;
+  at: AuditPosition;
 }
 
 /**
@@ -190,30 +201,81 @@ function rescue(text: string): AuditRecord | undefined {
  * followed by a whole record on the same line, that record is kept.
  */
 export async function* readAudit(dir: string, onSkip: (skipped: SkippedLine) => void = () => undefined): AsyncGenerator<AuditRecord> {
-  const stream = createReadStream(auditLogPath(dir), { encoding: 'utf8' });
+  for await (const { record } of readLocatedAudit(dir, onSkip)) yield record;
+}
+
+/** readAudit, with where each record lies (a history of a 100 MB log holds positions, not records). */
+export async function* readLocatedAudit(dir: string, onSkip: (skipped: SkippedLine) => void = () => undefined): AsyncGenerator<LocatedRecord> {
+  let number = 0;
+  for await (const { text, offset } of lines(auditLogPath(dir))) {
+    number++;
+    if (text.trim() === '') continue;
+    const record = parseRecord(text);
+    if (record) {
+      yield { record, at: { offset, length: Buffer.byteLength(text) } };
+      continue;
+    }
+    onSkip({ line: number, text });
+    const rescued = rescue(text);
+    if (rescued) {
+      const skipped = Buffer.byteLength(text.slice(0, rescued.at));
+      yield { record: rescued.record, at: { offset: offset + skipped, length: Buffer.byteLength(text) - skipped } };
+    }
+  }
+}
+
+/** The lines of a file (LF or CRLF) with the byte offset where each starts; none when there is no file. */
+async function* lines(path: string): AsyncGenerator<{ text: string; offset: number }> {
+  const stream = createReadStream(path);
   const opened = new Promise<boolean>((resolve, reject) => {
     stream.once('ready', () => resolve(true));
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
   });
   if (!(await opened)) return;
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let number = 0;
+  let carry = Buffer.alloc(0);
+  let base = 0;
+  const line = (bytes: Buffer, offset: number) => ({ text: bytes.toString('utf8').replace(/\r$/, ''), offset });
   try {
-    for await (const text of lines) {
-      number++;
-      if (text.trim() === '') continue;
-      const record = parseRecord(text);
-      if (record) {
-        yield record;
-        continue;
+    for await (const chunk of stream) {
+      const buffer = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+      let start = 0;
+      for (let end = buffer.indexOf(LF); end !== -1; end = buffer.indexOf(LF, start)) {
+        yield line(buffer.subarray(start, end), base + start);
+        start = end + 1;
       }
-      onSkip({ line: number, text });
-      const rescued = rescue(text);
-      if (rescued) yield rescued;
+      carry = Buffer.from(buffer.subarray(start));
+      base += start;
+    }
+    if (carry.length > 0) yield line(carry, base);
+  } finally {
+    stream.destroy();
+  }
+}
+
+const LF = 0x0a;
+
+/**
+ * The records at `positions`, in that order, read one by one: what a history
+ * prints, without holding the log. The log only grows, so a position stays
+ * true; one that no longer holds a record is left out.
+ */
+export async function* readAuditAt(dir: string, positions: Iterable<AuditPosition>): AsyncGenerator<AuditRecord> {
+  let fd: number;
+  try {
+    fd = openSync(auditLogPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    for (const { offset, length } of positions) {
+      const bytes = Buffer.alloc(length);
+      const read = readSync(fd, bytes, 0, length, offset);
+      const record = parseRecord(bytes.subarray(0, read).toString('utf8'));
+      if (record) yield record;
     }
   } finally {
-    lines.close();
-    stream.destroy();
+    closeSync(fd);
   }
 }
 
@@ -221,6 +283,12 @@ export async function* readAudit(dir: string, onSkip: (skipped: SkippedLine) => 
 export function auditSource(dir: string, onSkip: (skipped: SkippedLine) => void): () => AsyncGenerator<AuditRecord> {
   let readings = 0;
   return () => readAudit(dir, readings++ === 0 ? onSkip : undefined);
+}
+
+/** auditSource, with where each record lies. */
+export function locatedAuditSource(dir: string, onSkip: (skipped: SkippedLine) => void): () => AsyncGenerator<LocatedRecord> {
+  let readings = 0;
+  return () => readLocatedAudit(dir, readings++ === 0 ? onSkip : undefined);
 }
 
 /** Every record, in file order. */

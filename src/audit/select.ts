@@ -2,7 +2,7 @@
  * Which audit records a `history` asks for: about one student (by any key
  * it was named by), since a date, newest first. Pure: the log is read by the caller.
  */
-import type { AuditRecord } from './log.js';
+import type { AuditPosition, AuditRecord, LocatedRecord } from './log.js';
 
 export interface HistoryFilter {
   /** As given: matched against the recorded STUDENT and student id, no request sent. */
@@ -30,7 +30,7 @@ function aliasesOf(student: StudentAliases): string[] {
 const normalise = (student: string) => (student.includes('@') ? student.trim().toLowerCase() : student.trim());
 
 /** Reads the log from its start, each time it is called: a history may need two passes. */
-export type AuditSource = () => AsyncIterable<AuditRecord> | Iterable<AuditRecord>;
+export type AuditSource<T = AuditRecord> = () => AsyncIterable<T> | Iterable<T>;
 
 /** The records naming the student as given, or by one of the keys the server knows it by. */
 function directMatcher(student: string, known?: StudentAliases): (record: AuditRecord) => boolean {
@@ -47,10 +47,13 @@ function directMatcher(student: string, known?: StudentAliases): (record: AuditR
  * (so `--student maria@example.com` also finds the changes made by her id).
  * A first pass over the log collects those ids.
  */
-async function studentMatcher(source: AuditSource, student: string, known?: StudentAliases): Promise<(record: AuditRecord) => boolean> {
+async function studentMatcher<T>(source: AuditSource<T>, recordOf: (item: T) => AuditRecord, student: string, known?: StudentAliases): Promise<(record: AuditRecord) => boolean> {
   const direct = directMatcher(student, known);
   const ids = new Set<string>();
-  for await (const record of source()) if (direct(record) && record.student_id) ids.add(record.student_id);
+  for await (const item of source()) {
+    const record = recordOf(item);
+    if (direct(record) && record.student_id) ids.add(record.student_id);
+  }
   return (record) => direct(record) || (record.student_id !== undefined && ids.has(record.student_id));
 }
 
@@ -59,18 +62,22 @@ const instant = (record: AuditRecord) => {
   return Number.isNaN(time) ? -Infinity : time;
 };
 
-interface Entry { record: AuditRecord; index: number; time: number }
-const newestFirst = (a: Entry, b: Entry) => (b.time === a.time ? b.index - a.index : b.time - a.time);
+interface Entry<H> { held: H; index: number; time: number }
+const newestFirst = <H>(a: Entry<H>, b: Entry<H>) => (b.time === a.time ? b.index - a.index : b.time - a.time);
 
-/** The newest records added (by time, then by position in the file); with a limit it holds at most 2 × limit + 64 at any time. */
-export class NewestRecords {
-  private readonly entries: Entry[] = [];
+/**
+ * The newest records added (by time, then by position in the file); with a
+ * limit it holds at most 2 × limit + 64 at any time. What it holds of each is
+ * the caller's choice: the record, or only where it lies in the log.
+ */
+export class NewestRecords<H = AuditRecord> {
+  private readonly entries: Array<Entry<H>> = [];
   private added = 0;
 
   constructor(private readonly limit?: number) {}
 
-  add(record: AuditRecord): void {
-    this.entries.push({ record, index: this.added++, time: instant(record) });
+  add(record: AuditRecord, held: H = record as H): void {
+    this.entries.push({ held, index: this.added++, time: instant(record) });
     if (this.limit !== undefined && this.entries.length >= 2 * this.limit + 64) this.trim(this.limit);
   }
 
@@ -78,9 +85,9 @@ export class NewestRecords {
     return this.entries.length;
   }
 
-  newest(): AuditRecord[] {
+  newest(): H[] {
     this.trim(this.limit ?? this.entries.length);
-    return this.entries.map(({ record }) => record);
+    return this.entries.map(({ held }) => held);
   }
 
   private trim(count: number): void {
@@ -96,11 +103,23 @@ export class NewestRecords {
  * 100 MB log costs the memory of what is shown, not of the log.
  */
 export async function selectHistory(source: AuditSource, filter: HistoryFilter, known?: StudentAliases): Promise<AuditRecord[]> {
-  const matches = filter.student === undefined ? () => true : await studentMatcher(source, filter.student, known);
+  return select(source, (record) => record, (record) => record, filter, known);
+}
+
+/** selectHistory holding only where each record lies: a whole history of a 100 MB log costs a few bytes a record. */
+export function selectHistoryPositions(source: AuditSource<LocatedRecord>, filter: HistoryFilter, known?: StudentAliases): Promise<AuditPosition[]> {
+  return select(source, (item) => item.record, (item) => item.at, filter, known);
+}
+
+async function select<T, H>(
+  source: AuditSource<T>, recordOf: (item: T) => AuditRecord, hold: (item: T) => H, filter: HistoryFilter, known?: StudentAliases,
+): Promise<H[]> {
+  const matches = filter.student === undefined ? () => true : await studentMatcher(source, recordOf, filter.student, known);
   const since = filter.since?.getTime();
-  const kept = new NewestRecords(filter.limit);
-  for await (const record of source()) {
-    if (matches(record) && (since === undefined || instant(record) >= since)) kept.add(record);
+  const kept = new NewestRecords<H>(filter.limit);
+  for await (const item of source()) {
+    const record = recordOf(item);
+    if (matches(record) && (since === undefined || instant(record) >= since)) kept.add(record, hold(item));
   }
   return kept.newest();
 }

@@ -1,7 +1,7 @@
 /** `members history`: the local audit log, filtered, newest first. */
 import { auditLogPath } from '../../config/paths.js';
-import { auditSource, type AuditRecord } from '../../audit/log.js';
-import { selectHistory, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
+import { locatedAuditSource, readAuditAt, type AuditRecord } from '../../audit/log.js';
+import { selectHistoryPositions, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
 import { UsageError } from '../../errors.js';
 import { HISTORY_VIEW, historyRecord } from '../views/history.js';
 import type { Session } from '../../session.js';
@@ -46,22 +46,34 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   const filter = historyFilter(flags);
   const dir = await session.configDir();
   const messages = await session.messages();
-  const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
+  const source = locatedAuditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const known = filter.student === undefined ? undefined : await lookUp(session, filter.student);
-  const selected = await selectHistory(source, filter, known);
+  // Where the chosen records lie, not the records: they are read again one by one as they are printed
+  // (a table still holds its rows, to fit the columns).
+  const positions = await selectHistoryPositions(source, filter, known);
+  const chosen = () => readAuditAt(dir, positions);
   // The log holds product ids: titles cost one read of the products list, so only tables and --fields that ask for them get them.
   const { output, fields } = session.globals;
-  const titles = output === 'table' || fields?.includes('product_title') ? await titlesFor(session, selected) : undefined;
-  return printList(session, HISTORY_VIEW, selected.map((record) => historyRecord(record, titles)));
+  const titles = output === 'table' || fields?.includes('product_title') ? await titlesFor(session, chosen()) : undefined;
+  return printList(session, HISTORY_VIEW, printed(chosen(), titles));
+}
+
+async function* printed(records: AsyncIterable<AuditRecord>, titles: Map<string, string> | undefined): AsyncGenerator<ReturnType<typeof historyRecord>> {
+  for await (const record of records) yield historyRecord(record, titles);
 }
 
 /** Product titles, from one read of the products list; none offline. */
-async function titlesFor(session: Session, records: readonly AuditRecord[]): Promise<Map<string, string> | undefined> {
-  if (!records.some((record) => record.product_id)) return undefined;
+async function titlesFor(session: Session, records: AsyncIterable<AuditRecord>): Promise<Map<string, string> | undefined> {
+  if (!(await someNamesAProduct(records))) return undefined;
   try {
     const [{ productTitles }, api] = await Promise.all([import('../../domain/names.js'), session.api()]);
     return await productTitles(api);
   } catch {
     return undefined;
   }
+}
+
+async function someNamesAProduct(records: AsyncIterable<AuditRecord>): Promise<boolean> {
+  for await (const record of records) if (record.product_id) return true;
+  return false;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { historyFilter } from '../../../src/commands/history/actions.js';
-import { NewestRecords, selectHistory } from '../../../src/audit/select.js';
+import { NewestRecords, selectHistory, selectHistoryPositions } from '../../../src/audit/select.js';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
@@ -67,6 +67,15 @@ describe('selectHistory', () => {
     }
     expect(most).toBeLessThanOrEqual(2 * 3 + 64);
     expect(kept.newest().map((record) => record.time)).toEqual(many.map((record) => record.time).sort().reverse().slice(0, 3));
+  });
+});
+
+describe('selectHistoryPositions', () => {
+  it('holds where the chosen records lie, not the records, newest first as selectHistory orders them', async () => {
+    const located = RECORDS.map((record, i) => ({ record, at: { offset: i * 100, length: 99 } }));
+    const at = (id: string) => located.find((item) => item.record.id === id)?.at;
+    expect(await selectHistoryPositions(() => located, { student: 'maria@example.com' })).toEqual(['a3', 'a2', 'a1'].map(at));
+    expect(await selectHistoryPositions(() => located, { limit: 2 })).toEqual(['a5', 'a4'].map(at));
   });
 });
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  MAX_REASON_CHARS, MAX_RECORD_BYTES, appendAudit, auditLine, newAuditId, readAllAudit, type AuditRecord, type SkippedLine,
+  MAX_REASON_CHARS, MAX_RECORD_BYTES, appendAudit, auditLine, newAuditId, readAllAudit, readAuditAt, readLocatedAudit,
+  type AuditRecord, type LocatedRecord, type SkippedLine,
 } from '../../../src/audit/log.js';
 
 let dir: string;
@@ -77,6 +78,31 @@ describe('appendAudit and readAudit', () => {
     const skipped: SkippedLine[] = [];
     expect(await readAllAudit(dir, (line) => skipped.push(line))).toEqual([a, b, c]);
     expect(skipped.map(({ line }) => line)).toEqual([2, 3, 5]);
+  });
+});
+
+describe('readLocatedAudit and readAuditAt: records read again by where they lie', () => {
+  it('gives each record\'s byte position (accents, CRLF, a record rescued after a torn one), and reads them back alone, in any order', async () => {
+    const [a, b, c] = [record({ student: 'joão@exemplo.com' }), record(), record()];
+    appendAudit(dir, a);
+    appendFileSync(file(), `${JSON.stringify(b).slice(0, 40)}${JSON.stringify(b)}\r\n`);
+    appendAudit(dir, c);
+    const located: LocatedRecord[] = [];
+    for await (const item of readLocatedAudit(dir)) located.push(item);
+    expect(located.map((item) => item.record)).toEqual([a, b, c]);
+    const bytes = readFileSync(file());
+    for (const { record: expected, at } of located) {
+      expect(JSON.parse(bytes.subarray(at.offset, at.offset + at.length).toString('utf8'))).toEqual(expected);
+    }
+    const back: AuditRecord[] = [];
+    for await (const found of readAuditAt(dir, [...located].reverse().map((item) => item.at))) back.push(found);
+    expect(back).toEqual([c, b, a]);
+  });
+
+  it('reads nothing when there is no log yet', async () => {
+    const back: AuditRecord[] = [];
+    for await (const found of readAuditAt(join(dir, 'missing'), [{ offset: 0, length: 10 }])) back.push(found);
+    expect(back).toEqual([]);
   });
 });
 
