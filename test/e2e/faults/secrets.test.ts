@@ -221,15 +221,19 @@ describe('no secret in any output or file', () => {
   }, 240_000);
 
   it('auth token prints the token (by design), and nothing after logout', async () => {
-    const token = await run(['auth', 'token'], { env: { MEMBERS_CONFIG_DIR: profileDir } });
+    // A profile of its own: this test must not depend on the one above having logged in first.
+    const dir = join(work, 'token-config');
+    const env = { MEMBERS_CONFIG_DIR: dir };
+    expect((await run(['auth', 'login', '--base-url', sandbox.url, '--token-stdin', '--no-verify'], { env, input: `${API}\n` })).code).toBe(0);
+    const token = await run(['auth', 'token'], { env });
     expect(token).toEqual({ code: 0, stdout: `${API}\n`, stderr: '' });
     // The scan would have seen it.
     expect(leaks(token.stdout)).toEqual(['SENTINEL', API]);
-    const logout = await members(['auth', 'logout'], { dir: 'profile' });
+    const logout = await run(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
-    const after = await members(['auth', 'token'], { dir: 'profile' });
+    const after = await run(['auth', 'token'], { env });
     expect(after.code).toBe(3);
     expect(leaks(after.stdout + after.stderr + logout.stdout + logout.stderr)).toEqual([]);
-    expect(readFileSync(join(profileDir, 'config.json'), 'utf8')).not.toContain(API);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(API);
   });
 });
