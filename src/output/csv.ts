@@ -37,7 +37,14 @@ export function guardCell(value: string): string {
 }
 
 function isPhoneNumber(value: string): boolean {
-  return PHONE_CHARACTERS.test(value) && (value.match(/\d/g)?.length ?? 0) >= PHONE_MIN_DIGITS;
+  if (!PHONE_CHARACTERS.test(value)) return false;
+  // Counted in place: match(/\d/g) built an array per phone cell (a sixth of a report's CSV time).
+  let digits = 0;
+  for (let i = 0; i < value.length && digits < PHONE_MIN_DIGITS; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits++;
+  }
+  return digits >= PHONE_MIN_DIGITS;
 }
 
 const NEEDS_QUOTES = { ',': /[",\r\n]/, ';': /[";\r\n]/ };
