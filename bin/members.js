@@ -11,8 +11,9 @@ const { Script } = require('node:vm');
 
 /*
  * Fast paths that need none of the program (commander, the bundle): the
- * version, and the completion scripts, which completions/ holds as
- * `members completion SHELL` prints them (a test keeps them equal).
+ * version, the root help (rendered by the build), and the completion
+ * scripts, which completions/ holds as `members completion SHELL` prints
+ * them (tests keep both equal to what the program prints).
  */
 const argv = process.argv.slice(2);
 const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' };
@@ -25,6 +26,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 if (argv.length >= 1 && /^__complete-(profiles|undo|products|courses)$/.test(argv[0])) {
   const { runCompletionHelper } = require('../dist/complete.cjs');
   runCompletionHelper(argv[0].slice('__complete-'.length), process.env, (text) => process.stdout.write(text), argv[1]);
+  process.exit(0);
+}
+// The root help as the program renders it for a pipe or an 80-column terminal (scripts/build.mjs).
+if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && (!process.stdout.isTTY || process.stdout.columns === 80)) {
+  process.stdout.write(readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
   process.exit(0);
 }
 if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {

@@ -134,6 +134,8 @@ if (wants('startup') || wants('get')) {
     const cases = [
       members('--version', ['--version'], env, { check: expectLines(1) }),
       members('--help', ['--help'], env, { check: (r) => expectLines(lines(r).length || 1)(r) }),
+      // The root help is rendered by the build (dist/help.txt); a command's help runs the program.
+      members('students --help', ['students', '--help'], env, { check: (r) => expectLines(lines(r).length || 1)(r) }),
       members('students get ID -o json', ['students', 'get', studentId, '-o', 'json'], env, { check: one }),
     ];
     const floors = label.startsWith('without') ? [

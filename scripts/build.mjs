@@ -1,7 +1,8 @@
-// Bundles the CLI into dist/: the program (main.cjs) and the completion helpers (complete.cjs).
+// Bundles the CLI into dist/: the program (main.cjs), the completion helpers (complete.cjs) and the root help (help.txt).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
@@ -105,3 +106,16 @@ const bundle = await readFile(new URL('../dist/main.cjs', import.meta.url), 'utf
 if (!/^[\x20-\x7e\t\n\r]*$/.test(bundle)) throw new Error('dist/main.cjs holds characters outside ASCII; bin/members.js reads it as latin1');
 const buildId = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
 await writeFile(new URL('../dist/main.cjs', import.meta.url), `${bundle}// build-id: ${buildId}\n`);
+
+/*
+ * `members --help` at the width of a pipe (80 columns), rendered by the
+ * program itself: bin/members.js prints it before anything loads, as it does
+ * --version (1.1x node -e 0 instead of 1.7-1.9x). Help depends on nothing
+ * but the width (test/e2e/help-fast-path.test.ts compares the two).
+ */
+const program = createRequire(import.meta.url)('../dist/main.cjs');
+let help = '';
+const capture = { write: (text) => ((help += text), true), isTTY: false, columns: undefined };
+const code = await program.main(['--help'], { stdout: capture, stderr: capture, stdin: process.stdin, env: {}, cwd: process.cwd(), onInterrupt: () => () => {} });
+if (code !== 0) throw new Error(`members --help exited ${code} at build time: ${help}`);
+await writeFile(new URL('../dist/help.txt', import.meta.url), help);

@@ -35,9 +35,9 @@ const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
   /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|package\.json)$/,
-  /^dist\/[\w-]+\.cjs$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
+  /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
 ];
-const required = ['package.json', 'README.md', 'bin/members.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs',
+const required = ['package.json', 'README.md', 'bin/members.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/help.txt',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
@@ -69,6 +69,8 @@ session() { # session NAME: --version, completion, and a sandbox round trip
 
   "${env_clean[@]}" "$members" completion bash | cmp -s - completions/members.bash \
     || fail "$name: the installed members prints another bash script than completions/members.bash"
+  "${env_clean[@]}" "$members" --help | cmp -s - dist/help.txt \
+    || fail "$name: the installed members --help differs from dist/help.txt"
 
   "${env_clean[@]}" "$members" sandbox --port 0 -o json --quiet > "$out" 2> "$work/sandbox-$name.err" &
   sandbox_pid=$!
@@ -91,7 +93,7 @@ session() { # session NAME: --version, completion, and a sandbox round trip
   kill -TERM "$sandbox_pid"
   wait "$sandbox_pid" || fail "$name: members sandbox did not stop cleanly on SIGTERM"
   sandbox_pid=""
-  echo "pack-test: $name: --version, completion bash, sandbox + products list (${#products} bytes of JSON): ok"
+  echo "pack-test: $name: --version, --help, completion bash, sandbox + products list (${#products} bytes of JSON): ok"
 }
 
 session installed

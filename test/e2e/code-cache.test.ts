@@ -19,7 +19,7 @@ const cacheFiles = (home: string) => {
 describe('the code cache', () => {
   it('is written once by a run that worked, private to the user, then used as it is', async () => {
     const home = tempDir('members-cache-');
-    const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    const first = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     expect(first.code).toBe(0);
     const files = cacheFiles(home);
     expect(files).toEqual([expect.stringMatching(new RegExp(`^code-cache-[0-9a-f]{16}-${process.version}-${process.arch}-help\\.bin$`))]);
@@ -30,17 +30,17 @@ describe('the code cache', () => {
     }
     const written = statSync(file).mtimeMs;
 
-    const second = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    const second = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     expect(second).toEqual(first);
     expect(statSync(file).mtimeMs).toBe(written);
   });
 
   it('a cache V8 refuses (garbage, another build) is replaced, and the command works all the same', async () => {
     const home = tempDir('members-cache-');
-    const first = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    const first = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     const file = join(home, 'members', cacheFiles(home)[0] as string);
     writeFileSync(file, 'members-code-cache-1\u0000\u0000\u0000\u0000not a code cache');
-    const again = await run(['--help'], { env: { XDG_CACHE_HOME: home } });
+    const again = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     expect(again).toEqual(first);
     expect(readFileSync(file).length).toBeGreaterThan(1000);
   });
@@ -52,13 +52,13 @@ describe('the code cache', () => {
     expect(cacheFiles(failed)).toEqual([]);
 
     const disabled = tempDir('members-cache-');
-    expect((await run(['--help'], { env: { XDG_CACHE_HOME: disabled, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
+    expect((await run(['students', '--help'], { env: { XDG_CACHE_HOME: disabled, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
     expect(cacheFiles(disabled)).toEqual([]);
 
     // A file where the directory should be: the run still succeeds.
     const blocked = tempDir('members-cache-');
     writeFileSync(join(blocked, 'members'), '');
-    const help = await run(['--help'], { env: { XDG_CACHE_HOME: blocked } });
+    const help = await run(['students', '--help'], { env: { XDG_CACHE_HOME: blocked } });
     expect(help.code).toBe(0);
     expect(help.stderr).toBe('');
   });
@@ -114,7 +114,7 @@ describe('the code cache', () => {
     const otherNode = join(home, 'members', `code-cache-0123456789abcdef-v0.0.0-${process.arch}.bin`);
     writeFileSync(old, 'an older build');
     writeFileSync(otherNode, 'another Node');
-    expect((await run(['--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    expect((await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
     const files = cacheFiles(home);
     expect(files).toHaveLength(2);
     expect(files).toContain('code-cache-0123456789abcdef-v0.0.0-' + process.arch + '.bin');

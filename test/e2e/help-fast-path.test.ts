@@ -1,0 +1,38 @@
+/**
+ * bin/members.js prints `members --help` from dist/help.txt, which the build
+ * renders with the program itself, for a pipe or an 80-column terminal; any
+ * other width, and every other help, goes through the program.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { HAS_SCRIPT, run, runInTerminal } from './harness.js';
+
+async function programHelp(columns?: number): Promise<string> {
+  const fake = fakeIo({ columns, stdoutTTY: columns !== undefined });
+  expect(await main(['--help'], fake.io)).toBe(0);
+  return fake.stdout();
+}
+
+describe('members --help before anything loads', () => {
+  it('prints to a pipe exactly what the program prints (-h too), exit 0', async () => {
+    const expected = await programHelp();
+    expect(expected).toContain('Usage: members [options] [command]');
+    for (const flag of ['--help', '-h']) expect(await run([flag])).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+
+  it('any other help is the program\'s own', async () => {
+    const grant = await run(['students', 'grant', '--help']);
+    expect(grant.code).toBe(0);
+    expect(grant.stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product> | --file <file>');
+  });
+
+  it.skipIf(!HAS_SCRIPT)('a terminal of another width gets help wrapped to it, by the program', async () => {
+    const { code, output } = await runInTerminal(['--help'], { columns: 120 });
+    expect(code).toBe(0);
+    const wide = (await programHelp(120)).split('\n');
+    // Lines longer than 80 columns only exist when the program wrapped to the terminal's 120.
+    expect(wide.some((line) => line.length > 80)).toBe(true);
+    expect(output.replaceAll('\r\n', '\n')).toContain(wide.find((line) => line.length > 80));
+  });
+});
