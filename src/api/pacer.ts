@@ -2,7 +2,8 @@
  * One pacer per run, in front of every request the run sends (its workers'
  * first attempts and retries alike): a rate-limited server is asked no faster
  * than it answers. With `X-RateLimit-*` headers it waits exactly as told
- * (Remaining 0 → until Reset, or Retry-After), and once Remaining is down to
+ * (Remaining 0 → until Reset, or Retry-After, unless longer than the retry
+ * policy would wait: that request fails, the others are not held), and once Remaining is down to
  * the requests in flight it starts requests no faster than the limit refills
  * (Limit per second, or per the longest Retry-After seen: a per-minute
  * window; 2 % under), so a token bucket never has to refuse. When
@@ -13,12 +14,24 @@
  * request starts, each success narrows it a little. Pure but for its clock, so
  * it is tested with a fake one.
  */
+import { defaultBackoff } from './retry-policy.js';
+
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or as soon as `cut` does, its timer cleared then (a pending one would keep the process alive). */
+  sleep(ms: number, cut?: Promise<void>): Promise<void>;
 }
 
-const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, cut) => new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void cut?.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  }),
+};
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -33,6 +46,12 @@ const MAX_GAP_MS = 2_000;
 const FIRST_GAP_MS = 20;
 /** Workers wait this long at most for a probe's answer (one lost to a network error is never observed). */
 const PROBE_WAIT_MS = 5_000;
+/**
+ * A wait the server asks for beyond this is not held by anyone: the retry
+ * policy fails such a request (maxRetryAfterMs, "try again after …"), and a
+ * gate an hour away would leave the rest of the run asleep, deaf to SIGTERM.
+ */
+const MAX_WAIT_MS = defaultBackoff.maxRetryAfterMs;
 /** Near the end of a told budget, starts come this much slower than the limit refills: jitter must not cost a Retry-After. */
 const REFILL_MARGIN = 1.02;
 
@@ -61,8 +80,9 @@ export class Pacer {
 
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
+    // Another probe may start while this one waits: the 5 s count from this request's arrival.
     for (const started = this.clock.now(); this.probe && this.clock.now() - started < PROBE_WAIT_MS;) {
-      await Promise.race([this.probe.answered, this.clock.sleep(PROBE_WAIT_MS)]);
+      await this.clock.sleep(PROBE_WAIT_MS - (this.clock.now() - started), this.probe.answered);
     }
     if (this.exhausted) {
       this.exhausted = false;
@@ -98,14 +118,14 @@ export class Pacer {
     if (status === 429) {
       // Told when: wait that long (all workers); not told: back off multiplicatively.
       const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
-      if (until !== undefined) {
+      if (until !== undefined && until - now <= MAX_WAIT_MS) {
         this.gate = Math.max(this.gate, until);
         this.windowMs = Math.max(this.windowMs, until - now);
       }
       if (remaining === undefined) this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
       return;
     }
-    if (remaining === 0 && reset !== undefined) this.gate = Math.max(this.gate, reset * 1000);
+    if (remaining === 0 && reset !== undefined && reset * 1000 - now <= MAX_WAIT_MS) this.gate = Math.max(this.gate, reset * 1000);
     this.exhausted = remaining === 0 && reset === undefined;
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       this.budgetGap = remaining <= this.inFlight ? (this.windowMs / limit) * REFILL_MARGIN : 0;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Pacer, type Clock } from '../../../src/api/pacer.js';
 
 /** A clock that only moves when someone sleeps: each acquire() says when its request starts. */
@@ -29,7 +29,10 @@ function manualClock(): Clock & { advance(ms: number): void } {
   let timers: Array<{ at: number; wake: () => void }> = [];
   return {
     now: () => time,
-    sleep: (ms) => new Promise<void>((wake) => void timers.push({ at: time + ms, wake })),
+    sleep: (ms, cut) => new Promise<void>((wake) => {
+      timers.push({ at: time + ms, wake });
+      void cut?.then(wake);
+    }),
     advance(ms) {
       time += ms;
       for (const timer of timers.filter(({ at }) => at <= time)) timer.wake();
@@ -128,6 +131,37 @@ describe('Pacer', () => {
     await other;
     expect(startedAt).toBe(5_000);
   });
+  it('a probe answered leaves no timer behind (the 5 s bound must not keep the process alive after the run)', async () => {
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer(); // the real clock, on vitest's timers
+      pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+      await pacer.acquire(); // the probe
+      const other = pacer.acquire();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1); // the other's 5 s bound
+      pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' });
+      await vi.advanceTimersByTimeAsync(2); // the budget's refill gap (1000 ms / 600, 2 % under)
+      await other;
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a wait longer than the retry policy honours (Retry-After: 3600, a Reset an hour away) holds no one and teaches no window', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    // That request fails ("try again after …"); the rest of a bulk run must not sleep an hour, deaf to SIGTERM.
+    pacer.observe(429, { 'retry-after': '3600', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    pacer.observe(429, { 'x-ratelimit-reset': '3600', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    pacer.observe(200, { 'x-ratelimit-reset': '3600', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0' });
+    expect(await starts(pacer, clock, 2)).toEqual([0, expect.closeTo(1.7)]);
+    pacer.observe(200, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '1' });
+    // Paced over a second, not over the hour: 1000 ms / 600, 2 % under.
+    expect(pacer.currentGapMs).toBeCloseTo(1.7);
+  });
+
   it('learns a window longer than a second from a Retry-After (a per-minute throttle) and paces the end of the next budget by it', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(clock);
