@@ -29,9 +29,13 @@ if (argv.length >= 1 && /^__complete-(profiles|undo|products|courses)$/.test(arg
   process.exit(0);
 }
 // The root help as the program renders it for a pipe or an 80-column terminal (scripts/build.mjs).
+// Without dist/help.txt (a checkout built before it existed) the program prints it.
 if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && (!process.stdout.isTTY || process.stdout.columns === 80)) {
-  process.stdout.write(readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
-  process.exit(0);
+  const help = readOptional(join(__dirname, '..', 'dist', 'help.txt'));
+  if (help !== undefined) {
+    process.stdout.write(help);
+    process.exit(0);
+  }
 }
 if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, argv[1])) {
   process.stdout.write(readFileSync(join(__dirname, '..', 'completions', COMPLETIONS[argv[1]]), 'utf8'));
@@ -111,6 +115,14 @@ function loadProgram(file) {
       removeOtherBuilds(cacheFile);
     },
   };
+}
+
+function readOptional(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function readCodeCache(file) {

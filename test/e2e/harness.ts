@@ -20,6 +20,8 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** Another install's bin/members.js (default: this checkout's). */
+  bin?: string;
 }
 
 /** The environment of a clean machine: no MEMBERS_* and no colour from the parent. */
@@ -35,7 +37,7 @@ export function tempDir(prefix = 'members-e2e-'): string {
 
 export function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -3,10 +3,12 @@
  * renders with the program itself, for a pipe or an 80-column terminal; any
  * other width, and every other help, goes through the program.
  */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { HAS_SCRIPT, run, runInTerminal } from './harness.js';
+import { BIN, HAS_SCRIPT, run, runInTerminal, tempDir } from './harness.js';
 
 async function programHelp(columns?: number): Promise<string> {
   const fake = fakeIo({ columns, stdoutTTY: columns !== undefined });
@@ -19,6 +21,15 @@ describe('members --help before anything loads', () => {
     const expected = await programHelp();
     expect(expected).toContain('Usage: members [options] [command]');
     for (const flag of ['--help', '-h']) expect(await run([flag])).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+
+  it('without dist/help.txt (a checkout built before it existed), the program prints it', async () => {
+    const install = tempDir('members-no-help-');
+    const root = join(BIN, '..', '..');
+    for (const dir of ['bin', 'dist']) mkdirSync(join(install, dir));
+    for (const file of ['package.json', 'bin/members.js', 'bin/package.json', 'dist/main.cjs']) copyFileSync(join(root, file), join(install, file));
+    const help = await run(['--help'], { bin: join(install, 'bin', 'members.js'), env: { NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(help).toEqual({ code: 0, stdout: await programHelp(), stderr: '' });
   });
 
   it('any other help is the program\'s own', async () => {
