@@ -2,7 +2,7 @@
 // The only file that touches the process: everything else receives a context.
 // CommonJS (bin/package.json): Node starts a CommonJS entry ~6 ms sooner than an ES module.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -155,13 +155,22 @@ function isHelpRun(args) {
   return args.length === 0 || args[0] === 'help' || options.includes('--help') || options.includes('-h');
 }
 
-/** An upgrade leaves the caches of older builds of this Node behind: they go when the new one is written. */
+/*
+ * An upgrade leaves the caches of older builds of this Node behind: they go
+ * when a new one is written, once a week has passed since they were. Not at
+ * once: two builds in use side by side (a global install and a project's)
+ * would remove each other's on every run, and neither would ever start from one.
+ */
+const OTHER_BUILD_KEPT_MS = 7 * 24 * 3600 * 1000;
+
 function removeOtherBuilds(keep) {
   try {
     const own = keep.slice(keep.lastIndexOf(CACHE_PREFIX)).split('-').slice(0, 3).join('-');
     const node = `-${process.version}-${process.arch}`;
     for (const name of readdirSync(dirname(keep))) {
-      if (name.startsWith(CACHE_PREFIX) && name.includes(node) && !name.startsWith(`${own}-`)) rmSync(join(dirname(keep), name), { force: true });
+      if (!name.startsWith(CACHE_PREFIX) || !name.includes(node) || name.startsWith(`${own}-`)) continue;
+      const path = join(dirname(keep), name);
+      if (Date.now() - statSync(path).mtimeMs > OTHER_BUILD_KEPT_MS) rmSync(path, { force: true });
     }
   } catch {
     // Only housekeeping.

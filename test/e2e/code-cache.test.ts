@@ -3,7 +3,7 @@
  * user's cache directory: written by the first run that works, used by the
  * next, replaced when V8 refuses it, never a reason for a command to fail.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, run, runInTerminal, startSandbox, tempDir } from './harness.js';
@@ -107,18 +107,24 @@ describe('the code cache', () => {
     }
   });
 
-  it('a cache without its header (an older members) is replaced; the caches of other builds of this Node are removed', async () => {
+  it('a cache without its header (an older members) is replaced; the caches of other builds of this Node are removed once a week old', async () => {
     const home = tempDir('members-cache-');
     mkdirSync(join(home, 'members'));
     const old = join(home, 'members', `code-cache-0123456789abcdef-${process.version}-${process.arch}.bin`);
     const otherNode = join(home, 'members', `code-cache-0123456789abcdef-v0.0.0-${process.arch}.bin`);
+    // Another build in use beside this one (a global install and a project's): removing it would make both rewrite theirs on every run.
+    const sideBySide = `code-cache-fedcba9876543210-${process.version}-${process.arch}.bin`;
     writeFileSync(old, 'an older build');
+    const monthAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    utimesSync(old, monthAgo, monthAgo);
     writeFileSync(otherNode, 'another Node');
+    writeFileSync(join(home, 'members', sideBySide), 'a build in use');
     expect((await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
     const files = cacheFiles(home);
-    expect(files).toHaveLength(2);
+    expect(files).toHaveLength(3);
     expect(files).toContain('code-cache-0123456789abcdef-v0.0.0-' + process.arch + '.bin');
-    const current = files.find((name) => !name.includes('0123456789abcdef')) as string;
+    expect(files).toContain(sideBySide);
+    const current = files.find((name) => !name.includes('0123456789abcdef') && name !== sideBySide) as string;
     expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-1');
   });
 
