@@ -19,6 +19,16 @@ type Headers = Record<string, string | string[] | undefined>;
 const KEEP_BYTES = 4096;
 
 /** Per request (in the dispatch options): where the body of a retryable answer is kept. */
+/**
+ * A body as text: UTF-8 without a leading byte-order mark, as undici's
+ * body.text() and fetch read it (a PHP file saved with a BOM puts one before
+ * every answer of a Laravel app, and JSON.parse refuses it).
+ */
+export function bodyText(bytes: Buffer): string {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
+
 export interface FailedBodyHolder {
   text?: string;
 }
@@ -88,7 +98,7 @@ export function wholeAnswers(options: WholeAnswerOptions): Dispatcher.Dispatcher
       const held = answer as NonNullable<typeof answer>;
       answer = undefined;
       const body = Buffer.concat(held.chunks);
-      if (options.keepBodiesOf.includes(held.status)) holder.text = body.subarray(0, KEEP_BYTES).toString('utf8');
+      if (options.keepBodiesOf.includes(held.status)) holder.text = bodyText(body.subarray(0, KEEP_BYTES));
       handler.onResponseStart?.(above, held.status, held.headers, held.message);
       if (body.length > 0) handler.onResponseData?.(above, body);
       // The retry handler throws here to retry a retryable status; undici then reports it to onResponseError below.

@@ -149,6 +149,14 @@ describe('HttpClient', () => {
     expect(lines[0]).toContain('/engaged-courses/***/***?limit=2 422');
   });
 
+  it('reads a body that starts with a UTF-8 byte-order mark (a PHP file saved with one), as undici\'s body.text() did, errors included', async () => {
+    const bom = (json: unknown) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(json))]);
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, bom({ data: [{ title: 'Ação' }] }));
+    await expect(client().send({ method: 'GET', path: '/api/v1/products' })).resolves.toMatchObject({ body: { data: [{ title: 'Ação' }] } });
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(503, bom({ message: 'Em manutenção' }));
+    await expect(client({ retries: 0 }).send({ method: 'GET', path: '/api/v1/products' })).rejects.toThrow(/^server unavailable \(503\): Em manutenção;/);
+  });
+
   it('reports a body that is not JSON as a clear error', async () => {
     pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, '<html>maintenance</html>');
     await expect(client().send({ method: 'GET', path: '/api/v1/products' })).rejects.toThrow('the server sent a response that is not JSON (status 200)');
