@@ -39,7 +39,7 @@ describe('the code cache', () => {
     const home = tempDir('members-cache-');
     const first = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     const file = join(home, 'members', cacheFiles(home)[0] as string);
-    writeFileSync(file, 'members-code-cache-1\u0000\u0000\u0000\u0000not a code cache');
+    writeFileSync(file, 'members-code-cache-2\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000not a code cache');
     const again = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     expect(again).toEqual(first);
     expect(readFileSync(file).length).toBeGreaterThan(1000);
@@ -125,11 +125,25 @@ describe('the code cache', () => {
     expect(files).toContain('code-cache-0123456789abcdef-v0.0.0-' + process.arch + '.bin');
     expect(files).toContain(sideBySide);
     const current = files.find((name) => !name.includes('0123456789abcdef') && name !== sideBySide) as string;
-    expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-1');
+    expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-2');
   });
 
   it('the bundle holds no import(): bin/members.js runs it as a vm script without a dynamic-import callback', () => {
     const bundle = readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'utf8');
     expect(bundle.match(/\bimport\(/g) ?? []).toEqual([]);
+  });
+  it('a cache whose bytes were altered in place (same length, same header) is refused by its checksum and replaced: V8 itself would crash on it', async () => {
+    const home = tempDir('members-cache-');
+    expect((await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    const file = join(home, 'members', cacheFiles(home)[0] as string);
+    const written = readFileSync(file);
+    const damaged = Buffer.from(written);
+    for (let i = 64; i < damaged.length; i += 997) damaged[i] = (damaged[i] as number) ^ 0xff;
+    writeFileSync(file, damaged);
+    const again = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(readFileSync(file).equals(damaged)).toBe(false);
+    expect(readFileSync(file).length).toBeGreaterThan(1000);
   });
 });
