@@ -8,6 +8,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readCatalog } from './config/catalog-cache.js';
 import { auditLogPath, configDir } from './config/paths.js';
+import { chosenProfile, givenBaseUrl } from './config/precedence.js';
 import { printableLine } from './output/sanitize.js';
 
 export const COMPLETION_HELPERS = ['profiles', 'undo', 'products', 'courses'] as const;
@@ -62,10 +63,10 @@ export function lineSettings(line: string): { profile?: string; baseUrl?: string
 /** The base URL a command typed on `line` would use (contract §1: flag > environment > profile > the active profile). */
 function baseUrlOf(dir: string, env: Record<string, string | undefined>, line: string): string | undefined {
   const typed = lineSettings(line);
-  if (typed.baseUrl) return typed.baseUrl;
-  if (env.MEMBERS_BASE_URL) return env.MEMBERS_BASE_URL;
+  const given = givenBaseUrl(typed, env);
+  if (given) return given.value;
   const config = readConfig(dir);
-  const profile = typed.profile || env.MEMBERS_PROFILE || (typeof config.active === 'string' ? config.active : '') || 'default';
+  const profile = chosenProfile(typed, env, () => (typeof config.active === 'string' ? config.active : undefined)).value;
   const baseUrl = config.profiles?.[profile]?.base_url;
   return typeof baseUrl === 'string' ? baseUrl : undefined;
 }

@@ -1,8 +1,9 @@
 import net from 'node:net';
 import { UsageError } from '../errors.js';
+import { chosenProfile, first, givenBaseUrl, namedProfile, type Source } from './precedence.js';
 import type { ProfileStore } from './store.js';
 
-export type Source = 'flag' | 'env' | 'profile' | 'default';
+export { DEFAULT_PROFILE, givenBaseUrl, namedProfile, type Source } from './precedence.js';
 
 export interface Settings {
   profile: string;
@@ -16,18 +17,6 @@ export interface Settings {
   platformToken?: string;
 }
 
-export const DEFAULT_PROFILE = 'default';
-
-/** The profile named by `--profile` or MEMBERS_PROFILE (an empty value names none), if any. */
-export function namedProfile(flags: { profile?: string }, env: Record<string, string | undefined>): { value: string; source: Source } | undefined {
-  return first(['flag', flags.profile], ['env', env.MEMBERS_PROFILE]);
-}
-
-/** The base URL given by `--base-url` or MEMBERS_BASE_URL (an empty value gives none), if any. */
-export function givenBaseUrl(flags: { baseUrl?: string }, env: Record<string, string | undefined>): { value: string; source: Source } | undefined {
-  return first(['flag', flags.baseUrl], ['env', env.MEMBERS_BASE_URL]);
-}
-
 /** Contract §1: flag > environment > profile > default. No flag ever carries a secret. */
 export function resolveSettings(
   flags: { profile?: string; baseUrl?: string },
@@ -35,9 +24,7 @@ export function resolveSettings(
   store: ProfileStore,
 ): Settings {
   const named = namedProfile(flags, env);
-  const active = named ? undefined : first(['profile', store.active()]);
-  const { value: profileName, source: profileSource } = named ??
-    active ?? { value: DEFAULT_PROFILE, source: 'default' };
+  const { value: profileName, source: profileSource } = chosenProfile(flags, env, () => store.active());
   const profile = store.get(profileName);
   const baseUrl = givenBaseUrl(flags, env) ?? first(['profile', profile?.base_url]);
   // Without a base URL from elsewhere, a mistyped name would only fail later, less clearly.
@@ -53,12 +40,6 @@ export function resolveSettings(
     developerToken: first(['env', env.MEMBERS_DEVELOPER_TOKEN], ['profile', profile?.developer_token])?.value,
     platformToken: first(['env', env.MEMBERS_PLATFORM_TOKEN], ['profile', profile?.platform_token])?.value,
   };
-}
-
-/** The first candidate with a value; an empty string counts as unset. */
-function first(...candidates: Array<[Source, string | undefined]>): { value: string; source: Source } | undefined {
-  for (const [source, value] of candidates) if (value) return { value, source };
-  return undefined;
 }
 
 function unknownProfile(name: string, source: Source, store: ProfileStore): UsageError {
