@@ -98,7 +98,7 @@ function loadProgram(file) {
   // Pure ASCII (scripts/build.mjs checks): latin1 reads it without decoding UTF-8, ~5 ms sooner.
   const source = readFileSync(file, 'latin1');
   const cacheFile = codeCacheFile(source);
-  const cache = cacheFile ? readCodeCache(cacheFile) : undefined;
+  const cache = cacheFile && readCodeCache(cacheFile.path);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData: cache?.data,
@@ -118,8 +118,8 @@ function loadProgram(file) {
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
       header.writeUInt32LE(crc32(data), CACHE_HEADER.length + 4);
-      saveCodeCache(cacheFile, Buffer.concat([header, data]), bundle.exports.writeFileAtomically);
-      removeOtherBuilds(cacheFile);
+      saveCodeCache(cacheFile.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically);
+      removeOtherBuilds(dirname(cacheFile.path), cacheFile.buildId);
     },
   };
 }
@@ -138,14 +138,14 @@ function readCodeCache(file) {
     const data = bytes.subarray(CACHE_DATA_START);
     const intact = bytes.length > CACHE_DATA_START && bytes.toString('latin1', 0, CACHE_HEADER.length) === CACHE_HEADER
       && bytes.readUInt32LE(CACHE_HEADER.length + 4) === crc32(data);
-    // Another layout, or damaged: compiled without it, and replaced by this run.
-    if (!intact) return { weight: -1, data: undefined };
-    return { weight: bytes.readUInt32LE(CACHE_HEADER.length), data };
+    // Another layout, or damaged: like no cache, compiled without, and replaced by this run.
+    return intact ? { weight: bytes.readUInt32LE(CACHE_HEADER.length), data } : undefined;
   } catch {
     return undefined; // No cache yet: this run writes it.
   }
 }
 
+/** Where this build's cache lives for this run, and the build id, or undefined when there is none. */
 function codeCacheFile(source) {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const env = process.env;
@@ -156,7 +156,7 @@ function codeCacheFile(source) {
   if (!buildId) return undefined;
   // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms.
   const kind = isHelpRun(argv) ? '-help' : '';
-  return join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`);
+  return { path: join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`), buildId };
 }
 
 function isHelpRun(args) {
@@ -173,13 +173,12 @@ function isHelpRun(args) {
  */
 const OTHER_BUILD_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-function removeOtherBuilds(keep) {
+function removeOtherBuilds(dir, buildId) {
   try {
-    const own = keep.slice(keep.lastIndexOf(CACHE_PREFIX)).split('-').slice(0, 3).join('-');
     const node = `-${process.version}-${process.arch}`;
-    for (const name of readdirSync(dirname(keep))) {
-      if (!name.startsWith(CACHE_PREFIX) || !name.includes(node) || name.startsWith(`${own}-`)) continue;
-      const path = join(dirname(keep), name);
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(CACHE_PREFIX) || !name.includes(node) || name.startsWith(`${CACHE_PREFIX}${buildId}-`)) continue;
+      const path = join(dir, name);
       if (Date.now() - statSync(path).mtimeMs > OTHER_BUILD_KEPT_MS) rmSync(path, { force: true });
     }
   } catch {
