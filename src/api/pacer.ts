@@ -118,20 +118,24 @@ export class Pacer {
     if (status === 429) {
       // Told when: wait that long (all workers); not told: back off multiplicatively.
       const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
-      if (until !== undefined && until - now <= MAX_WAIT_MS) {
-        this.gate = Math.max(this.gate, until);
-        this.windowMs = Math.max(this.windowMs, until - now);
-      }
+      if (until !== undefined && this.holdUntil(until, now)) this.windowMs = Math.max(this.windowMs, until - now);
       if (remaining === undefined) this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
       return;
     }
-    if (remaining === 0 && reset !== undefined && reset * 1000 - now <= MAX_WAIT_MS) this.gate = Math.max(this.gate, reset * 1000);
+    if (remaining === 0 && reset !== undefined) this.holdUntil(reset * 1000, now);
     this.exhausted = remaining === 0 && reset === undefined;
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       this.budgetGap = remaining <= this.inFlight ? (this.windowMs / limit) * REFILL_MARGIN : 0;
     }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));
+  }
+
+  /** Holds every request until `until`, unless that is further off than the retry policy waits (MAX_WAIT_MS). */
+  private holdUntil(until: number, now: number): boolean {
+    if (until - now > MAX_WAIT_MS) return false;
+    this.gate = Math.max(this.gate, until);
+    return true;
   }
 
   /** For tests and messages: the current gap between request starts. */
