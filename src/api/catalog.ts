@@ -1,5 +1,6 @@
 /** Products, courses and subscriptions (api-spec §4.2–§4.4). */
 import * as z from 'zod';
+import type { Batched } from '../batches.js';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
 import { walkList } from './pages.js';
@@ -17,9 +18,9 @@ type Collections = typeof collections;
 
 export function listCollection<K extends keyof Collections>(
   api: Api, name: K, options: { perPage?: number } & PageWalk,
-): AsyncGenerator<z.infer<Collections[K]['item']>> {
+): Batched<z.infer<Collections[K]['item']>> {
   const { path, item } = collections[name];
-  return walkList(api, item, path, { per_page: options.perPage }, options) as AsyncGenerator<z.infer<Collections[K]['item']>>;
+  return walkList(api, item, path, { per_page: options.perPage }, options) as Batched<z.infer<Collections[K]['item']>>;
 }
 
 export async function getProduct(api: Api, id: string): Promise<Product> {

@@ -416,12 +416,25 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Whether a parsed body nests arrays or objects more than `max` levels deep; without recursion, which such a body would overflow. */
 export function deeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  // Objects alone go on the stack, with their depths beside them: a tuple per value cost a report 1 % of its CPU.
+  const nodes: object[] = [];
+  const depths: number[] = [];
+  const push = (child: unknown, depth: number) => {
+    if (typeof child !== 'object' || child === null) return false;
+    if (depth > max) return true;
+    nodes.push(child);
+    depths.push(depth);
+    return false;
+  };
+  if (push(value, 1)) return true;
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>;
+    const depth = (depths.pop() as number) + 1;
+    if (Array.isArray(node)) {
+      for (const child of node) if (push(child, depth)) return true;
+    } else {
+      for (const key in node) if (push(node[key], depth)) return true;
+    }
   }
   return false;
 }

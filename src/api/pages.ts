@@ -1,5 +1,6 @@
 /** Fetches one page of a Laravel paginator and normalises it for walkPages. */
 import type { z } from 'zod';
+import type { Batched } from '../batches.js';
 import type { Api } from './client.js';
 import type { Query } from './http.js';
 import { walkPages, type Page, type PageWalk } from './paginate.js';
@@ -31,7 +32,7 @@ export async function fetchPage<S extends z.ZodType>(
  */
 export function walkList<S extends z.ZodType>(
   api: Api, item: S, path: string, query: Query, walk: PageWalk,
-): AsyncGenerator<z.infer<S>> {
+): Batched<z.infer<S>> {
   return walkPages(
     (page) => fetchPage(api, item, { path, query: { ...query, page } }),
     (link) => fetchPage(api, item, { path: link, query }),

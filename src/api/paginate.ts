@@ -5,6 +5,7 @@
  * a link back to a page already read, records seen twice, fewer records than
  * `total`): they throw a PaginationError, so no list exits 0 incomplete.
  */
+import { batched, type Batched } from '../batches.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
 
 /** The pages the server handed out cannot add up to the whole list. */
@@ -78,87 +79,89 @@ function identity(record: unknown): unknown {
 }
 
 /**
- * Yields records in page order. When the first page tells the last page
- * number, the remaining pages are fetched `concurrency` at a time; otherwise
- * `links.next` is followed one page after another.
+ * Yields records in page order, a page at a time. When the first page tells
+ * the last page number, the remaining pages are fetched `concurrency` at a
+ * time; otherwise `links.next` is followed one page after another.
  */
-export async function* walkPages<T>(
+export function walkPages<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   fetchLink: (url: string) => Promise<Page<T>>,
   walk: PageWalk,
-): AsyncGenerator<T> {
-  const start = walk.startPage ?? 1;
-  const first = await fetchPage(start);
-  walk.onInfo?.(first.info);
-  let remaining = walk.limit ?? Infinity;
-  let taken = 0;
-  // 53-bit hashes of the ids, not the ids: a 200,000-record list would otherwise keep every id (~20 MB) to the end.
-  const seen = new Set<number>();
-  const take = function* (records: T[], where: string) {
-    for (const record of records) {
-      if (remaining <= 0) return;
-      const id = identity(record);
-      if (id !== undefined) {
+): Batched<T> {
+  return batched(async function* () {
+    const start = walk.startPage ?? 1;
+    const first = await fetchPage(start);
+    walk.onInfo?.(first.info);
+    let remaining = walk.limit ?? Infinity;
+    let taken = 0;
+    // 53-bit hashes of the ids, not the ids: a 200,000-record list would otherwise keep every id (~20 MB) to the end.
+    const seen = new Set<number>();
+    /** The records of a page that --limit still wants, each checked against the earlier ones. */
+    const take = (records: T[], where: string): T[] => {
+      const kept = records.length > remaining ? records.slice(0, remaining) : records;
+      for (const record of kept) {
+        const id = identity(record);
+        if (id === undefined) continue;
         const key = hash53(String(id));
         if (seen.has(key)) throw changedWhileRead(`${where} repeats record ${String(id)} of an earlier page`);
         seen.add(key);
       }
-      remaining--;
-      taken++;
-      yield record;
-    }
-  };
-  yield* take(first.records, `page ${start}`);
-  if ((!walk.all && walk.limit === undefined) || remaining <= 0 || first.records.length === 0) return;
-
-  const { lastPage, perPage, total } = first.info;
-  if (lastPage !== undefined) {
-    const pagesWanted = perPage && Number.isFinite(remaining) ? Math.ceil(remaining / perPage) : Infinity;
-    const last = Math.min(lastPage, start + pagesWanted);
-    const inFlight: Array<Promise<Page<T>>> = [];
-    let nextPage = start + 1;
-    const concurrency = new PageConcurrency(walk.concurrency, walk.maxConcurrency);
-    const refill = () => {
-      while (inFlight.length < concurrency.limit && nextPage <= last) {
-        const sent = performance.now();
-        const pending = fetchPage(nextPage++);
-        pending.then(() => concurrency.observe(performance.now() - sent), () => undefined); // awaited below, in order
-        inFlight.push(pending);
-      }
+      remaining -= kept.length;
+      taken += kept.length;
+      return kept;
     };
-    refill();
-    let number = start;
-    while (inFlight.length > 0 && remaining > 0) {
-      const page = await (inFlight.shift() as Promise<Page<T>>);
-      number++;
-      refill();
-      if (page.records.length === 0) throw changedWhileRead(`page ${number} is empty although the server said there are ${lastPage} pages`);
-      yield* take(page.records, `page ${number}`);
-    }
-    // Every page read from the first: the count must be the total the first page announced.
-    const whole = start === 1 && remaining > 0 && total !== undefined;
-    if (whole && taken !== total) throw changedWhileRead(`read ${taken} records where the server announced ${total}`);
-    return;
-  }
+    yield take(first.records, `page ${start}`);
+    if ((!walk.all && walk.limit === undefined) || remaining <= 0 || first.records.length === 0) return;
 
-  // No page count (simplePaginate): follow `links.next`, which the caller re-aims with the command's own query.
-  const followed = new Set<string>();
-  let current = first.info.currentPage ?? start;
-  let next = first.next;
-  while (next && remaining > 0) {
-    if (followed.has(next)) throw brokenPages(`links.next points back to a page already read (${next})`);
-    followed.add(next);
-    const page = await fetchLink(next);
-    const number = page.info.currentPage;
-    if (number !== undefined && number <= current) throw brokenPages(`links.next of page ${current} leads to page ${number} again`);
-    current = number ?? current + 1;
-    if (page.records.length === 0 && page.next) throw brokenPages(`page ${current} is empty but links to a next page`);
-    yield* take(page.records, `page ${current}`);
-    next = page.next;
-  }
-  // A server that counts (a raw `api --paginate` of a paginate() list) is held to its count, as above.
-  const whole = (first.info.currentPage ?? start) === 1 && remaining > 0 && first.info.total !== undefined;
-  if (whole && taken !== first.info.total) throw changedWhileRead(`read ${taken} records where the server announced ${first.info.total}`);
+    const { lastPage, perPage, total } = first.info;
+    if (lastPage !== undefined) {
+      const pagesWanted = perPage && Number.isFinite(remaining) ? Math.ceil(remaining / perPage) : Infinity;
+      const last = Math.min(lastPage, start + pagesWanted);
+      const inFlight: Array<Promise<Page<T>>> = [];
+      let nextPage = start + 1;
+      const concurrency = new PageConcurrency(walk.concurrency, walk.maxConcurrency);
+      const refill = () => {
+        while (inFlight.length < concurrency.limit && nextPage <= last) {
+          const sent = performance.now();
+          const pending = fetchPage(nextPage++);
+          pending.then(() => concurrency.observe(performance.now() - sent), () => undefined); // awaited below, in order
+          inFlight.push(pending);
+        }
+      };
+      refill();
+      let number = start;
+      while (inFlight.length > 0 && remaining > 0) {
+        const page = await (inFlight.shift() as Promise<Page<T>>);
+        number++;
+        refill();
+        if (page.records.length === 0) throw changedWhileRead(`page ${number} is empty although the server said there are ${lastPage} pages`);
+        yield take(page.records, `page ${number}`);
+      }
+      // Every page read from the first: the count must be the total the first page announced.
+      const whole = start === 1 && remaining > 0 && total !== undefined;
+      if (whole && taken !== total) throw changedWhileRead(`read ${taken} records where the server announced ${total}`);
+      return;
+    }
+
+    // No page count (simplePaginate): follow `links.next`, which the caller re-aims with the command's own query.
+    const followed = new Set<string>();
+    let current = first.info.currentPage ?? start;
+    let next = first.next;
+    while (next && remaining > 0) {
+      if (followed.has(next)) throw brokenPages(`links.next points back to a page already read (${next})`);
+      followed.add(next);
+      const page = await fetchLink(next);
+      const number = page.info.currentPage;
+      if (number !== undefined && number <= current) throw brokenPages(`links.next of page ${current} leads to page ${number} again`);
+      current = number ?? current + 1;
+      if (page.records.length === 0 && page.next) throw brokenPages(`page ${current} is empty but links to a next page`);
+      yield take(page.records, `page ${current}`);
+      next = page.next;
+    }
+    // A server that counts (a raw `api --paginate` of a paginate() list) is held to its count, as above.
+    const whole = (first.info.currentPage ?? start) === 1 && remaining > 0 && first.info.total !== undefined;
+    if (whole && taken !== first.info.total) throw changedWhileRead(`read ${taken} records where the server announced ${first.info.total}`);
+  });
 }
 
 export interface CursorPage<T> {
@@ -178,40 +181,42 @@ export type CursorTarget = { cursor: string } | { url: string };
  * record served twice is noticed across one page boundary only, where a
  * cursor over a sort key that is not unique repeats rows.
  */
-export async function* walkCursor<T>(
+export function walkCursor<T>(
   fetchPage: (target: CursorTarget | undefined) => Promise<CursorPage<T>>,
   options: { cursor?: string; maxPages?: number },
-): AsyncGenerator<T> {
-  let pages = 1;
-  const followed = new Set<string>();
-  let previous = new Set<unknown>();
-  let current: Promise<CursorPage<T>> = fetchPage(options.cursor === undefined ? undefined : { cursor: options.cursor });
-  for (;;) {
-    const page = await current;
-    const ids = new Set<unknown>();
-    for (const record of page.records) {
-      const id = identity(record);
-      if (id === undefined) continue;
-      if (ids.has(id) || previous.has(id)) throw changedWhileRead(`page ${pages} repeats record ${String(id)}`);
-      ids.add(id);
+): Batched<T> {
+  return batched(async function* () {
+    let pages = 1;
+    const followed = new Set<string>();
+    let previous = new Set<unknown>();
+    let current: Promise<CursorPage<T>> = fetchPage(options.cursor === undefined ? undefined : { cursor: options.cursor });
+    for (;;) {
+      const page = await current;
+      const ids = new Set<unknown>();
+      for (const record of page.records) {
+        const id = identity(record);
+        if (id === undefined) continue;
+        if (ids.has(id) || previous.has(id)) throw changedWhileRead(`page ${pages} repeats record ${String(id)}`);
+        ids.add(id);
+      }
+      previous = ids;
+      const target: CursorTarget | undefined = page.nextCursor ? { cursor: page.nextCursor } : page.nextUrl ? { url: page.nextUrl } : undefined;
+      if (target) {
+        const key = 'cursor' in target ? `cursor ${target.cursor}` : `next_page_url ${target.url}`;
+        if (page.records.length === 0) throw brokenPages(`page ${pages} is empty but names a next page (${key})`);
+        if (followed.has(key)) throw brokenPages(`page ${pages} points back to a page already read (${key})`);
+        followed.add(key);
+      }
+      const more = target !== undefined && (options.maxPages === undefined || pages < options.maxPages);
+      if (more) {
+        current = fetchPage(target);
+        current.catch(() => undefined);
+        pages++;
+      }
+      yield page.records;
+      if (!more) return;
     }
-    previous = ids;
-    const target: CursorTarget | undefined = page.nextCursor ? { cursor: page.nextCursor } : page.nextUrl ? { url: page.nextUrl } : undefined;
-    if (target) {
-      const key = 'cursor' in target ? `cursor ${target.cursor}` : `next_page_url ${target.url}`;
-      if (page.records.length === 0) throw brokenPages(`page ${pages} is empty but names a next page (${key})`);
-      if (followed.has(key)) throw brokenPages(`page ${pages} points back to a page already read (${key})`);
-      followed.add(key);
-    }
-    const more = target !== undefined && (options.maxPages === undefined || pages < options.maxPages);
-    if (more) {
-      current = fetchPage(target);
-      current.catch(() => undefined);
-      pages++;
-    }
-    yield* page.records;
-    if (!more) return;
-  }
+  });
 }
 
 /** cyrb53: a fast 53-bit string hash; two ids of one list collide with odds of about 1 in 10^10 at 200,000 records. */

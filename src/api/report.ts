@@ -1,4 +1,5 @@
 /** The deprecated engaged-courses report (api-spec §4.5): path tokens, cursor pages. */
+import type { Batched } from '../batches.js';
 import type { Api } from './client.js';
 import { apiPath } from './path.js';
 import { walkCursor } from './paginate.js';
@@ -13,7 +14,7 @@ export interface ReportQuery {
   maxPages?: number;
 }
 
-export function engagedCourses(api: Api, q: ReportQuery): AsyncGenerator<ReportItem> {
+export function engagedCourses(api: Api, q: ReportQuery): Batched<ReportItem> {
   const path = apiPath`/api/partners/reports/engaged-courses/${q.developerToken}/${q.platformToken}`;
   const schema = cursorPage(ReportItem);
   return walkCursor(async (target) => {

@@ -6,6 +6,7 @@
  * aborted on failure or Ctrl-C (so `--out FILE` is all or nothing).
  */
 import type { Command } from 'commander';
+import { batched, batchesOf, eachBatch, type Batched, type Listing } from '../batches.js';
 import type { PageInfo, PageWalk } from '../api/paginate.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Io } from '../context.js';
@@ -113,11 +114,11 @@ export async function printPagedList(
 }
 
 /** The records as they pass, kept in `into` (for `whole`: lists of products and courses are short). */
-async function* keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): AsyncGenerator<JsonRecord> {
-  for await (const record of records) {
-    into.push(record);
-    yield record;
-  }
+function keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): Batched<JsonRecord> {
+  return eachBatch(records, (batch) => {
+    into.push(...batch);
+    return batch;
+  });
 }
 
 /** Streams `records` to the command's Output (as they arrive in json, ndjson and csv). */
@@ -134,10 +135,15 @@ export function printList(session: Session, view: View, records: Records): Promi
 }
 
 /**
- * Passes records through until Ctrl-C or SIGTERM, which end the iteration
- * with an InterruptedError (exit 130) even while a request is pending.
+ * Passes records through, a batch at a time, until Ctrl-C or SIGTERM, which
+ * end the iteration with an InterruptedError (exit 130) even while a request
+ * is pending.
  */
-export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>, io: Io): AsyncGenerator<T> {
+export function interruptible<T>(records: Listing<T>, io: Io): Batched<T> {
+  return batched(() => interruptibleBatches(batchesOf(records), io));
+}
+
+async function* interruptibleBatches<T>(batches: AsyncIterable<readonly T[]>, io: Io): AsyncGenerator<readonly T[]> {
   // One promise per step, not Promise.race against one long-lived promise: every race leaves a reaction on
   // the pending promise that holds its result, so a 200,000-record list would stay in memory to the end.
   let interrupt: ((error: Error) => void) | undefined;
@@ -147,9 +153,7 @@ export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>,
     interrupt?.(stopped);
   };
   const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
-  const iterator = Symbol.asyncIterator in records
-    ? records[Symbol.asyncIterator]()
-    : (records as Iterable<T>)[Symbol.iterator]();
+  const iterator = batches[Symbol.asyncIterator]();
   let pending = false;
   try {
     for (;;) {
@@ -157,7 +161,7 @@ export async function* interruptible<T>(records: AsyncIterable<T> | Iterable<T>,
       const next = Promise.resolve(iterator.next());
       next.catch(() => undefined); // abandoned after an interrupt
       pending = true;
-      const step = await new Promise<IteratorResult<T>>((resolve, reject) => {
+      const step = await new Promise<IteratorResult<readonly T[]>>((resolve, reject) => {
         if (stopped) return reject(stopped);
         interrupt = reject;
         next.then(resolve, reject);

@@ -18,6 +18,7 @@ import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
 import { spreadsheetDateTime } from '../time/zones.js';
 import type { CsvDialect } from '../context.js';
+import { batchesOf } from '../batches.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -140,10 +141,13 @@ export function csvFormat(write: Write, options: { fields?: string[]; header: bo
     async list(records, view) {
       let columns = options.fields;
       let count = 0;
-      for await (const record of records) {
-        columns ??= scalarPaths(record);
-        if (count++ === 0 && options.header) await header(columns);
-        await line(columns.map((path) => dialect.cell(getPath(record, path))));
+      for await (const batch of batchesOf(records)) {
+        for (const record of batch) {
+          columns ??= scalarPaths(record);
+          if (count++ === 0 && options.header) await header(columns);
+          const full = line(columns.map((path) => dialect.cell(getPath(record, path))));
+          if (full) await full;
+        }
       }
       // No record to take the fields from: the view's column paths make the header (contract §3).
       if (count === 0 && options.header) await header(columns ?? view.columns.map((column) => column.path));

@@ -6,8 +6,8 @@ import type { OutStream } from '../context.js';
 import { StdoutClosedError } from '../errors.js';
 
 export interface Destination {
-  /** Resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */
-  write(text: string): Promise<void>;
+  /** A promise, when there is one, resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */
+  write(text: string): Promise<void> | undefined;
   /** A person is reading: pretty JSON, colour and fitting to `columns` depend on it. */
   readonly isTTY: boolean;
   readonly columns: number | undefined;
@@ -53,14 +53,15 @@ export function stdoutDestination(stdout: OutStream): Destination {
     await flush();
   };
   return {
-    async write(text) {
-      if (failure !== undefined) throw failure;
+    write(text) {
+      if (failure !== undefined) return Promise.reject(failure);
       pending += text;
       if (pending.length >= STDOUT_CHUNK_CHARS) return flush();
       endOfTurn ??= new Promise<void>((resolve) => setImmediate(resolve))
         .then(flush)
         .catch((error: unknown) => void (failure = error))
         .finally(() => (endOfTurn = undefined));
+      return undefined;
     },
     isTTY: stdout.isTTY === true,
     columns: stdout.columns,

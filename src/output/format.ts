@@ -1,6 +1,8 @@
+import type { Listing } from '../batches.js';
 import type { JsonRecord, View } from './view.js';
 
-export type Records = AsyncIterable<JsonRecord> | Iterable<JsonRecord>;
+/** A list to print: batched (a page at a time, src/batches.ts), one record at a time, or whole. */
+export type Records = Listing<JsonRecord>;
 
 /** One output format (contract §3). Records arrive already checked against --fields. */
 export interface Format {
@@ -9,4 +11,5 @@ export interface Format {
   list(records: Records, view: View): Promise<number>;
 }
 
-export type Write = (text: string) => Promise<void>;
+/** Hands text on; returns a promise only when the caller must wait (a slow reader, a chunk going out), so a record costs no await otherwise. */
+export type Write = (text: string) => Promise<void> | undefined;

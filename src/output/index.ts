@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { StdoutClosedError } from '../errors.js';
 import { plural } from '../values.js';
+import { eachBatch, type Batched } from '../batches.js';
 import type { GlobalOptions, Io } from '../context.js';
 import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
@@ -90,17 +91,12 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
   }
 }
 
-/** The records, counting those handed to the format: it writes each one before it asks for the next. */
-function counting(records: Records): AsyncIterable<JsonRecord> & { count: number } {
-  const counted = {
-    count: 0,
-    async *[Symbol.asyncIterator]() {
-      for await (const record of records) {
-        counted.count++;
-        yield record;
-      }
-    },
-  };
+/** The records, counting those handed to the format: it writes each batch before it asks for the next. */
+function counting(records: Records): Batched<JsonRecord> & { count: number } {
+  const counted = Object.assign(eachBatch(records, (batch) => {
+    counted.count += batch.length;
+    return batch;
+  }), { count: 0 });
   return counted;
 }
 
@@ -111,11 +107,14 @@ function noteIncomplete(error: unknown, count: number): void {
   error.message += ` (output is incomplete: ${plural(count, 'record was', 'records were')} written before the failure)`;
 }
 
-async function* checkFirst(records: Records, fields: readonly string[], view: View): AsyncGenerator<JsonRecord> {
+function checkFirst(records: Records, fields: readonly string[], view: View): Batched<JsonRecord> {
   let first = true;
-  for await (const record of records) {
-    if (first) assertKnownFields(record, fields, view);
-    first = false;
-    yield record;
-  }
+  return eachBatch(records, (batch) => {
+    const [record] = batch;
+    if (first && record) {
+      assertKnownFields(record, fields, view);
+      first = false;
+    }
+    return batch;
+  });
 }

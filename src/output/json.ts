@@ -2,6 +2,7 @@
 import { pickFields } from './fields.js';
 import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
+import { batchesOf } from '../batches.js';
 
 const projection = (fields: readonly string[] | undefined) =>
   fields ? (record: JsonRecord) => pickFields(record, fields) : (record: JsonRecord) => record;
@@ -16,11 +17,16 @@ export function jsonFormat(write: Write, { pretty, fields }: { pretty: boolean; 
   // Pretty JSON never holds a raw newline inside a string, so indenting line by line is safe.
   const element = pretty ? (record: JsonRecord) => `\n  ${stringify(record).replaceAll('\n', '\n  ')}` : stringify;
   return {
-    one: (record) => write(`${stringify(record)}\n`),
+    async one(record) {
+      await write(`${stringify(record)}\n`);
+    },
     async list(records) {
       let count = 0;
-      for await (const record of records) {
-        await write(`${count++ === 0 ? '[' : ','}${element(record)}`);
+      for await (const batch of batchesOf(records)) {
+        for (const record of batch) {
+          const full = write(`${count++ === 0 ? '[' : ','}${element(record)}`);
+          if (full) await full;
+        }
       }
       await write(count === 0 ? '[]\n' : `${pretty ? '\n' : ''}]\n`);
       return count;
@@ -33,12 +39,17 @@ export function ndjsonFormat(write: Write, { fields }: { fields?: readonly strin
   const project = projection(fields);
   const line = (record: JsonRecord) => write(`${JSON.stringify(project(record))}\n`);
   return {
-    one: line,
+    async one(record) {
+      await line(record);
+    },
     async list(records) {
       let count = 0;
-      for await (const record of records) {
-        await line(record);
-        count++;
+      for await (const batch of batchesOf(records)) {
+        for (const record of batch) {
+          const full = line(record);
+          if (full) await full;
+          count++;
+        }
       }
       return count;
     },

@@ -37,12 +37,12 @@ export async function openOutFile(path: string): Promise<Destination> {
   // temporary file before close(), so holding a chunk back costs nothing.
   let pending = '';
   return {
-    async write(text) {
+    write(text) {
       pending += text;
-      if (pending.length < FILE_CHUNK_CHARS) return;
+      if (pending.length < FILE_CHUNK_CHARS) return undefined;
       const chunk = pending;
       pending = '';
-      await write(chunk);
+      return write(chunk);
     },
     isTTY: false,
     columns: undefined,

@@ -8,6 +8,7 @@
 import { columnHeader, tableCell } from './cell.js';
 import type { Format, Write } from './format.js';
 import type { Column, View } from './view.js';
+import { batchesOf } from '../batches.js';
 
 export interface Layout {
   /** The destination is a terminal. */
@@ -44,7 +45,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
     async list(records, view) {
       const columns = columnsOf(view);
       const rows: string[][] = [];
-      for await (const record of records) rows.push(columns.map((column) => tableCell(column, record)));
+      for await (const batch of batchesOf(records)) for (const record of batch) rows.push(columns.map((column) => tableCell(column, record)));
       if (rows.length === 0) {
         notice(`No ${view.noun} found`);
         return 0;

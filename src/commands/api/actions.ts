@@ -8,6 +8,7 @@ import { walkPages, type Page } from '../../api/paginate.js';
 import type { View } from '../../output/view.js';
 import { flatten, getPath } from '../../output/fields.js';
 import { pluralWord } from '../../values.js';
+import { eachBatch, type Batched } from '../../batches.js';
 
 const RAW: View = { noun: 'records', columns: [] };
 
@@ -66,8 +67,8 @@ function redacted(api: Api, value: unknown): unknown {
   return value;
 }
 
-async function* redactEach(api: Api, records: AsyncIterable<Record<string, unknown>>): AsyncGenerator<Record<string, unknown>> {
-  for await (const record of records) yield redacted(api, record) as Record<string, unknown>;
+function redactEach(api: Api, records: Batched<Record<string, unknown>>): Batched<Record<string, unknown>> {
+  return eachBatch(records, (batch) => batch.map((record) => redacted(api, record) as Record<string, unknown>));
 }
 
 /**
@@ -76,7 +77,7 @@ async function* redactEach(api: Api, records: AsyncIterable<Record<string, unkno
  * link drops it unless the server calls `withQueryString()`); only the
  * link's `page` is taken from it.
  */
-function paginate(api: Api, path: string, query: Query | undefined): AsyncGenerator<Record<string, unknown>> {
+function paginate(api: Api, path: string, query: Query | undefined): Batched<Record<string, unknown>> {
   const { page: _page, ...kept } = query ?? {};
   const get = async (target: string, q?: Query): Promise<Page<Record<string, unknown>>> => {
     const { body } = await api.raw({ method: 'GET', path: target, query: q });

@@ -6,6 +6,7 @@ import type { Api } from '../../api/client.js';
 import type { Subscription } from '../../api/schemas.js';
 import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
 import { getStudent } from '../../api/students.js';
+import { batched, batchesOf, type Batched } from '../../batches.js';
 import { UsageError } from '../../errors.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session.js';
@@ -98,15 +99,17 @@ export async function listSubscriptions(session: Session, flags: SubscriptionLis
 }
 
 /** Lazy, so that it runs once the output is open (a bad --out fails before any request). */
-async function* filtered(api: Api, walk: ListOptions, filters: Filters): AsyncGenerator<Subscription> {
-  // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
-  const { student } = filters;
-  const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await getStudent(api, student)).id;
-  // A title or prefix becomes the id; an unknown product is an error (exit 2), never an empty list.
-  const productId = filters.productId === undefined ? undefined
-    : (await resolveProduct(api, filters.productId, { argument: '--product', check: true })).id;
-  const wanted = matcher({ ...filters, productId }, studentId);
-  for await (const subscription of listCollection(api, 'subscriptions', walk)) if (wanted(subscription)) yield subscription;
+function filtered(api: Api, walk: ListOptions, filters: Filters): Batched<Subscription> {
+  return batched(async function* () {
+    // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
+    const { student } = filters;
+    const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await getStudent(api, student)).id;
+    // A title or prefix becomes the id; an unknown product is an error (exit 2), never an empty list.
+    const productId = filters.productId === undefined ? undefined
+      : (await resolveProduct(api, filters.productId, { argument: '--product', check: true })).id;
+    const wanted = matcher({ ...filters, productId }, studentId);
+    for await (const page of batchesOf(listCollection(api, 'subscriptions', walk))) yield page.filter(wanted);
+  });
 }
 
 export async function getSubscriptionCommand(session: Session, id: string): Promise<void> {
