@@ -7,15 +7,19 @@
  * so that any layer may use it (the sandbox included).
  */
 import { randomBytes } from 'node:crypto';
-import type { WriteStream } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { finished } from 'node:stream/promises';
 
 export interface AtomicFile {
-  /** Where the content goes; a write error surfaces from `commit()`. */
-  readonly stream: WriteStream;
-  /** Ends the stream, waits for the data to reach the disk, and renames the file into place. */
+  /**
+   * Appends to the temporary file, synchronously, as Node writes stdout to a
+   * file: a local disk takes a chunk in microseconds, where a write stream
+   * cost a million-row export 0.4 s of its 7 (a promise, a thread-pool hop
+   * and a Buffer per chunk). A write error (a full disk) is thrown here.
+   */
+  write(data: string | Uint8Array): void;
+  /** Waits for the data to reach the disk, and renames the file into place. */
   commit(): Promise<void>;
   /** Gives the content up; the target is left as it was. */
   discard(): Promise<void>;
@@ -29,21 +33,22 @@ export interface AtomicFile {
 export async function openAtomicFile(path: string): Promise<AtomicFile> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', 0o600);
-  // flush: fsync before closing, so that the renamed file holds its data even after a power cut.
-  const stream = handle.createWriteStream({ flush: true });
-  // A failure is reported by commit() (through `finished`), not as an unhandled 'error' event.
-  stream.on('error', () => undefined);
   const discard = async () => {
-    stream.destroy();
-    await finished(stream).catch(() => undefined);
+    await handle.close().catch(() => undefined);
     await rm(temporary, { force: true });
   };
   return {
-    stream,
+    write(data) {
+      if (typeof data !== 'string') return writeAll(handle.fd, data);
+      // A string is encoded by the write itself, into no Buffer of ours; a short write (rare: a disk filling up) goes on as bytes.
+      const written = writeSync(handle.fd, data);
+      if (written < Buffer.byteLength(data)) writeAll(handle.fd, Buffer.from(data).subarray(written));
+    },
     async commit() {
       try {
-        stream.end();
-        await finished(stream);
+        // fsync before the rename, so that the renamed file holds its data even after a power cut.
+        await handle.sync();
+        await handle.close();
         await rename(temporary, path);
       } catch (error) {
         await discard();
@@ -54,9 +59,18 @@ export async function openAtomicFile(path: string): Promise<AtomicFile> {
   };
 }
 
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+}
+
 /** Replaces `path` with `data`. */
 export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
   const file = await openAtomicFile(path);
-  file.stream.write(data);
+  try {
+    file.write(data);
+  } catch (error) {
+    await file.discard();
+    throw error;
+  }
   await file.commit();
 }

@@ -1,14 +1,12 @@
 /**
  * `--out FILE`, written by the atomic writer (src/atomic-file.ts): a failure
  * or Ctrl-C never leaves a half-written file behind. Loaded only with --out:
- * crypto and the promise APIs of fs and streams cost every other run 3-4 ms
- * to load.
+ * crypto and the promise API of fs cost every other run 3-4 ms to load.
  */
-import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { openAtomicFile } from '../atomic-file.js';
 import { UsageError } from '../errors.js';
-import { writer, type Destination } from './destination.js';
+import type { Destination } from './destination.js';
 
 /** Text held back before a write to an --out file. */
 // 16K characters: 64K ones became 128 KB two-byte strings in V8's large-object space, raising peak RSS (issue 16).
@@ -22,33 +20,31 @@ export async function openOutFile(path: string): Promise<Destination> {
   const atomic = await openAtomicFile(path).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot write --out ${path}: ${error.code ?? error.message}`);
   });
-  // A failure is reported by the next write() (through `file.errored`) or by close().
-  const file = atomic.stream;
-  const write = writer({
-    write: (text) => {
-      if (file.errored) throw file.errored;
-      return file.write(text);
-    },
-    // Wakes the writer on a failure too; its next write() then throws it.
-    once: (_event, listener) => once(file, 'drain').then(listener, listener),
-  });
   // Rows go to the file in chunks, not one write each: a 100,000-row export
   // spent an eighth of its CPU time in its 100,000 writes. Nothing reads the
   // temporary file before close(), so holding a chunk back costs nothing.
   let pending = '';
+  const flush = () => {
+    const chunk = pending;
+    pending = '';
+    atomic.write(chunk);
+  };
   return {
     write(text) {
       pending += text;
       if (pending.length < FILE_CHUNK_CHARS) return undefined;
-      const chunk = pending;
-      pending = '';
-      return write(chunk);
+      try {
+        flush();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      // The write was synchronous: the caller never has to wait.
+      return undefined;
     },
     isTTY: false,
     columns: undefined,
     async close() {
-      if (pending !== '') await write(pending);
-      pending = '';
+      if (pending !== '') flush();
       await atomic.commit();
     },
     // The result is thrown away: a write error no longer matters, only that no file is left.

@@ -41,16 +41,27 @@ describe('openAtomicFile', () => {
     const file = join(dir, 'out.csv');
     writeFileSync(file, 'old');
     const discarded = await openAtomicFile(file);
-    discarded.stream.write('half of a new ');
+    discarded.write('half of a new ');
     await discarded.discard();
     expect(readFileSync(file, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['out.csv']);
 
     const committed = await openAtomicFile(file);
-    committed.stream.write('a,b\n');
+    committed.write('a,b\n');
     expect(readFileSync(file, 'utf8')).toBe('old');
     await committed.commit();
     expect(readFileSync(file, 'utf8')).toBe('a,b\n');
     expect(readdirSync(dir)).toEqual(['out.csv']);
   });
+
+  it('a failed write throws at once (the --out writer turns it into the run\'s error) and leaves the target as it was', async () => {
+    const file = join(dir, 'out.csv');
+    writeFileSync(file, 'old');
+    const broken = await openAtomicFile(file);
+    await broken.discard();
+    expect(() => broken.write('a,b\n')).toThrow();
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+  });
 });
+
