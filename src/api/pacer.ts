@@ -10,7 +10,12 @@
  * Remaining reaches 0 without a Reset (Laravel sends Reset only with its 429),
  * one request goes ahead as a probe and the others wait for its answer: at a
  * per-minute window's end one 429 tells everyone how long to wait, instead of
- * one 429 per worker. Without headers it adapts as TCP does (AIMD): each 429 doubles the gap between
+ * one 429 per worker. A fixed window the run itself opened (its first answer
+ * said Remaining = Limit − 1, and no Remaining value ever came twice, as
+ * refills make it in a bucket) is not spent at all: once the requests in
+ * flight will use up what it told, no more start until a minute after the
+ * window opened (Laravel's `throttle:N,1`), and then one probes first.
+ * Without headers it adapts as TCP does (AIMD): each 429 doubles the gap between
  * request starts, each success narrows it a little. Pure but for its clock, so
  * it is tested with a fake one.
  */
@@ -54,6 +59,10 @@ const PROBE_WAIT_MS = 5_000;
 const MAX_WAIT_MS = defaultBackoff.maxRetryAfterMs;
 /** Near the end of a told budget, starts come this much slower than the limit refills: jitter must not cost a Retry-After. */
 const REFILL_MARGIN = 1.02;
+/** A window whose Remaining has only gone down for this long is fixed, not a bucket (which refills every 1/Limit s). */
+const FIXED_AFTER_MS = 1_000;
+/** How long a fixed window lasts, until a 429 says otherwise: Laravel's throttle:N,1. */
+const WINDOW_GUESS_MS = 60_000;
 
 export class Pacer {
   /** No request starts before this instant (ms). */
@@ -74,24 +83,33 @@ export class Pacer {
   private windowMs = 1000;
   /** The budget is spent and the server did not say until when: the next request probes. */
   private exhausted = false;
-  private probe?: { answered: Promise<void>; answer: () => void };
+  private probe?: { answered: Promise<void>; answer: () => void; startsAt: number };
+  /** The window the run's own first request opened: when, and the Remaining values seen in it (a repeat means refills). */
+  private opened?: { at: number; seen: Set<number>; refilled: boolean };
+  /** In a fixed window: requests it still takes, less those in flight; undefined when the window is not known to be fixed. */
+  private allowance?: number;
 
   constructor(private readonly clock: Clock = realClock) {}
 
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
-    // Another probe may start while this one waits: the 5 s count from this request's arrival.
-    for (const started = this.clock.now(); this.probe && this.clock.now() - started < PROBE_WAIT_MS;) {
-      await this.clock.sleep(PROBE_WAIT_MS - (this.clock.now() - started), this.probe.answered);
+    // Another probe may start while this one waits: the 5 s count from this request's arrival, or from the probe's start.
+    for (const started = this.clock.now(); this.probe;) {
+      const deadline = Math.max(started, this.probe.startsAt) + PROBE_WAIT_MS;
+      if (this.clock.now() >= deadline) break;
+      await this.clock.sleep(deadline - this.clock.now(), this.probe.answered);
     }
+    if (this.allowance !== undefined && this.allowance <= 0) this.windowSpent();
+    const now = this.clock.now();
+    const start = Math.max(now, this.gate, this.nextStart);
     if (this.exhausted) {
       this.exhausted = false;
       let answer = () => {};
       const answered = new Promise<void>((resolve) => (answer = resolve));
-      this.probe = { answered, answer };
+      this.probe = { answered, answer, startsAt: start };
+      this.allowance = undefined;
     }
-    const now = this.clock.now();
-    const start = Math.max(now, this.gate, this.nextStart);
+    if (this.allowance !== undefined) this.allowance--;
     this.nextStart = start + Math.max(this.gap, this.budgetGap);
     this.inFlight++;
     if (start > now) await this.clock.sleep(start - now);
@@ -124,11 +142,35 @@ export class Pacer {
     }
     if (remaining === 0 && reset !== undefined) this.holdUntil(reset * 1000, now);
     this.exhausted = remaining === 0 && reset === undefined;
+    this.learnWindow(limit, remaining, now);
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       this.budgetGap = remaining <= this.inFlight ? (this.windowMs / limit) * REFILL_MARGIN : 0;
     }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));
+  }
+
+  /** Whether the run's window is fixed, and if so how many more requests it takes (see the top of the file). */
+  private learnWindow(limit: number | undefined, remaining: number | undefined, now: number): void {
+    if (limit === undefined || remaining === undefined) return;
+    if (remaining === limit - 1) this.opened = { at: now, seen: new Set(), refilled: false };
+    const window = this.opened;
+    if (!window) return;
+    // Answers come out of order, but a fixed window never tells one value twice.
+    if (window.seen.has(remaining)) window.refilled = true;
+    window.seen.add(remaining);
+    const fixed = !window.refilled && now - window.at >= FIXED_AFTER_MS;
+    const allowance = fixed ? remaining - this.inFlight : undefined;
+    this.allowance = allowance;
+    if (allowance !== undefined && allowance <= 0) this.windowSpent();
+  }
+
+  /** The fixed window is spent: nothing starts until it turns over, and then one request probes first. */
+  private windowSpent(): void {
+    if (this.opened) this.holdUntil(this.opened.at + WINDOW_GUESS_MS, this.clock.now());
+    this.opened = undefined;
+    this.allowance = undefined;
+    this.exhausted = true;
   }
 
   /** Holds every request until `until`, unless that is further off than the retry policy waits (MAX_WAIT_MS). */

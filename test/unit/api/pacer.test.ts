@@ -171,4 +171,73 @@ describe('Pacer', () => {
     // 45 s / 600 requests, 2 % under: the limit's refill over the window the server showed.
     expect(pacer.currentGapMs).toBeCloseTo(76.5);
   });
+
+  describe('a fixed window the run opened (Laravel throttle:N,1, no Reset before a 429)', () => {
+    const told = (pacer: Pacer, remaining: number, limit = 10) =>
+      pacer.observe(200, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining) });
+
+    it('is never overspent: once the requests in flight will use it up, nothing starts until a minute after it opened, then one probes', async () => {
+      const clock = fakeClock();
+      const pacer = new Pacer(clock);
+      await pacer.acquire();
+      told(pacer, 9); // the run's first request opened the window at 0
+      clock.time = 1_000;
+      for (let remaining = 8; remaining >= 4; remaining--) {
+        await pacer.acquire();
+        told(pacer, remaining);
+      }
+      // Remaining 4: four more may go, three of them at once (in flight), then one.
+      await starts(pacer, clock, 4);
+      expect(clock.time).toBe(1_000);
+      told(pacer, 3);
+      told(pacer, 2);
+      told(pacer, 1);
+      told(pacer, 0);
+      await pacer.acquire();
+      expect(clock.time).toBe(60_000);
+    });
+
+    it('stops starting while what is in flight will spend it, before any answer says 0', async () => {
+      const clock = fakeClock();
+      const pacer = new Pacer(clock);
+      await pacer.acquire();
+      told(pacer, 9);
+      clock.time = 1_000;
+      await pacer.acquire();
+      told(pacer, 8);
+      // Eight may go; they are all in flight when the ninth asks.
+      expect(await starts(pacer, clock, 8)).toEqual(Array(8).fill(1_000));
+      await pacer.acquire();
+      expect(clock.time).toBe(60_000);
+    });
+
+    it('a bucket (a Remaining value told twice: it refilled) is paced as before, never held for a minute', async () => {
+      const clock = fakeClock();
+      const pacer = new Pacer(clock);
+      await pacer.acquire();
+      told(pacer, 9);
+      clock.time = 1_000;
+      for (const remaining of [8, 8, 7, 6, 5, 4, 3, 2, 1, 0]) {
+        await pacer.acquire();
+        told(pacer, remaining);
+      }
+      await pacer.acquire();
+      expect(clock.time).toBe(1_000);
+    });
+
+    it('a window the run did not open (its first answer was not Limit - 1) is left to the probe at Remaining 0', async () => {
+      const clock = fakeClock();
+      const pacer = new Pacer(clock);
+      await pacer.acquire();
+      told(pacer, 5);
+      clock.time = 2_000;
+      for (const remaining of [4, 3, 2, 1, 0]) {
+        await pacer.acquire();
+        told(pacer, remaining);
+      }
+      await pacer.acquire();
+      expect(clock.time).toBe(2_000);
+    });
+  });
 });
+
