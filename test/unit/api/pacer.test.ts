@@ -175,17 +175,27 @@ describe('Pacer', () => {
   describe('a fixed window the run opened (Laravel throttle:N,1, no Reset before a 429)', () => {
     const told = (pacer: Pacer, remaining: number, limit = 10) =>
       pacer.observe(200, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining) });
-
-    it('is never overspent: once the requests in flight will use it up, nothing starts until a minute after it opened, then one probes', async () => {
+    /** A pacer whose first request was told `first` Remaining of 10, with the clock then moved to `at`. */
+    const toldFirst = async (first: number, at: number) => {
       const clock = fakeClock();
       const pacer = new Pacer(clock);
       await pacer.acquire();
-      told(pacer, 9); // the run's first request opened the window at 0
-      clock.time = 1_000;
-      for (let remaining = 8; remaining >= 4; remaining--) {
+      told(pacer, first);
+      clock.time = at;
+      return { clock, pacer };
+    };
+    /** Requests one after another, each answered with the next Remaining. */
+    const oneByOne = async (pacer: Pacer, remainings: number[]) => {
+      for (const remaining of remainings) {
         await pacer.acquire();
         told(pacer, remaining);
       }
+    };
+
+    it('is never overspent: once the requests in flight will use it up, nothing starts until a minute after it opened, then one probes', async () => {
+      // The run's first request opened the window at 0.
+      const { clock, pacer } = await toldFirst(9, 1_000);
+      await oneByOne(pacer, [8, 7, 6, 5, 4]);
       // Remaining 4: four more may go, three of them at once (in flight), then one.
       await starts(pacer, clock, 4);
       expect(clock.time).toBe(1_000);
@@ -198,13 +208,8 @@ describe('Pacer', () => {
     });
 
     it('stops starting while what is in flight will spend it, before any answer says 0', async () => {
-      const clock = fakeClock();
-      const pacer = new Pacer(clock);
-      await pacer.acquire();
-      told(pacer, 9);
-      clock.time = 1_000;
-      await pacer.acquire();
-      told(pacer, 8);
+      const { clock, pacer } = await toldFirst(9, 1_000);
+      await oneByOne(pacer, [8]);
       // Eight may go; they are all in flight when the ninth asks.
       expect(await starts(pacer, clock, 8)).toEqual(Array(8).fill(1_000));
       await pacer.acquire();
@@ -212,29 +217,15 @@ describe('Pacer', () => {
     });
 
     it('a bucket (a Remaining value told twice: it refilled) is paced as before, never held for a minute', async () => {
-      const clock = fakeClock();
-      const pacer = new Pacer(clock);
-      await pacer.acquire();
-      told(pacer, 9);
-      clock.time = 1_000;
-      for (const remaining of [8, 8, 7, 6, 5, 4, 3, 2, 1, 0]) {
-        await pacer.acquire();
-        told(pacer, remaining);
-      }
+      const { clock, pacer } = await toldFirst(9, 1_000);
+      await oneByOne(pacer, [8, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
       await pacer.acquire();
       expect(clock.time).toBe(1_000);
     });
 
     it('a window the run did not open (its first answer was not Limit - 1) is left to the probe at Remaining 0', async () => {
-      const clock = fakeClock();
-      const pacer = new Pacer(clock);
-      await pacer.acquire();
-      told(pacer, 5);
-      clock.time = 2_000;
-      for (const remaining of [4, 3, 2, 1, 0]) {
-        await pacer.acquire();
-        told(pacer, remaining);
-      }
+      const { clock, pacer } = await toldFirst(5, 2_000);
+      await oneByOne(pacer, [4, 3, 2, 1, 0]);
       await pacer.acquire();
       expect(clock.time).toBe(2_000);
     });
