@@ -22,6 +22,8 @@ export interface Io {
   onInterrupt(handler: () => void): () => void;
   /** SIGTERM, for long-running commands (the sandbox) that must stop cleanly. */
   onTerminate?(handler: () => void): () => void;
+  /** Called at each page a list streams to the output: the real process stops V8's young generation growing past 8 MiB (young-generation.ts). */
+  pageStreamed?(): void;
 }
 
 /** Global options of contract §2, after parsing and defaults. */

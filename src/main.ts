@@ -8,6 +8,7 @@ import type { Io } from './context.js';
 import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
+import { youngGenerationHold } from './young-generation.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
@@ -121,6 +122,7 @@ export function processIo(): Io {
       process.on('SIGTERM', handler);
       return () => void process.off('SIGTERM', handler);
     },
+    pageStreamed: youngGenerationHold(),
   };
 }
 

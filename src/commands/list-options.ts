@@ -169,6 +169,7 @@ async function* interruptibleBatches<T>(batches: AsyncIterable<readonly T[]>, io
       interrupt = undefined;
       pending = false;
       if (step.done) return;
+      io.pageStreamed?.();
       yield step.value;
     }
   } finally {

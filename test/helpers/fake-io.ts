@@ -28,6 +28,8 @@ export interface FakeIo {
   interrupt(): void;
   /** How many Ctrl-C and SIGTERM handlers are registered now (a command must remove its own). */
   signalHandlers(): number;
+  /** How many pages of a list the command streamed (io.pageStreamed). */
+  pagesStreamed(): number;
 }
 
 class CapturedStream implements OutStream {
@@ -47,6 +49,7 @@ export function fakeIo(options: FakeIoOptions = {}): FakeIo {
   const stdin = Object.assign(Readable.from(bytes, { objectMode: false }), { isTTY: options.stdinTTY ?? false });
   const interruptHandlers = new Set<() => void>();
   const terminateHandlers = new Set<() => void>();
+  let pages = 0;
   return {
     io: {
       stdout,
@@ -62,10 +65,12 @@ export function fakeIo(options: FakeIoOptions = {}): FakeIo {
         terminateHandlers.add(handler);
         return () => void terminateHandlers.delete(handler);
       },
+      pageStreamed: () => void pages++,
     },
     stdout: () => stdout.chunks.join(''),
     stderr: () => stderr.chunks.join(''),
     interrupt: () => interruptHandlers.forEach((handler) => handler()),
     signalHandlers: () => interruptHandlers.size + terminateHandlers.size,
+    pagesStreamed: () => pages,
   };
 }

@@ -4,6 +4,7 @@
  * record is pending or being handled, and the handlers are removed.
  */
 import { describe, expect, it } from 'vitest';
+import { batched } from '../../../src/batches.js';
 import { interruptible } from '../../../src/commands/list-options.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -56,5 +57,22 @@ describe('interruptible', () => {
       for await (const n of interruptible(source(), fakeIo().io)) seen.push(n);
     })()).rejects.toThrow('page 2 failed');
     expect(seen).toEqual([1]);
+  });
+
+  it('tells the Io of each page it passes on (the real process holds its young generation there)', async () => {
+    const fake = fakeIo();
+    const pages = batched(async function* () {
+      yield [1, 2];
+      yield [3];
+      yield [4, 5, 6];
+    });
+    const seen: number[] = [];
+    for await (const n of interruptible(pages, fake.io)) {
+      seen.push(n);
+      // Told as each page goes on, not at the end.
+      if (n === 3) expect(fake.pagesStreamed()).toBe(2);
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(fake.pagesStreamed()).toBe(3);
   });
 });
