@@ -14,13 +14,14 @@ import { cliEnv, httpServer, queryOf, sendJson, studentPage, type TestServer } f
 const TOTAL = 200_000;
 const PER_PAGE = 100;
 /**
- * An undici request alone brings a Node process to about 100 MB (the HTTP
- * parser is WebAssembly): the records may add at most 50 MB. Node 24's V8
- * lets its young generation grow further before collecting: the same run
- * peaks at 140-152 MB there (115 MB on Node 20), so it gets 30 MB more; a
- * list held whole peaks near 290 MB on either.
+ * An undici request alone brings a Node process to about 60 MB (the HTTP
+ * parser is WebAssembly). Measured on this list: 89-93 MB on Node 20, 96-98
+ * MB on Node 22, 114-125 MB on Node 24, whose V8 starts with a larger heap
+ * (before whole-answer.ts's handler became a class and lists held V8's young
+ * generation at 8 MiB: 115 MB on Node 20, 140-152 MB on Node 24). A list held
+ * whole peaks near 290 MB on either.
  */
-const PEAK_RSS_LIMIT_MB = Number(process.versions.node.split('.')[0]) >= 24 ? 180 : 150;
+const PEAK_RSS_LIMIT_MB = Number(process.versions.node.split('.')[0]) >= 24 ? 150 : 120;
 /**
  * V8 grows its heap lazily, so peak RSS alone would also measure garbage not
  * yet collected. A fixed old-space limit turns "memory grows with the list"
