@@ -77,10 +77,15 @@ globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: tru
 
 const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'));
 const { main, processIo } = program.exports;
-main(argv, processIo()).then((code) => {
+const io = processIo();
+main(argv, io).then((code) => {
   process.exitCode = code;
-  // A run that failed early compiled little: the cache is written by one that worked.
-  if (code === 0) program.save();
+  // A run that failed early compiled little: the cache is written by one that worked,
+  // with V8's flags as a fresh start has them (V8 refuses a cache written under others).
+  if (code === 0) {
+    io.restoreV8Flags();
+    program.save();
+  }
 });
 
 /**

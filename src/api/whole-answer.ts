@@ -197,7 +197,7 @@ class WholeAnswer implements Handler {
   #handUp(trailers: Headers): void {
     const held = this.#answer as HeldAnswer;
     this.#answer = undefined;
-    if (this.#options.keepBodiesOf.includes(held.status)) this.#holder.text = bodyText([Buffer.concat(held.chunks).subarray(0, KEEP_BYTES)]);
+    if (this.#options.keepBodiesOf.includes(held.status)) this.#holder.text = bodyText([Buffer.concat(held.chunks, Math.min(held.size, KEEP_BYTES))]);
     this.#handler.onResponseStart?.(this.#above, held.status, held.headers, held.message);
     // As they came: the reader decodes them one by one (bodyText), with no copy of the whole body in between.
     for (const chunk of held.chunks) this.#handler.onResponseData?.(this.#above, chunk);

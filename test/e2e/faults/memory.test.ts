@@ -21,7 +21,7 @@ const PER_PAGE = 100;
  * generation at 8 MiB: 115 MB on Node 20, 140-152 MB on Node 24). A list held
  * whole peaks near 290 MB on either.
  */
-const PEAK_RSS_LIMIT_MB = Number(process.versions.node.split('.')[0]) >= 24 ? 150 : 120;
+const PEAK_RSS_LIMIT_MB = Number(process.versions.node.split('.')[0]) >= 24 ? 150 : 110;
 /**
  * V8 grows its heap lazily, so peak RSS alone would also measure garbage not
  * yet collected. A fixed old-space limit turns "memory grows with the list"

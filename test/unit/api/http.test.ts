@@ -249,6 +249,66 @@ describe('HttpClient against a hostile server', () => {
   });
 });
 
+describe('a body that comes in pieces', () => {
+  /** A server that writes each answer as `parts`, one socket write every 5 ms; `status(n)` for the n-th request. */
+  async function piecewise(status: (n: number) => number, parts: Buffer[]) {
+    let served = 0;
+    const server = createServer((_request, response) => {
+      served++;
+      response.writeHead(status(served), { 'content-type': 'application/json', 'content-length': Buffer.concat(parts).length });
+      let next = 0;
+      const timer = setInterval(() => {
+        response.write(parts[next++]);
+        if (next < parts.length) return;
+        clearInterval(timer);
+        response.end();
+      }, 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = new HttpClient({
+      baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), token: TOKEN, timeoutMs: 5_000, retries: 1,
+      userAgent: 'test', secrets: [TOKEN], backoff: { baseMs: 1, maxMs: 2, maxRetryAfterMs: 10, rateLimitBudgetMs: 60_000, random: () => 0.5 },
+    });
+    return {
+      http,
+      served: () => served,
+      async close() {
+        await http.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('reads a body whose characters (and byte-order mark) are cut between socket writes as one text', async () => {
+    const json = Buffer.from(JSON.stringify({ data: [{ first_name: 'João', last_name: 'da Conceição', note: '🎓'.repeat(3) }] }));
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json]);
+    // Cut inside the BOM, inside "ã" and inside the first emoji.
+    const cuts = [1, body.indexOf(Buffer.from('ã')) + 1, body.indexOf(Buffer.from('🎓')) + 2];
+    const parts = [0, ...cuts].map((start, i) => body.subarray(start, [...cuts, body.length][i]));
+    const server = await piecewise(() => 200, parts);
+    try {
+      const response = await server.http.send({ method: 'GET', path: '/api/v1/students' });
+      expect(response.body).toEqual(JSON.parse(json.toString('utf8')));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps a failing answer\'s message that came in pieces, to say it when the retries run out', async () => {
+    const message = `Service Unavailable: back after the maintenance window (${'x'.repeat(2000)})`;
+    const body = Buffer.from(JSON.stringify({ message }));
+    const server = await piecewise(() => 503, [body.subarray(0, 700), body.subarray(700, 1500), body.subarray(1500)]);
+    try {
+      await expect(server.http.send({ method: 'GET', path: '/api/v1/students' }))
+        .rejects.toMatchObject({ exitCode: ExitCode.transient, message: expect.stringContaining('Service Unavailable: back after the maintenance window') });
+      expect(server.served()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('--timeout is one deadline per attempt, headers and body together', () => {
   it('headers within it and a body within it after them still time out; a retry has its own clock', async () => {
     // The first request of each path: headers after 300 ms, the body 300 ms later, each phase within 500 ms, the whole not.
