@@ -145,7 +145,7 @@ class WholeAnswer implements Handler {
   onRequestStart(controller: Controller, context: unknown): void {
     this.#inner = controller;
     // The clock starts as the request is written, not at the headers: headers at 0.9 T and a body taking 0.9 T more must fail.
-    this.#timer = setTimeout(deadline, this.#options.deadlineMs, this);
+    this.#timer = setTimeout(WholeAnswer.#expire, this.#options.deadlineMs, this);
     this.#handler.onRequestStart?.(this.#above, context);
   }
 
@@ -185,9 +185,9 @@ class WholeAnswer implements Handler {
     this.#handler.onResponseError?.(this.#above, error);
   }
 
-  /** Called by the deadline timer. */
-  expire(): void {
-    this.#inner?.abort(deadlinePassed(this.#options.deadlineMs, this.#answer !== undefined));
+  /** The deadline timer's callback: static, so the timer holds no closure, and private to the class. */
+  static #expire(answer: WholeAnswer): void {
+    answer.#inner?.abort(deadlinePassed(answer.#options.deadlineMs, answer.#answer !== undefined));
   }
 
   get #above(): Controller {
@@ -206,4 +206,3 @@ class WholeAnswer implements Handler {
   }
 }
 
-const deadline = (answer: WholeAnswer) => answer.expire();
