@@ -178,7 +178,8 @@ class WholeAnswer implements Handler {
   onResponseError(_controller: Controller, error: Error): void {
     clearTimeout(this.#timer);
     if (this.#answer && noContentWithBody(this.#answer.status, error)) {
-      this.#answer.chunks = [];
+      // The status line alone: the bytes undici counted as a body are dropped, their size with them.
+      this.#answer = { ...this.#answer, chunks: [], size: 0 };
       return this.#handUp({});
     }
     this.#answer = undefined;

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { UsageError } from '../errors.js';
-import { chosenProfile, first, givenBaseUrl, namedProfile, type Source } from './precedence.js';
+import { chosenProfile, first, givenBaseUrl, type Source } from './precedence.js';
 import type { ProfileStore } from './store.js';
 
 export { DEFAULT_PROFILE, givenBaseUrl, namedProfile, type Source } from './precedence.js';
@@ -23,12 +23,12 @@ export function resolveSettings(
   env: Record<string, string | undefined>,
   store: ProfileStore,
 ): Settings {
-  const named = namedProfile(flags, env);
   const { value: profileName, source: profileSource } = chosenProfile(flags, env, () => store.active());
   const profile = store.get(profileName);
   const baseUrl = givenBaseUrl(flags, env) ?? first(['profile', profile?.base_url]);
-  // Without a base URL from elsewhere, a mistyped name would only fail later, less clearly.
-  if (named && !profile && !baseUrl) throw unknownProfile(profileName, named.source, store);
+  // A profile named by --profile or MEMBERS_PROFILE, without a base URL from elsewhere: a mistyped name would only fail later, less clearly.
+  const named = profileSource === 'flag' || profileSource === 'env';
+  if (named && !profile && !baseUrl) throw unknownProfile(profileName, profileSource, store);
   const token = first(['env', env.MEMBERS_TOKEN], ['profile', profile?.token]);
   return {
     profile: profileName,
