@@ -47,14 +47,17 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
  * by `members history` left every API command compiling most of its code
  * (one GET 1.5x slower). How far a run went is the bytecode V8 holds at its
  * end (KiB, v8.getHeapCodeStatistics); the cache records it in its header,
- * and a run that went 10 % further writes it again.
+ * and a run that went 10 % further writes it again. Weighing walks the heap
+ * (0.9 ms of a one-GET run), so a run that loaded none of Node's modules that
+ * the writing run did not (the header lists them) is taken to have gone no
+ * further and is not weighed: an API call after a history run loads net and
+ * http, a second GET nothing new.
  */
-const CACHE_HEADER = 'members-code-cache-2';
-// Header: CACHE_HEADER, then the weight and a CRC-32 of V8's data (uint32 LE each). V8 checks no
-// checksum of its own: a cache altered in place (same length) crashed every run with a fatal error.
-const CACHE_DATA_START = CACHE_HEADER.length + 8;
-// Loaded when a cache is read or written: not for --version or --help (0.4 ms).
-const crc32 = (data) => require('node:zlib').crc32(data);
+const CACHE_HEADER = 'members-code-cache-3';
+// Header: CACHE_HEADER, the weight and the byte length of the list that follows (uint32 LE each), then
+// process.moduleLoadList of the writing run (one per line). V8 checks the data that follows against its
+// own checksum (--verify-snapshot-checksum below).
+const CACHE_LIST_START = CACHE_HEADER.length + 8;
 const runWeight = () => Math.round(getHeapCodeStatistics().bytecode_and_metadata_size / 1024);
 const FURTHER = 1.1;
 const CACHE_PREFIX = 'code-cache-';
@@ -71,8 +74,13 @@ const CACHE_PREFIX = 'code-cache-';
  *   parses too few records to earn that back (6 % less CPU for 10,000
  *   students without it). zod reads its config from this global, the one
  *   `z.config()` writes (test/unit/api/zod-config.test.ts pins that).
+ * - V8 checksums the code caches it writes and refuses one whose bytes do not
+ *   match: a release build does neither unless asked, and a cache altered in
+ *   place (same length) crashed every run with a fatal error. The check costs
+ *   0.1 ms; our own CRC-32 cost 0.5 ms (node:zlib included).
  */
 setFlagsFromString('--liftoff-only');
+setFlagsFromString('--verify-snapshot-checksum');
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
 const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'));
@@ -115,15 +123,20 @@ function loadProgram(file) {
     exports: bundle.exports,
     save() {
       if (!cacheFile) return;
-      const weight = runWeight();
       // Rewritten only when V8 refused it or this run went further than the one that wrote it.
-      if (cache && !script.cachedDataRejected && weight <= cache.weight * FURTHER) return;
-      const data = script.createCachedData();
-      const header = Buffer.alloc(CACHE_DATA_START);
+      const used = cache && !script.cachedDataRejected;
+      // Undocumented, but in every Node since 0.x; without it every run is weighed.
+      const loaded = process.moduleLoadList;
+      if (used && loaded?.every((name) => cache.loaded.has(name))) return;
+      const weight = runWeight();
+      if (used && weight <= cache.weight * FURTHER) return;
+      const list = Buffer.from((loaded ?? []).join('\n'), 'latin1');
+      const header = Buffer.alloc(CACHE_LIST_START);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
-      header.writeUInt32LE(crc32(data), CACHE_HEADER.length + 4);
-      saveCodeCache(cacheFile.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically);
+      header.writeUInt32LE(list.length, CACHE_HEADER.length + 4);
+      const data = Buffer.concat([header, list, script.createCachedData()]);
+      saveCodeCache(cacheFile.path, data, bundle.exports.writeFileAtomically);
       removeOtherBuilds(dirname(cacheFile.path), cacheFile.buildId);
     },
   };
@@ -140,11 +153,14 @@ function readOptional(file) {
 function readCodeCache(file) {
   try {
     const bytes = readFileSync(file);
-    const data = bytes.subarray(CACHE_DATA_START);
-    const intact = bytes.length > CACHE_DATA_START && bytes.toString('latin1', 0, CACHE_HEADER.length) === CACHE_HEADER
-      && bytes.readUInt32LE(CACHE_HEADER.length + 4) === crc32(data);
-    // Another layout, or damaged: like no cache, compiled without, and replaced by this run.
-    return intact ? { weight: bytes.readUInt32LE(CACHE_HEADER.length), data } : undefined;
+    const listEnd = bytes.length >= CACHE_LIST_START ? CACHE_LIST_START + bytes.readUInt32LE(CACHE_HEADER.length + 4) : 0;
+    // Another layout: like no cache, compiled without, and replaced by this run.
+    if (listEnd === 0 || listEnd >= bytes.length || bytes.toString('latin1', 0, CACHE_HEADER.length) !== CACHE_HEADER) return undefined;
+    return {
+      weight: bytes.readUInt32LE(CACHE_HEADER.length),
+      loaded: new Set(bytes.toString('latin1', CACHE_LIST_START, listEnd).split('\n')),
+      data: bytes.subarray(listEnd),
+    };
   } catch {
     return undefined; // No cache yet: this run writes it.
   }

@@ -39,7 +39,7 @@ describe('the code cache', () => {
     const home = tempDir('members-cache-');
     const first = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     const file = join(home, 'members', cacheFiles(home)[0] as string);
-    writeFileSync(file, 'members-code-cache-2\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000not a code cache');
+    writeFileSync(file, 'members-code-cache-3\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000not a code cache');
     const again = await run(['students', '--help'], { env: { XDG_CACHE_HOME: home } });
     expect(again).toEqual(first);
     expect(readFileSync(file).length).toBeGreaterThan(1000);
@@ -77,6 +77,10 @@ describe('the code cache', () => {
       // More of the program compiled: a larger cache, and a greater weight in its header.
       expect(byList.length).toBeGreaterThan(byHistory.length);
       expect(byList.readUInt32LE(20)).toBeGreaterThan(byHistory.readUInt32LE(20));
+      // The header lists the Node modules the writing run loaded (a run that loads none besides is not weighed): the API call loaded more.
+      const listed = (cache: Buffer) => cache.toString('latin1', 28, 28 + cache.readUInt32LE(24)).split('\n');
+      expect(listed(byList)).toContain('NativeModule fs');
+      expect(listed(byList).filter((name) => !listed(byHistory).includes(name))).not.toEqual([]);
 
       expect((await run(['history'], { env })).code).toBe(0);
       expect(readFileSync(file).equals(byList)).toBe(true);
@@ -145,7 +149,7 @@ describe('the code cache', () => {
     expect(files).toContain('code-cache-0123456789abcdef-v0.0.0-' + process.arch + '.bin');
     expect(files).toContain(sideBySide);
     const current = files.find((name) => !name.includes('0123456789abcdef') && name !== sideBySide) as string;
-    expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-2');
+    expect(readFileSync(join(home, 'members', current)).toString('latin1', 0, 20)).toBe('members-code-cache-3');
   });
 
   it('the bundle holds no import(): bin/members.js runs it as a vm script without a dynamic-import callback', () => {
