@@ -23,6 +23,7 @@ import { redactor } from './redact.js';
 import { BodyTooLargeError, bodyText, wholeAnswers, type FailedBodyHolder } from './whole-answer.js';
 import { Pacer } from './pacer.js';
 import { plural } from '../values.js';
+import { monotonicMs } from '../time/monotonic.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -164,7 +165,7 @@ export class HttpClient {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const url = this.url(req.path, req.query);
     const label: RequestLabel = { method: req.method, path: this.redact(url.pathname + url.search) };
-    const started = performance.now();
+    const started = monotonicMs();
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
@@ -175,16 +176,16 @@ export class HttpClient {
     // One budget for the whole exchange: every failure, a broken body's too (whole-answer.ts), reaches `retry` below.
     const state: ExchangeState = { attempt: 0, retries: 0 };
     const log = (status: string) => this.options.log?.(
-      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(performance.now() - started)}ms retries=${state.retries}`,
+      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(monotonicMs() - started)}ms retries=${state.retries}`,
     );
     const backoff = this.options.backoff ?? defaultBackoff;
     const decide = (failure: Failure) => {
       // A 429 was refused before any work: it spends the rate-limit budget (a deadline), not one of the --retries
       // (a run under a rate limit must never lose a row to it). --retries 0 still means no retry at all.
       if (failure.status !== 429 || this.options.retries === 0) return retryDecision(failure, ++state.attempt, this.options.retries, backoff);
-      state.firstRateLimit ??= performance.now();
+      state.firstRateLimit ??= monotonicMs();
       const decision = retryDecision(failure, 1, 1, backoff);
-      const waited = performance.now() - state.firstRateLimit;
+      const waited = monotonicMs() - state.firstRateLimit;
       return decision && waited + decision.delayMs <= backoff.rateLimitBudgetMs ? decision : null;
     };
 

@@ -7,6 +7,7 @@
  */
 import { batched, type Batched } from '../batches.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { monotonicMs } from '../time/monotonic.js';
 
 /** The pages the server handed out cannot add up to the whole list. */
 export class PaginationError extends CliError {
@@ -122,9 +123,9 @@ export function walkPages<T>(
       const concurrency = new PageConcurrency(walk.concurrency, walk.maxConcurrency);
       const refill = () => {
         while (inFlight.length < concurrency.limit && nextPage <= last) {
-          const sent = performance.now();
+          const sent = monotonicMs();
           const pending = fetchPage(nextPage++);
-          pending.then(() => concurrency.observe(performance.now() - sent), () => undefined); // awaited below, in order
+          pending.then(() => concurrency.observe(monotonicMs() - sent), () => undefined); // awaited below, in order
           inFlight.push(pending);
         }
       };

@@ -85,13 +85,15 @@ function bypassed(target: URL, noProxy: string): boolean {
 }
 
 /**
- * A dispatcher that sends through the proxies. The whole undici index is
- * loaded here: its proxy agent opens tunnels with `Dispatcher.prototype.connect`,
- * which only the index attaches (src/api/http.ts imports undici's modules one by one).
+ * A dispatcher that sends through the proxies. Its modules are loaded one by
+ * one, as src/api/http.ts loads undici's: the index would put fetch,
+ * WebSocket, the caches and the mocks (450 KB) in the bundle every run reads.
  */
 export async function proxyDispatcher(settings: ProxySettings): Promise<Dispatcher> {
-  // A CommonJS module: bundled, its exports arrive as the namespace's default.
-  const undici = await import('undici') as typeof import('undici') & { default?: typeof import('undici') };
-  const { EnvHttpProxyAgent } = undici.default ?? undici;
+  const [{ default: EnvHttpProxyAgent }, { default: DispatcherClass }, { default: connect }] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'), import('undici/lib/dispatcher/dispatcher.js'), import('undici/lib/api/api-connect.js'),
+  ]);
+  // The proxy agent opens its tunnels with Dispatcher.prototype.connect, which undici's index attaches, as this does.
+  DispatcherClass.prototype.connect ??= connect;
   return new EnvHttpProxyAgent({ ...settings, noProxy: settings.noProxy ?? '', keepAliveTimeout: 10_000, connections: 32 });
 }

@@ -37,6 +37,7 @@ import type { Session } from '../../session.js';
 import { plural } from '../../values.js';
 import { bulkResultView } from '../views/bulk.js';
 import { readCsvRows, readCsvSource } from './csv.js';
+import { monotonicMs } from '../../time/monotonic.js';
 
 export type { BulkSummary } from '../../domain/bulk/engine.js';
 
@@ -149,7 +150,7 @@ async function apply<Plan>(
   options: BulkOptions, hooks: BulkHooks, { source, output, messages }: Terminal,
 ): Promise<BulkReport> {
   const { io, globals } = session;
-  const started = performance.now();
+  const started = monotonicMs();
   let interrupted = false;
 
   const progress = await messages.progress(run.todo.length);
@@ -207,7 +208,7 @@ async function apply<Plan>(
     }
   }
 
-  const summary = summarize(run, execution, { seconds: (performance.now() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
+  const summary = summarize(run, execution, { seconds: (monotonicMs() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
   messages.notice(summaryLine(op, summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await Promise.all(recording);

@@ -1,14 +1,17 @@
 /**
- * src/api/http.ts imports undici's own modules instead of its index (start-up
- * time), and relies on how its RetryHandler behaves (with whole-answer.ts
+ * src/api/http.ts and proxy.ts import undici's own modules instead of its
+ * index (start-up time), and relies on how its RetryHandler behaves (with whole-answer.ts
  * below it). undici is pinned to one version in package.json; these tests
  * state the contract an upgrade must keep.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent as IndexAgent, Dispatcher as IndexDispatcher, interceptors } from 'undici';
+import { Agent as IndexAgent, Dispatcher as IndexDispatcher, EnvHttpProxyAgent as IndexEnvHttpProxyAgent, interceptors } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import retryInterceptor from 'undici/lib/interceptor/retry.js';
 import request from 'undici/lib/api/api-request.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import connect from 'undici/lib/api/api-connect.js';
 import type { RetryHandler } from 'undici';
 import { useMockAgent } from '../../helpers/mock-api.js';
 
@@ -16,11 +19,15 @@ const agent = useMockAgent();
 
 const ORIGIN = 'https://api.example.com';
 
-describe('the undici modules http.ts imports', () => {
+describe('the undici modules http.ts and proxy.ts import', () => {
   it('are the very values the index exports', () => {
     expect(Agent).toBe(IndexAgent);
     expect(retryInterceptor).toBe(interceptors.retry);
     expect(request).toBe((IndexDispatcher.prototype as unknown as { request: unknown }).request);
+    expect(EnvHttpProxyAgent).toBe(IndexEnvHttpProxyAgent);
+    expect(Dispatcher).toBe(IndexDispatcher);
+    // proxy.ts attaches it as the index does: the proxy agent's tunnels need it.
+    expect(connect).toBe(IndexDispatcher.prototype.connect);
   });
 
   it("the retry interceptor filters statuses with the list it is given, then asks the per-request callback", async () => {

@@ -1,0 +1,52 @@
+/**
+ * What one GET loads besides its own work ("Performance" in the README): each
+ * of Node's modules below cost every API command 0.3-0.7 ms, and the undici
+ * index put 450 KB in the bundle every run reads. A GET still works without
+ * them (the output is checked), so these tests only catch a change that loads
+ * them again.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+
+let sandbox: SandboxProcess;
+beforeAll(async () => {
+  sandbox = await startSandbox(['--students', '3']);
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+/** Runs members with a preload that writes the Node modules the process loaded, as it exits. */
+async function modulesLoadedBy(args: string[]): Promise<{ stdout: string; modules: string[] }> {
+  const dir = tempDir('members-load-');
+  const preload = join(dir, 'record.cjs');
+  const list = join(dir, 'modules.txt');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: dir, NODE_OPTIONS: `--require ${preload}` } });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return { stdout: result.stdout, modules: readFileSync(list, 'utf8').split('\n') };
+}
+
+describe('one GET', () => {
+  it('loads neither node:http, node:assert, perf_hooks nor zlib (undici gets stand-ins, the code cache V8\'s own checksum)', async () => {
+    const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
+    const id = body.data[0]?.id as string;
+    // Twice: the first run writes the code cache, the second reads it.
+    for (let i = 0; i < 2; i++) {
+      const { stdout, modules } = await modulesLoadedBy(['students', 'get', id, '-o', 'json']);
+      expect(JSON.parse(stdout).id).toBe(id);
+      expect(modules).toContain('NativeModule net');
+      expect(modules.filter((name) => /^NativeModule (http|_http_\w+|assert|perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
+    }
+  });
+
+  it('reads a bundle without undici\'s index, fetch, WebSocket or mocks', () => {
+    const bundle = readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'latin1');
+    // esbuild names each CommonJS module it bundles by its path.
+    expect(bundle).toContain('node_modules/undici/lib/dispatcher/agent.js"');
+    expect(bundle.match(/node_modules\/undici\/(index\.js|lib\/web\/fetch\/index\.js|lib\/web\/websocket\/\w+\.js|lib\/mock\/\w+\.js)"/g) ?? []).toEqual([]);
+  });
+});
