@@ -78,7 +78,13 @@ const CACHE_PREFIX = 'code-cache-';
  *   match: a release build does neither unless asked, and a cache altered in
  *   place (same length) crashed every run with a fatal error. The check costs
  *   0.1 ms; our own CRC-32 cost 0.5 ms (node:zlib included).
+ * Node's modules loaded after a flag is set miss Node's own code cache (V8
+ * checks it against the flags too) and compile from source: net, which a
+ * run's stdout (a pipe or a terminal) and every request need, and undici's
+ * diagnostics_channel are loaded first (0.5 ms instead of 1.9 ms).
  */
+require('node:net');
+require('node:diagnostics_channel');
 setFlagsFromString('--liftoff-only');
 setFlagsFromString('--verify-snapshot-checksum');
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };

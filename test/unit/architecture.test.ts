@@ -82,7 +82,7 @@ describe('layers', () => {
       .filter((file) => /setFlagsFromString|\bz\.config\(|__zod_globalConfig/.test(readFileSync(file, 'utf8').replace(restoring, '')))
       .map((file) => relative(SRC, file));
     expect(offending).toEqual([]);
-    expect(readFileSync(join(SRC, '..', 'bin', 'members.js'), 'utf8')).toMatch(/setFlagsFromString\('--liftoff-only'\);\nsetFlagsFromString\('--verify-snapshot-checksum'\);\nglobalThis\.__zod_globalConfig = \{ \.\.\.globalThis\.__zod_globalConfig, jitless: true \};\n\nconst program = loadProgram/);
+    expect(readFileSync(join(SRC, '..', 'bin', 'members.js'), 'utf8')).toMatch(/require\('node:net'\);\nrequire\('node:diagnostics_channel'\);\nsetFlagsFromString\('--liftoff-only'\);\nsetFlagsFromString\('--verify-snapshot-checksum'\);\nglobalThis\.__zod_globalConfig = \{ \.\.\.globalThis\.__zod_globalConfig, jitless: true \};\n\nconst program = loadProgram/);
   });
 
   it('the audit log does not know the Session', () => {
