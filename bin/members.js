@@ -47,17 +47,12 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
  * by `members history` left every API command compiling most of its code
  * (one GET 1.5x slower). How far a run went is the bytecode V8 holds at its
  * end (KiB, v8.getHeapCodeStatistics); the cache records it in its header,
- * and a run that went 10 % further writes it again. Weighing walks the heap
- * (0.9 ms of a one-GET run), so a run that loaded none of Node's modules that
- * the writing run did not (the header lists them) is taken to have gone no
- * further and is not weighed: an API call after a history run loads net and
- * http, a second GET nothing new.
+ * and a run that went 10 % further writes it again.
  */
-const CACHE_HEADER = 'members-code-cache-3';
-// Header: CACHE_HEADER, the weight and the byte length of the list that follows (uint32 LE each), then
-// process.moduleLoadList of the writing run (one per line). V8 checks the data that follows against its
-// own checksum (--verify-snapshot-checksum below).
-const CACHE_LIST_START = CACHE_HEADER.length + 8;
+const CACHE_HEADER = 'members-code-cache-4';
+// Header: CACHE_HEADER, then the weight (uint32 LE). V8 checks the data that follows against its own
+// checksum (--verify-snapshot-checksum below).
+const CACHE_DATA_START = CACHE_HEADER.length + 4;
 const runWeight = () => Math.round(getHeapCodeStatistics().bytecode_and_metadata_size / 1024);
 const FURTHER = 1.1;
 const CACHE_PREFIX = 'code-cache-';
@@ -129,20 +124,14 @@ function loadProgram(file) {
     exports: bundle.exports,
     save() {
       if (!cacheFile) return;
-      // Rewritten only when V8 refused it or this run went further than the one that wrote it.
-      const used = cache && !script.cachedDataRejected;
-      // Undocumented, but in every Node since 0.x; without it every run is weighed.
-      const loaded = process.moduleLoadList;
-      if (used && loaded?.every((name) => cache.loaded.has(name))) return;
       const weight = runWeight();
-      if (used && weight <= cache.weight * FURTHER) return;
-      const list = Buffer.from((loaded ?? []).join('\n'), 'latin1');
-      const header = Buffer.alloc(CACHE_LIST_START);
+      // Rewritten only when V8 refused it or this run went further than the one that wrote it.
+      if (cache && !script.cachedDataRejected && weight <= cache.weight * FURTHER) return;
+      const data = script.createCachedData();
+      const header = Buffer.alloc(CACHE_DATA_START);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
-      header.writeUInt32LE(list.length, CACHE_HEADER.length + 4);
-      const data = Buffer.concat([header, list, script.createCachedData()]);
-      saveCodeCache(cacheFile.path, data, bundle.exports.writeFileAtomically);
+      saveCodeCache(cacheFile.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically);
       removeOtherBuilds(dirname(cacheFile.path), cacheFile.buildId);
     },
   };
@@ -159,14 +148,9 @@ function readOptional(file) {
 function readCodeCache(file) {
   try {
     const bytes = readFileSync(file);
-    const listEnd = bytes.length >= CACHE_LIST_START ? CACHE_LIST_START + bytes.readUInt32LE(CACHE_HEADER.length + 4) : 0;
+    const intact = bytes.length > CACHE_DATA_START && bytes.toString('latin1', 0, CACHE_HEADER.length) === CACHE_HEADER;
     // Another layout: like no cache, compiled without, and replaced by this run.
-    if (listEnd === 0 || listEnd >= bytes.length || bytes.toString('latin1', 0, CACHE_HEADER.length) !== CACHE_HEADER) return undefined;
-    return {
-      weight: bytes.readUInt32LE(CACHE_HEADER.length),
-      loaded: new Set(bytes.toString('latin1', CACHE_LIST_START, listEnd).split('\n')),
-      data: bytes.subarray(listEnd),
-    };
+    return intact ? { weight: bytes.readUInt32LE(CACHE_HEADER.length), data: bytes.subarray(CACHE_DATA_START) } : undefined;
   } catch {
     return undefined; // No cache yet: this run writes it.
   }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { undiciStandIns } from './build/undici-stand-ins.mjs';
 
 /**
  * conf imports a JSON-schema validator (ajv, ajv-formats) and semver at its
@@ -67,43 +68,6 @@ const undiciWithLazyH2 = {
   },
 };
 
-/**
- * undici loads node:http and node:assert at its top for little: http for
- * IncomingMessage (core/util.js, to spare the socket of a server's request it
- * destroys; members never hands it one) and maxHeaderSize (dispatcher/client.js,
- * the default header cap: Node's default is kept, NODE_OPTIONS'
- * --max-http-header-size is not read), assert for assert(value) on its
- * invariants. Loading both cost every API command 1 ms. In the bundle undici
- * gets the two values and an assert that loads node:assert only to throw its
- * AssertionError; the build fails if undici ever calls another assert function.
- */
-const UNDICI_IMPORTER = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]/;
-const UNDICI_SLIM = {
-  'node:http': { names: ['IncomingMessage', 'maxHeaderSize'], contents: 'exports.IncomingMessage = class IncomingMessageNotLoaded {};\nexports.maxHeaderSize = 16 * 1024;\n' },
-  'node:assert': {
-    names: [],
-    contents: "module.exports = function assert(value, message) {\n  if (value) return;\n  if (message instanceof Error) throw message;\n  const { AssertionError } = require('node:assert');\n  throw new AssertionError({ message: message ?? 'The expression evaluated to a falsy value', actual: value, expected: true, operator: '==' });\n};\n",
-  },
-};
-/** What an undici module takes from a built-in: `const { a, b } = require(id)` or `const x = require(id)` and its `x.name`s. */
-function namesTaken(source, id) {
-  const [, destructured, binding] = new RegExp(`const (?:\\{([^}]*)\\}|(\\w+)) = require\\('${id}'\\)`).exec(source) ?? [];
-  if (destructured) return destructured.split(',').map((name) => name.trim().split(':')[0].trim());
-  return [...source.matchAll(new RegExp(`\\b${binding}\\.(\\w+)`, 'g'))].map((match) => match[1]);
-}
-const undiciWithoutHttpAndAssert = {
-  name: 'undici-without-http-and-assert',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^node:(http|assert)$/ }, async (args) => {
-      if (!UNDICI_IMPORTER.test(args.importer)) return undefined;
-      const extra = namesTaken(await readFile(args.importer, 'utf8'), args.path).filter((name) => !UNDICI_SLIM[args.path].names.includes(name));
-      if (extra.length > 0) return { errors: [{ text: `${args.importer} takes ${extra.join(', ')} from ${args.path}, which the build's stand-in lacks (scripts/build.mjs)` }] };
-      return { path: args.path, namespace: 'undici-slim' };
-    });
-    esbuild.onLoad({ filter: /.*/, namespace: 'undici-slim' }, (args) => ({ contents: UNDICI_SLIM[args.path].contents, loader: 'js' }));
-  },
-};
-
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
@@ -113,7 +77,7 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2, undiciWithoutHttpAndAssert],
+  plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2, undiciStandIns],
   define: { __MEMBERS_VERSION__: JSON.stringify(pkg.version) },
   /*
    * No import() left in the output: bin/members.js runs the bundle as a vm

@@ -6,6 +6,8 @@
  * them again.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
@@ -48,5 +50,25 @@ describe('one GET', () => {
     // esbuild names each CommonJS module it bundles by its path.
     expect(bundle).toContain('node_modules/undici/lib/dispatcher/agent.js"');
     expect(bundle.match(/node_modules\/undici\/(index\.js|lib\/web\/fetch\/index\.js|lib\/web\/websocket\/\w+\.js|lib\/mock\/\w+\.js)"/g) ?? []).toEqual([]);
+  });
+});
+
+describe("undici's stand-in for node:http", () => {
+  it("caps headers at Node's default, and at --max-http-header-size when NODE_OPTIONS sets it, as undici with node:http does", async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'x-large': 'a'.repeat(20_000) }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { MEMBERS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, MEMBERS_TOKEN: 't', MEMBERS_CONFIG_DIR: tempDir() };
+      const capped = await run(['api', '/api/v1/anything', '--retries', '0'], { env });
+      expect(capped.code).toBe(6);
+      expect(capped.stderr).toContain('UND_ERR_HEADERS_OVERFLOW');
+      const raised = await run(['api', '/api/v1/anything', '--retries', '0'], { env: { ...env, NODE_OPTIONS: '--max-http-header-size=65536' } });
+      expect(raised.stderr).toBe('');
+      expect(JSON.parse(raised.stdout)).toEqual({ ok: true });
+    } finally {
+      server.close();
+    }
   });
 });
