@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, runInTerminal, sandboxGet, startSandbox, tempDir } from './harness.js';
+import { HAS_SCRIPT, run, runInTerminal, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
 const cacheFiles = (home: string) => {
   try {
@@ -15,6 +15,20 @@ const cacheFiles = (home: string) => {
     return [];
   }
 };
+
+/** Runs `body` against a sandbox started with `args`, the CLI's cache in a fresh directory. */
+async function withSandbox(
+  args: string[],
+  body: (context: { sandbox: SandboxProcess; home: string; env: Record<string, string> }) => Promise<void>,
+): Promise<void> {
+  const sandbox = await startSandbox(args);
+  try {
+    const home = tempDir('members-cache-');
+    await body({ sandbox, home, env: { ...sandbox.env, XDG_CACHE_HOME: home } });
+  } finally {
+    await sandbox.stop();
+  }
+}
 
 describe('the code cache', () => {
   it('is written once by a run that worked, private to the user, then used as it is', async () => {
@@ -64,10 +78,7 @@ describe('the code cache', () => {
   });
 
   it('is written again by a run that went further than the one that wrote it (the local history, then an API call), and only then', async () => {
-    const sandbox = await startSandbox(['--students', '5']);
-    try {
-      const home = tempDir('members-cache-');
-      const env = { ...sandbox.env, XDG_CACHE_HOME: home };
+    await withSandbox(['--students', '5'], async ({ home, env }) => {
       expect((await run(['history'], { env })).code).toBe(0);
       const file = join(home, 'members', cacheFiles(home)[0] as string);
       const byHistory = readFileSync(file);
@@ -84,18 +95,13 @@ describe('the code cache', () => {
       expect((await run(['products', '--help'], { env })).code).toBe(0);
       expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin')].sort());
       expect(readFileSync(file).equals(byList)).toBe(true);
-    } finally {
-      await sandbox.stop();
-    }
+    });
   });
 
   // Weighing is the only rule: a GET after the history loads no Node module the history did not
   // (bin loads net for every run, undici's http is a stand-in), yet compiles half again as much.
   it('a GET after the history writes it again, and a second GET leaves it', async () => {
-    const sandbox = await startSandbox(['--students', '3']);
-    try {
-      const home = tempDir('members-cache-');
-      const env = { ...sandbox.env, XDG_CACHE_HOME: home };
+    await withSandbox(['--students', '3'], async ({ sandbox, home, env }) => {
       const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
       const get = ['students', 'get', body.data[0]?.id as string, '-o', 'json'];
       expect((await run(get, { env })).code).toBe(0); // the config directory used, as on a user's machine
@@ -108,18 +114,13 @@ describe('the code cache', () => {
       expect(byGet.readUInt32LE(20)).toBeGreaterThan(byHistory.readUInt32LE(20) * 1.1);
       expect((await run(get, { env })).code).toBe(0);
       expect(readFileSync(file).equals(byGet)).toBe(true);
-    } finally {
-      await sandbox.stop();
-    }
+    });
   });
 
   // A long list holds V8's young generation with a V8 flag (src/young-generation.ts), and V8 refuses a cache
   // written under other flags than the reading start's: bin puts the flag back before it writes.
   it('written by a long list (the young generation held), is used by the next start as it is', async () => {
-    const sandbox = await startSandbox(['--students', '4000']);
-    try {
-      const home = tempDir('members-cache-');
-      const env = { ...sandbox.env, XDG_CACHE_HOME: home };
+    await withSandbox(['--students', '4000'], async ({ home, env }) => {
       const list = await run(['students', 'list', '--all', '-o', 'ndjson'], { env });
       expect(list.code).toBe(0);
       expect(list.stdout.split('\n').filter(Boolean)).toHaveLength(4000);
@@ -128,9 +129,7 @@ describe('the code cache', () => {
       // A shorter run: it rewrites the cache only if V8 refused it.
       expect((await run(['history'], { env })).code).toBe(0);
       expect(readFileSync(file).equals(byList)).toBe(true);
-    } finally {
-      await sandbox.stop();
-    }
+    });
   });
 
   // Node 20 loses a vm script's dynamic-import callback when it comes from a code cache: the
