@@ -199,7 +199,7 @@ function removeOtherBuilds(dir, buildId) {
 
 /**
  * In a directory of the user's own (0700), by the program's atomic writer
- * (src/atomic-file.ts: 0600, never half a file). A cache is only an
+ * (src/lib/atomic-file.ts: 0600, never half a file). A cache is only an
  * optimisation: any failure to write it is ignored.
  */
 function saveCodeCache(path, data, writeFileAtomically) {

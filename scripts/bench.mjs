@@ -32,7 +32,7 @@ const rounds = (full) => (QUICK ? Math.max(2, Math.ceil(full / 4)) : full);
 // The figures of the issue: latency added by the sandbox, list and bulk sizes.
 const LATENCY_MS = 20;
 const LIST_STUDENTS = QUICK ? 10_000 : 100_000;
-const LIST_PER_PAGE = 100; // what --all asks for (src/commands/list-options.ts FOLLOW_PER_PAGE)
+const LIST_PER_PAGE = 100; // what --all asks for (src/session/list-flags.ts FOLLOW_PER_PAGE)
 const LIST_CONCURRENCY = 4; // pages in flight with --all (LIST_CONCURRENCY)
 const BULK_ROWS = 1_000;
 const BULK_CONCURRENCY = 8;

@@ -98,7 +98,7 @@ const common = {
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
 await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
-await build({ ...common, entryPoints: ['src/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
+await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 
 // The code cache of bin/members.js is keyed by this: V8 itself only checks the source's length.
 const bundle = await readFile(new URL('../dist/main.cjs', import.meta.url), 'utf8');

@@ -4,11 +4,11 @@
  */
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
-import type { Io } from './context.js';
-import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './errors.js';
+import type { Io } from './lib/io.js';
+import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './lib/errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
-import { youngGenerationHold } from './young-generation.js';
+import { youngGenerationHold } from './lib/young-generation.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
@@ -129,13 +129,13 @@ export function processIo(): ProcessIo {
       process.on('SIGTERM', handler);
       return () => void process.off('SIGTERM', handler);
     },
-    pageStreamed: hold.check,
+    onPage: hold.check,
     restoreV8Flags: hold.release,
   };
 }
 
 /** For bin/members.js, which saves its code cache after a run: the one atomic writer, loaded only then. */
 export async function writeFileAtomically(path: string, data: Uint8Array): Promise<void> {
-  const atomic = await import('./atomic-file.js');
+  const atomic = await import('./lib/atomic-file.js');
   await atomic.writeFileAtomically(path, data);
 }

@@ -3,9 +3,9 @@
  * the one way above api/ to send anything (the transport itself stays inside).
  */
 import type { z } from 'zod';
-import { CliError, ExitCode } from '../errors.js';
-import { normaliseDates } from '../time/zones.js';
-import { BadResponseError, HttpClient, type HttpRequest, type HttpResponse } from './http.js';
+import { CliError, ExitCode } from '../lib/errors.js';
+import { normaliseDates } from '../lib/time/zones.js';
+import { BadResponseError, HttpClient, type HttpRequest, type HttpResponse } from './transport/http.js';
 
 export interface Result<T> {
   data: T;

@@ -5,9 +5,9 @@
  * exit code.
  */
 import os from 'node:os';
-import type { Student, Subscription } from '../api/schemas.js';
+import type { Student, Subscription } from '../api/endpoints/schemas.js';
 import { auditLogPath } from '../config/paths.js';
-import type { Io } from '../context.js';
+import type { Io } from '../lib/io.js';
 import type { Settings } from '../config/settings.js';
 import { appendAudit, newAuditId, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
 

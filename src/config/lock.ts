@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../lib/errors.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up. */

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../lib/errors.js';
 import { chosenProfile, first, givenBaseUrl, type Source } from './precedence.js';
 import type { ProfileStore } from './store.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../lib/errors.js';
 import { withFileLock } from './lock.js';
 
 // Loose objects keep keys this version does not know (hand-added, or written

@@ -4,10 +4,10 @@
  * describe what happened in one result record.
  */
 import type { Api } from '../api/client.js';
-import type { Subscription } from '../api/schemas.js';
-import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/students.js';
-import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../errors.js';
-import { parseDate, today } from '../values.js';
+import type { Subscription } from '../api/endpoints/schemas.js';
+import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/endpoints/students.js';
+import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../lib/errors.js';
+import { parseDate, today } from '../lib/values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
 
 export type ChangeResultKind = 'granted' | 'revoked' | 'renewed' | 'skipped';

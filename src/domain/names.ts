@@ -6,8 +6,8 @@
  * with candidates, raised before any change.
  */
 import type { Api } from '../api/client.js';
-import { listCollection } from '../api/catalog.js';
-import { NotFoundError, RouteMissError, UsageError } from '../errors.js';
+import { listCollection } from '../api/endpoints/catalog.js';
+import { NotFoundError, RouteMissError, UsageError } from '../lib/errors.js';
 
 export interface Named {
   id: string;

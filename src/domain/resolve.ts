@@ -5,11 +5,11 @@
  * per run so that a student named on many rows is looked up once.
  */
 import type { Api } from '../api/client.js';
-import { NotFoundError } from '../errors.js';
-import { nameAndEmail } from '../people.js';
-import { getStudent } from '../api/students.js';
-import type { Student } from '../api/schemas.js';
-import { describeKey, parseStudentKey, type StudentKey } from '../api/student-key.js';
+import { NotFoundError } from '../lib/errors.js';
+import { nameAndEmail } from '../lib/people.js';
+import { getStudent } from '../api/endpoints/students.js';
+import type { Student } from '../api/endpoints/schemas.js';
+import { describeKey, parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */

@@ -5,11 +5,11 @@
  * them; phones and documents by their digits).
  */
 import type { Api } from '../api/client.js';
-import type { PageInfo } from '../api/paginate.js';
-import type { Student } from '../api/schemas.js';
-import { listStudents } from '../api/students.js';
-import { UsageError } from '../errors.js';
-import { personName } from '../people.js';
+import type { PageInfo } from '../api/pagination/paginate.js';
+import type { Student } from '../api/endpoints/schemas.js';
+import { listStudents } from '../api/endpoints/students.js';
+import { UsageError } from '../lib/errors.js';
+import { personName } from '../lib/people.js';
 import { fold } from './names.js';
 
 const digits = (text: string) => text.replace(/\D/g, '');

@@ -6,12 +6,12 @@
  * 1 access list per course (4 at a time), as the API has no per-student view.
  */
 import type { Api } from '../api/client.js';
-import { courseAccesses, listCollection } from '../api/catalog.js';
-import type { Course, Score, Student, Subscription } from '../api/schemas.js';
-import { getScores, getStudent } from '../api/students.js';
-import type { StudentKey } from '../api/student-key.js';
-import { NotFoundError } from '../errors.js';
-import { today } from '../values.js';
+import { courseAccesses, listCollection } from '../api/endpoints/catalog.js';
+import type { Course, Score, Student, Subscription } from '../api/endpoints/schemas.js';
+import { getScores, getStudent } from '../api/endpoints/students.js';
+import type { StudentKey } from '../api/endpoints/student-key.js';
+import { NotFoundError } from '../lib/errors.js';
+import { today } from '../lib/values.js';
 import { runPool } from './bulk/pool.js';
 import { hasAccess } from './changes.js';
 

@@ -1,7 +1,7 @@
 /** A value as the text of one cell, for csv and tables. */
-import { personName } from '../people.js';
+import { personName } from '../lib/people.js';
 import { printableLine } from './sanitize.js';
-import { localDate, localDateTime, localZoneLabel } from '../time/zones.js';
+import { localDate, localDateTime, localZoneLabel } from '../lib/time/zones.js';
 import { getPath } from './fields.js';
 import type { CellFormat, Column, JsonRecord } from './view.js';
 

@@ -1,4 +1,4 @@
-import type { Io } from '../context.js';
+import type { Io } from '../lib/io.js';
 
 /**
  * Contract §1 and the common conventions (no-color.org, bixense.com/clicolors):

@@ -16,9 +16,9 @@ import { printable } from './sanitize.js';
 import { flatten, getPath } from './fields.js';
 import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
-import { spreadsheetDateTime } from '../time/zones.js';
-import type { CsvDialect } from '../context.js';
-import { batchesOf } from '../batches.js';
+import { spreadsheetDateTime } from '../lib/time/zones.js';
+import type { CsvDialect } from '../lib/io.js';
+import { batchesOf } from '../lib/batches.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

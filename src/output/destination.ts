@@ -2,8 +2,8 @@
  * Where the rendered result goes: stdout, or (`--out FILE`, out-file.ts) a
  * file written in place only when complete.
  */
-import type { OutStream } from '../context.js';
-import { StdoutClosedError } from '../errors.js';
+import type { OutStream } from '../lib/io.js';
+import { StdoutClosedError } from '../lib/errors.js';
 
 export interface Destination {
   /** A promise, when there is one, resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */

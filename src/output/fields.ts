@@ -5,8 +5,8 @@
  * A key that itself contains a dot cannot be addressed; the API uses
  * snake_case keys.
  */
-import { UsageError } from '../errors.js';
-import { pluralWord } from '../values.js';
+import { UsageError } from '../lib/errors.js';
+import { pluralWord } from '../lib/values.js';
 import type { JsonRecord, View } from './view.js';
 
 const isObject = (value: unknown): value is JsonRecord =>

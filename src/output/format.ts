@@ -1,7 +1,7 @@
-import type { Listing } from '../batches.js';
+import type { Listing } from '../lib/batches.js';
 import type { JsonRecord, View } from './view.js';
 
-/** A list to print: batched (a page at a time, src/batches.ts), one record at a time, or whole. */
+/** A list to print: batched (a page at a time, src/lib/batches.ts), one record at a time, or whole. */
 export type Records = Listing<JsonRecord>;
 
 /** One output format (contract §3). Records arrive already checked against --fields. */

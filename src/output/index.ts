@@ -3,10 +3,10 @@
  * contract §3. Commands hand over records and a View; they never format.
  */
 import { resolve } from 'node:path';
-import { StdoutClosedError } from '../errors.js';
-import { plural } from '../values.js';
-import { eachBatch, type Batched } from '../batches.js';
-import type { GlobalOptions, Io } from '../context.js';
+import { StdoutClosedError } from '../lib/errors.js';
+import { plural } from '../lib/values.js';
+import { eachBatch, type Batched } from '../lib/batches.js';
+import type { GlobalOptions, Io } from '../lib/io.js';
 import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
 import { stdoutDestination, type Destination } from './destination.js';

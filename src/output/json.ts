@@ -2,7 +2,7 @@
 import { pickFields } from './fields.js';
 import type { Format, Write } from './format.js';
 import type { JsonRecord } from './view.js';
-import { batchesOf } from '../batches.js';
+import { batchesOf } from '../lib/batches.js';
 
 const projection = (fields: readonly string[] | undefined) =>
   fields ? (record: JsonRecord) => pickFields(record, fields) : (record: JsonRecord) => record;

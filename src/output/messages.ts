@@ -4,7 +4,7 @@
  * ora and cli-progress are loaded only when a terminal will show them.
  */
 import type { WriteStream } from 'node:tty';
-import type { GlobalOptions, Io, OutStream } from '../context.js';
+import type { GlobalOptions, Io, OutStream } from '../lib/io.js';
 import { printable } from './cell.js';
 import { animationEnabled, colorEnabled } from './color.js';
 

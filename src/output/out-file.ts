@@ -1,11 +1,11 @@
 /**
- * `--out FILE`, written by the atomic writer (src/atomic-file.ts): a failure
+ * `--out FILE`, written by the atomic writer (src/lib/atomic-file.ts): a failure
  * or Ctrl-C never leaves a half-written file behind. Loaded only with --out:
  * crypto and the promise API of fs cost every other run 3-4 ms to load.
  */
 import { stat } from 'node:fs/promises';
-import { openAtomicFile } from '../atomic-file.js';
-import { UsageError } from '../errors.js';
+import { openAtomicFile } from '../lib/atomic-file.js';
+import { UsageError } from '../lib/errors.js';
 import type { Destination } from './destination.js';
 
 /** Text held back before a write to an --out file. */

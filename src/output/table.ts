@@ -8,7 +8,7 @@
 import { columnHeader, tableCell } from './cell.js';
 import type { Format, Write } from './format.js';
 import type { Column, View } from './view.js';
-import { batchesOf } from '../batches.js';
+import { batchesOf } from '../lib/batches.js';
 
 export interface Layout {
   /** The destination is a terminal. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomically } from '../atomic-file.js';
+import { writeFileAtomically } from '../lib/atomic-file.js';
 import type { SandboxStore } from './store.js';
 import type { SandboxState } from './types.js';
 

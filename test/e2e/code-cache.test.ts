@@ -117,7 +117,7 @@ describe('the code cache', () => {
     });
   });
 
-  // A long list holds V8's young generation with a V8 flag (src/young-generation.ts), and V8 refuses a cache
+  // A long list holds V8's young generation with a V8 flag (src/lib/young-generation.ts), and V8 refuses a cache
   // written under other flags than the reading start's: bin puts the flag back before it writes.
   it('written by a long list (the young generation held), is used by the next start as it is', async () => {
     await withSandbox(['--students', '4000'], async ({ home, env }) => {

@@ -3,7 +3,7 @@
  * hermetic environment (nothing from the real process), canned stdin.
  */
 import { Readable } from 'node:stream';
-import type { Io, OutStream } from '../../src/context.js';
+import type { Io, OutStream } from '../../src/lib/io.js';
 
 export interface FakeIoOptions {
   stdoutTTY?: boolean;
@@ -28,7 +28,7 @@ export interface FakeIo {
   interrupt(): void;
   /** How many Ctrl-C and SIGTERM handlers are registered now (a command must remove its own). */
   signalHandlers(): number;
-  /** How many pages of a list the command streamed (io.pageStreamed). */
+  /** How many pages of a list the command streamed (io.onPage). */
   pagesStreamed(): number;
 }
 
@@ -65,7 +65,7 @@ export function fakeIo(options: FakeIoOptions = {}): FakeIo {
         terminateHandlers.add(handler);
         return () => void terminateHandlers.delete(handler);
       },
-      pageStreamed: () => void pages++,
+      onPage: () => void pages++,
     },
     stdout: () => stdout.chunks.join(''),
     stderr: () => stderr.chunks.join(''),

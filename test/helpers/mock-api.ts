@@ -6,7 +6,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
 import { Api } from '../../src/api/client.js';
-import { HttpClient } from '../../src/api/http.js';
+import { HttpClient } from '../../src/api/transport/http.js';
 
 export const MOCK_BASE = 'https://members.example.com';
 

@@ -6,7 +6,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/context.js';
+import type { GlobalOptions } from '../../src/lib/io.js';
 import { createOutput, type JsonRecord, type View } from '../../src/output/index.js';
 import { guardCell } from '../../src/output/csv.js';
 import { fakeIo } from '../helpers/fake-io.js';

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/api/http.js';
-import { apiPath, segment } from '../../src/api/path.js';
-import { parseStudentKey } from '../../src/api/student-key.js';
-import { UsageError } from '../../src/errors.js';
+import { HttpClient } from '../../src/api/transport/http.js';
+import { apiPath, segment } from '../../src/api/endpoints/path.js';
+import { parseStudentKey } from '../../src/api/endpoints/student-key.js';
+import { UsageError } from '../../src/lib/errors.js';
 
 const RUNS = { numRuns: 3000 };
 

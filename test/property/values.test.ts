@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { parseDate, parseDuration } from '../../src/values.js';
+import { UsageError } from '../../src/lib/errors.js';
+import { parseDate, parseDuration } from '../../src/lib/values.js';
 
 const RUNS = { numRuns: 2000 };
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   Course, CourseAccess, MagicLink, Product, ReportItem, Score, Student, Subscription, cursorPage, one, page,
-} from '../../src/api/schemas.js';
+} from '../../src/api/endpoints/schemas.js';
 import { call, useSandbox } from './helpers.js';
 
 const sandbox = useSandbox({ students: 60, seed: 9 });

@@ -26,28 +26,44 @@ function importsOf(file: string): string[] {
 
 const importers = (folder: string) => sources(join(SRC, folder)).map((file) => [relative(SRC, file), importsOf(file)] as const);
 
+/** The room of a module: its top-level folder under src/, or the file itself (main, program). */
+const roomOf = (path: string) => path.split('/')[0]!.replace(/\.(ts|js)$/, '');
+
+/**
+ * docs/architecture.md "Layers": each room imports only rooms of a lower rank. The sandbox stands
+ * apart (its own rule below); lib/ holds the leaves every room may use.
+ */
+const RANK: Record<string, number> = {
+  main: 10, program: 9, commands: 8, completion: 7, session: 6, views: 5, domain: 4, audit: 3, api: 2, output: 2, config: 1, lib: 0,
+};
+
 describe('layers', () => {
-  it('the domain imports no command, no Session, no output, no prompter', () => {
-    const offending = importers('domain').flatMap(([file, imports]) =>
-      imports.filter((target) => /^(commands\/|output\/|session\.js|prompter\.js|main\.js|program\.js)/.test(target)).map((target) => `${file} → ${target}`));
+  it('every src/ folder has a rank (a new room is placed in the table on purpose)', () => {
+    const rooms = [...new Set(sources(SRC).map((file) => roomOf(relative(SRC, file).replace(/\\/g, '/'))))].filter((room) => room !== 'sandbox');
+    expect(rooms.filter((room) => RANK[room] === undefined)).toEqual([]);
+  });
+
+  it('no room imports a room of its own rank or above it (commands may start the sandbox)', () => {
+    const offending = sources(SRC).flatMap((file) => {
+      const path = relative(SRC, file).replace(/\\/g, '/');
+      const room = roomOf(path);
+      if (room === 'sandbox') return [];
+      return importsOf(file).filter((target) => {
+        const other = roomOf(target);
+        if (other === room) return false;
+        if (other === 'sandbox') return room !== 'commands';
+        return (RANK[other] ?? Infinity) >= (RANK[room] ?? -1);
+      }).map((target) => `${path} → ${target}`);
+    });
     expect(offending).toEqual([]);
   });
 
-  it('the API layer imports nothing above it', () => {
-    const offending = importers('api').flatMap(([file, imports]) =>
-      imports.filter((target) => /^(commands\/|domain\/|output\/|audit\/|session\.js|prompter\.js|main\.js|program\.js)/.test(target)).map((target) => `${file} → ${target}`));
-    expect(offending).toEqual([]);
-  });
-
-  it('command modules share only command-kit.ts, views and bulk, never another command or the program', () => {
+  it('command modules never import another command (what they share lives in session/, views/ or completion/)', () => {
     const offending = importers('commands').flatMap(([file, imports]) => {
       const own = file.split('/')[1];
       return imports.filter((target) => {
-        if (target === 'program.js') return true;
         const match = /^commands\/([^/]+)\//.exec(target);
-        // Shared rooms: views, bulk (the --file forms of students commands, not a command of its own),
-        // and the top-level modules of commands/ (command-kit, list-options).
-        return match !== null && match[1] !== own && !['views', 'bulk'].includes(match[1] as string);
+        return match !== null && match[1] !== own;
       }).map((target) => `${file} → ${target}`);
     });
     expect(offending).toEqual([]);
@@ -57,7 +73,7 @@ describe('layers', () => {
     const above = sources(SRC).filter((file) => !relative(SRC, file).startsWith('api/') && !relative(SRC, file).startsWith('sandbox/'));
     const offending = above.flatMap((file) => {
       const text = readFileSync(file, 'utf8');
-      const values = /^import (?!type )[^;]*from '[./]+\/api\/http\.js'|import\('[./]+\/api\/http\.js'\)/m.test(text) && relative(SRC, file) !== 'session.ts';
+      const values = /^import (?!type )[^;]*from '[./]+\/api\/transport\/http\.js'|import\('[./]+\/api\/transport\/http\.js'\)/m.test(text) && relative(SRC, file) !== 'session/session.ts';
       return [...(values ? ['imports the transport'] : []), ...(/\.http\.(send|redact|notice|url)\b/.test(text) ? ['reaches into api.http'] : [])]
         .map((what) => `${relative(SRC, file)} ${what}`);
     });
@@ -66,7 +82,7 @@ describe('layers', () => {
 
   it('the sandbox imports nothing of the client but the atomic file writer, so it cannot flatter it', () => {
     const offending = importers('sandbox').flatMap(([file, imports]) =>
-      imports.filter((target) => !target.startsWith('sandbox/') && target !== 'atomic-file.js').map((target) => `${file} → ${target}`));
+      imports.filter((target) => !target.startsWith('sandbox/') && target !== 'lib/atomic-file.js').map((target) => `${file} → ${target}`));
     expect(offending).toEqual([]);
   });
 
@@ -75,7 +91,7 @@ describe('layers', () => {
     const restoring = /function compiled<T>\(build: \(\) => T\): T \{\s*const \{ jitless \} = z\.config\(\);\s*z\.config\(\{ jitless: false \}\);\s*try \{\s*return build\(\);\s*\} finally \{\s*z\.config\(\{ jitless \}\);\s*\}\s*\}/;
     // young-generation.ts sets a flag only when the hold it returns is asked to (at a streamed list's pages, by processIo),
     // through the V8 it was given: its one call.
-    const hold = join(SRC, 'young-generation.ts');
+    const hold = join(SRC, 'lib', 'young-generation.ts');
     expect(readFileSync(hold, 'utf8').match(/setFlagsFromString\(/g)).toEqual(['setFlagsFromString(']);
     expect(readFileSync(hold, 'utf8')).toMatch(/^ {4}v8\.setFlagsFromString\(hold \? NO_GROWTH : GROWTH\);$/m);
     const offending = sources(SRC).filter((file) => file !== hold)
@@ -85,8 +101,4 @@ describe('layers', () => {
     expect(readFileSync(join(SRC, '..', 'bin', 'members.js'), 'utf8')).toMatch(/require\('node:net'\);\nrequire\('node:diagnostics_channel'\);\nsetFlagsFromString\('--liftoff-only'\);\nsetFlagsFromString\('--verify-snapshot-checksum'\);\nglobalThis\.__zod_globalConfig = \{ \.\.\.globalThis\.__zod_globalConfig, jitless: true \};\n\nconst program = loadProgram/);
   });
 
-  it('the audit log does not know the Session', () => {
-    const offending = importers('audit').flatMap(([file, imports]) => imports.filter((target) => target === 'session.js').map((t) => `${file} → ${t}`));
-    expect(offending).toEqual([]);
-  });
 });

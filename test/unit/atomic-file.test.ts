@@ -1,9 +1,9 @@
-/** src/atomic-file.ts: the one writer of whole files (`--out`, the sandbox's data file, bin's code cache). */
+/** src/lib/atomic-file.ts: the one writer of whole files (`--out`, the sandbox's data file, bin's code cache). */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAtomicFile, writeFileAtomically } from '../../src/atomic-file.js';
+import { openAtomicFile, writeFileAtomically } from '../../src/lib/atomic-file.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { batched, batchesOf, eachBatch } from '../../src/batches.js';
-import { walkCursor, walkPages } from '../../src/api/paginate.js';
+import { batched, batchesOf, eachBatch } from '../../src/lib/batches.js';
+import { walkCursor, walkPages } from '../../src/api/pagination/paginate.js';
 import { csvFormat } from '../../src/output/csv.js';
 
 async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {

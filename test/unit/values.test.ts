@@ -1,7 +1,7 @@
 /** values.ts apart from the date and duration grammars (test/property/values.test.ts): integers, today, e-mails, plurals. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { EMAIL_PATTERN, parseDate, parseDuration, parseInteger, plural, pluralWord, today } from '../../src/values.js';
+import { UsageError } from '../../src/lib/errors.js';
+import { EMAIL_PATTERN, parseDate, parseDuration, parseInteger, plural, pluralWord, today } from '../../src/lib/values.js';
 
 describe('parseInteger', () => {
   it('reads an integer, signed, with blanks around it', () => {

@@ -5,7 +5,7 @@
  */
 import type { HeapSpaceInfo } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { HOLD_AT_BYTES, youngGenerationHold } from '../../src/young-generation.js';
+import { HOLD_AT_BYTES, youngGenerationHold } from '../../src/lib/young-generation.js';
 
 const MiB = 2 ** 20;
 

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../errors.js';
-import type { Method, Query } from '../../api/http.js';
-import { readAll } from '../../read-input.js';
-import type { Session } from '../../session.js';
+import { UsageError } from '../../lib/errors.js';
+import type { Method, Query } from '../../api/transport/http.js';
+import { readAll } from '../../lib/read-input.js';
+import type { Session } from '../../session/session.js';
 import type { Api } from '../../api/client.js';
-import { walkPages, type Page } from '../../api/paginate.js';
+import { walkPages, type Page } from '../../api/pagination/paginate.js';
 import type { View } from '../../output/view.js';
 import { flatten, getPath } from '../../output/fields.js';
-import { pluralWord } from '../../values.js';
-import { eachBatch, type Batched } from '../../batches.js';
+import { pluralWord } from '../../lib/values.js';
+import { eachBatch, type Batched } from '../../lib/batches.js';
 
 const RAW: View = { noun: 'records', columns: [] };
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner } from '../../session/command-kit.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

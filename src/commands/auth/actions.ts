@@ -1,9 +1,9 @@
-import { AuthError, MissingCredentialsError, UsageError } from '../../errors.js';
+import { AuthError, MissingCredentialsError, UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE, givenBaseUrl, maskSecret, namedProfile, validateBaseUrl, type Settings } from '../../config/settings.js';
 import type { Profile } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
-import { readAll } from '../../read-input.js';
-import type { Session } from '../../session.js';
+import { readAll } from '../../lib/read-input.js';
+import type { Session } from '../../session/session.js';
 
 /**
  * A token with a line break or another control character (a paste gone

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner } from '../../session/command-kit.js';
 
 export function registerAuth(program: Command, runner: Runner): void {
   const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens')

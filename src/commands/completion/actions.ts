@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { Io } from '../../context.js';
-import { bashScript } from './bash.js';
-import { fishScript } from './fish.js';
-import { powershellScript } from './powershell.js';
-import { zshScript } from './zsh.js';
-import type { Shell } from './shells.js';
-import { completionSpec } from './spec.js';
+import type { Io } from '../../lib/io.js';
+import { bashScript } from '../../completion/bash.js';
+import { fishScript } from '../../completion/fish.js';
+import { powershellScript } from '../../completion/powershell.js';
+import { zshScript } from '../../completion/zsh.js';
+import type { Shell } from '../../completion/shells.js';
+import { completionSpec } from '../../completion/spec.js';
 
 /** The completion script of `program` for `shell`. */
 export function completionScript(program: Command, shell: Shell): string {

@@ -1,7 +1,7 @@
 import { Argument, Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
-import { COMPLETION_HELPERS } from '../../complete.js';
-import { SHELLS, helperCommand, type Shell } from './shells.js';
+import { examples, type Runner } from '../../session/command-kit.js';
+import { COMPLETION_HELPERS } from '../../completion/complete.js';
+import { SHELLS, helperCommand, type Shell } from '../../completion/shells.js';
 
 const HELPED: Record<(typeof COMPLETION_HELPERS)[number], string> = {
   profiles: 'the stored profile names',
@@ -13,7 +13,7 @@ const HELPED: Record<(typeof COMPLETION_HELPERS)[number], string> = {
 /**
  * `members completion SHELL` prints a script generated from this very
  * program's command tree; the hidden `__complete-NAME` commands feed it what
- * only this machine knows (src/complete.ts). None needs credentials or the network.
+ * only this machine knows (src/completion/complete.ts). None needs credentials or the network.
  */
 export function registerCompletion(program: Command, runner: Runner): void {
   program.command('completion')
@@ -40,7 +40,7 @@ export function registerCompletion(program: Command, runner: Runner): void {
       .action(async (line: string | undefined, _opts: unknown, cmd: Command) => {
         try {
           const { io } = runner.session(cmd);
-          const { runCompletionHelper } = await import('../../complete.js');
+          const { runCompletionHelper } = await import('../../completion/complete.js');
           runCompletionHelper(helper, io.env, (text) => void io.stdout.write(text), line);
         } catch {
           // A completion must never print an error into the user's command line (a bad global option, say).

@@ -1,10 +1,10 @@
-import { courseAccesses, getCourse, listCollection } from '../../api/catalog.js';
-import type { Course } from '../../api/schemas.js';
+import { courseAccesses, getCourse, listCollection } from '../../api/endpoints/catalog.js';
+import type { Course } from '../../api/endpoints/schemas.js';
 import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
-import type { Session } from '../../session.js';
-import { listOptions, printList, printPagedList, withOutput, type ListFlags } from '../list-options.js';
-import { plural } from '../../values.js';
+import type { Session } from '../../session/session.js';
+import { listOptions, printList, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
+import { plural } from '../../lib/values.js';
 import { byIdOrName, resolveCourse } from '../../domain/names.js';
 
 interface ModuleLike {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { COURSE_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
-import { addListOptions, type ListFlags } from '../list-options.js';
+import { COURSE_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { addListOptions, type ListFlags } from '../../session/list-flags.js';
 
 export function registerCourses(program: Command, runner: Runner): void {
   const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
-import { examples } from '../command-kit.js';
+import { UsageError } from '../../lib/errors.js';
+import { examples } from '../../session/command-kit.js';
 import { HELP_TOPICS } from './topics.js';
 
 /**

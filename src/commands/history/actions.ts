@@ -2,11 +2,11 @@
 import { auditLogPath } from '../../config/paths.js';
 import { locatedAuditSource, readAuditAt, type AuditRecord } from '../../audit/log.js';
 import { selectHistoryPositions, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
-import { UsageError } from '../../errors.js';
-import { HISTORY_VIEW, historyRecord } from '../views/history.js';
-import type { Session } from '../../session.js';
-import { parseDate, parseInteger } from '../../values.js';
-import { printList } from '../list-options.js';
+import { UsageError } from '../../lib/errors.js';
+import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
+import type { Session } from '../../session/session.js';
+import { parseDate, parseInteger } from '../../lib/values.js';
+import { printList } from '../../session/list-flags.js';
 
 export interface HistoryFlags {
   student?: string;
@@ -34,7 +34,7 @@ export function historyFilter(flags: HistoryFlags): HistoryFilter {
 async function lookUp(session: Session, student: string): Promise<StudentAliases | undefined> {
   try {
     const api = await session.api();
-    const [{ findStudent }, { parseStudentKey }] = await Promise.all([import('../../api/students.js'), import('../../api/student-key.js')]);
+    const [{ findStudent }, { parseStudentKey }] = await Promise.all([import('../../api/endpoints/students.js'), import('../../api/endpoints/student-key.js')]);
     return await findStudent(api, parseStudentKey(student));
   } catch {
     // No credentials, no network: the log alone still answers for the keys it holds.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner } from '../../session/command-kit.js';
 import type { HistoryFlags } from './actions.js';
 
 export function registerHistory(program: Command, runner: Runner): void {

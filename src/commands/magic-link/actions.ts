@@ -1,15 +1,15 @@
 /** `members magic-link STUDENT`: stdout is the URL alone in table mode, so `url=$(…)` works. */
 import { recordChange } from '../../audit/index.js';
-import { MagicLink } from '../../api/schemas.js';
+import { MagicLink } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import { CliError, ExitCode, RouteMissError } from '../../errors.js';
+import { CliError, ExitCode, RouteMissError } from '../../lib/errors.js';
 import { hasControls } from '../../output/sanitize.js';
-import { parseStudentKey } from '../../api/student-key.js';
-import { magicLink as postMagicLink } from '../../api/students.js';
+import { parseStudentKey } from '../../api/endpoints/student-key.js';
+import { magicLink as postMagicLink } from '../../api/endpoints/students.js';
 import type { View } from '../../output/view.js';
-import type { Session } from '../../session.js';
-import { parseDuration } from '../../values.js';
-import { withOutput } from '../list-options.js';
+import type { Session } from '../../session/session.js';
+import { parseDuration } from '../../lib/values.js';
+import { withOutput } from '../../session/list-flags.js';
 import { resolveStudent } from '../../domain/resolve.js';
 
 const MAGIC_LINK_VIEW: View = {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
 
 export function registerMagicLink(program: Command, runner: Runner): void {
   printsRecords(program.command('magic-link'), 'MagicLink')

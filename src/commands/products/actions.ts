@@ -1,9 +1,9 @@
-import { getProduct, listCollection } from '../../api/catalog.js';
-import type { Product } from '../../api/schemas.js';
+import { getProduct, listCollection } from '../../api/endpoints/catalog.js';
+import type { Product } from '../../api/endpoints/schemas.js';
 import { byIdOrName, resolveProduct } from '../../domain/names.js';
 import type { JsonRecord, View } from '../../output/index.js';
-import type { Session } from '../../session.js';
-import { listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
+import type { Session } from '../../session/session.js';
+import { listOptions, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
 
 /** `12 / 3`: students with access released, by subscription status active / other (api-spec §2.3). */
 const subscribers = (value: unknown): string => {

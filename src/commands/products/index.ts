@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, type Runner, printsRecords } from '../command-kit.js';
-import { addListOptions, type ListFlags } from '../list-options.js';
+import { examples, PRODUCT_ARGUMENT, type Runner, printsRecords } from '../../session/command-kit.js';
+import { addListOptions, type ListFlags } from '../../session/list-flags.js';
 
 export function registerProducts(program: Command, runner: Runner): void {
   const products = program.command('products').description('List products and their subscriber counts')

@@ -1,11 +1,11 @@
 import type { Api } from '../../api/client.js';
-import { engagedCourses, type ReportQuery } from '../../api/report.js';
-import { MissingCredentialsError, UsageError } from '../../errors.js';
+import { engagedCourses, type ReportQuery } from '../../api/endpoints/report.js';
+import { MissingCredentialsError, UsageError } from '../../lib/errors.js';
 import { personNameCell } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
-import type { Session } from '../../session.js';
-import { parseInteger } from '../../values.js';
-import { printList } from '../list-options.js';
+import type { Session } from '../../session/session.js';
+import { parseInteger } from '../../lib/values.js';
+import { printList } from '../../session/list-flags.js';
 
 export interface ReportFlags {
   top: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runner, printsRecords } from '../command-kit.js';
+import { examples, type Runner, printsRecords } from '../../session/command-kit.js';
 import type { ReportFlags } from './actions.js';
 
 export function registerReport(program: Command, runner: Runner): void {

@@ -1,6 +1,6 @@
-import { UsageError } from '../../errors.js';
-import { parseInteger } from '../../values.js';
-import type { Session } from '../../session.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseInteger } from '../../lib/values.js';
+import type { Session } from '../../session/session.js';
 import { checkTimeZone, type Dialect, type Flavor } from '../../sandbox/dialect.js';
 import type { RateLimit, SandboxOptions } from '../../sandbox/server.js';
 

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { FLAVORS, PAGINATORS } from '../../sandbox/dialect.js';
-import { examples, type Runner } from '../command-kit.js';
+import { examples, type Runner } from '../../session/command-kit.js';
 import type { SandboxFlags } from './actions.js';
 
 

@@ -1,12 +1,12 @@
 /** `members scores get|set`. */
-import { Score } from '../../api/schemas.js';
+import { Score } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import { parseStudentKey } from '../../api/student-key.js';
-import { getScores, setScore as putScore } from '../../api/students.js';
-import { SCORE_VIEW } from '../views/students.js';
-import type { Session } from '../../session.js';
-import { parseInteger } from '../../values.js';
-import { withOutput } from '../list-options.js';
+import { parseStudentKey } from '../../api/endpoints/student-key.js';
+import { getScores, setScore as putScore } from '../../api/endpoints/students.js';
+import { SCORE_VIEW } from '../../views/students.js';
+import type { Session } from '../../session/session.js';
+import { parseInteger } from '../../lib/values.js';
+import { withOutput } from '../../session/list-flags.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 
 export async function getScore(session: Session, input: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
 
 export function registerScores(program: Command, runner: Runner): void {
   const scores = program.command('scores').description("Read and set a student's community score")

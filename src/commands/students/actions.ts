@@ -1,14 +1,14 @@
 /** `members students …`: the work behind each verb. Flags and help live in index.ts. */
-import { Student, Subscription } from '../../api/schemas.js';
+import { Student, Subscription } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import { parseStudentKey } from '../../api/student-key.js';
+import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import {
   createStudent, deleteStudent, getStudent, listStudents, studentProducts, type NewStudent,
-} from '../../api/students.js';
-import { NotFoundError, UsageError } from '../../errors.js';
-import type { Session } from '../../session.js';
-import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
-import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../list-options.js';
+} from '../../api/endpoints/students.js';
+import { NotFoundError, UsageError } from '../../lib/errors.js';
+import type { Session } from '../../session/session.js';
+import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
+import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 import { productTitles, resolveProduct } from '../../domain/names.js';
@@ -16,8 +16,8 @@ import { searchStudents, studentMatcher } from '../../domain/search.js';
 import type { JsonRecord } from '../../output/index.js';
 import {
   COURSE_PROGRESS_VIEW, SCORE_VIEW, STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW,
-} from '../views/students.js';
-import { HISTORY_VIEW, historyRecord } from '../views/history.js';
+} from '../../views/students.js';
+import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
 
 export interface ListOptions extends ListFlags {

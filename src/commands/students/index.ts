@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner, printsRecords } from '../command-kit.js';
-import { addListOptions } from '../list-options.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner, printsRecords } from '../../session/command-kit.js';
+import { addListOptions } from '../../session/list-flags.js';
 import type { CreateOptions, ListOptions } from './actions.js';
-import { addBulkOptions, chooseForm, type BulkFlags } from '../bulk/options.js';
+import { addBulkOptions, chooseForm, type BulkFlags } from '../../session/bulk/flags.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
 type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean };
@@ -133,7 +133,7 @@ titles when this machine's history names products.`)
     .action(async (student: string | undefined, productId: string | undefined, opts: GrantFlags, cmd: Command) => {
       const file = chooseForm('grant', student, productId, opts);
       if (file !== undefined) {
-        const { bulkGrant } = await import('../bulk/actions.js');
+        const { bulkGrant } = await import('../../session/bulk/commands.js');
         await bulkGrant(runner.session(cmd), file, opts);
         return;
       }
@@ -155,7 +155,7 @@ titles when this machine's history names products.`)
     .action(async (student: string | undefined, productId: string | undefined, opts: BulkCommandFlags, cmd: Command) => {
       const file = chooseForm('revoke', student, productId, opts);
       if (file !== undefined) {
-        const { bulkRevoke } = await import('../bulk/actions.js');
+        const { bulkRevoke } = await import('../../session/bulk/commands.js');
         await bulkRevoke(runner.session(cmd), file, opts);
         return;
       }
@@ -173,7 +173,7 @@ titles when this machine's history names products.`)
       'crm-export | members students import - --yes',
     ))
     .action(async (file: string, opts: BulkCommandFlags, cmd: Command) => {
-      const { importStudents } = await import('../bulk/actions.js');
+      const { importStudents } = await import('../../session/bulk/commands.js');
       await importStudents(runner.session(cmd), file, opts);
     });
 }

@@ -1,16 +1,16 @@
-import { getSubscription, listCollection } from '../../api/catalog.js';
-import { personName, type Named } from '../../people.js';
-import { SUBSCRIPTION_STATUSES } from '../../api/vocabulary.js';
+import { getSubscription, listCollection } from '../../api/endpoints/catalog.js';
+import { personName, type Named } from '../../lib/people.js';
+import { SUBSCRIPTION_STATUSES } from '../../api/endpoints/vocabulary.js';
 import { resolveProduct } from '../../domain/names.js';
 import type { Api } from '../../api/client.js';
-import type { Subscription } from '../../api/schemas.js';
-import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
-import { getStudent } from '../../api/students.js';
-import { batched, batchesOf, type Batched } from '../../batches.js';
-import { UsageError } from '../../errors.js';
+import type { Subscription } from '../../api/endpoints/schemas.js';
+import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
+import { getStudent } from '../../api/endpoints/students.js';
+import { batched, batchesOf, type Batched } from '../../lib/batches.js';
+import { UsageError } from '../../lib/errors.js';
 import type { JsonRecord, View } from '../../output/index.js';
-import type { Session } from '../../session.js';
-import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../list-options.js';
+import type { Session } from '../../session/session.js';
+import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../../session/list-flags.js';
 
 export interface SubscriptionListFlags extends ListFlags {
   status?: string;

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { examples, type Runner, printsRecords } from '../command-kit.js';
-import { addListOptions } from '../list-options.js';
+import { examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { addListOptions } from '../../session/list-flags.js';
 import type { SubscriptionListFlags } from './actions.js';
 
 export function registerSubscriptions(program: Command, runner: Runner): void {

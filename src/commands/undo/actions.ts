@@ -6,19 +6,19 @@
  * subscription changed, the product is back, the e-mail is taken) is
  * UndoConflictError, exit 5: nothing is sent, and a person must look.
  */
-import type { Subscription } from '../../api/schemas.js';
-import { createStudent, findStudent, getScores, setScore, type NewStudent } from '../../api/students.js';
+import type { Subscription } from '../../api/endpoints/schemas.js';
+import { createStudent, findStudent, getScores, setScore, type NewStudent } from '../../api/endpoints/students.js';
 import {
   auditBaseUrl, readAllAudit, recordChange, studentSnapshot, subscriptionSnapshot, type AuditRecord, type Snapshot,
 } from '../../audit/index.js';
 import { auditLogPath } from '../../config/paths.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { nameAndEmail } from '../../people.js';
-import type { Session } from '../../session.js';
-import { withOutput } from '../list-options.js';
+import { CliError, ExitCode, UsageError } from '../../lib/errors.js';
+import { nameAndEmail } from '../../lib/people.js';
+import type { Session } from '../../session/session.js';
+import { withOutput } from '../../session/list-flags.js';
 import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../domain/changes.js';
 import type { ResolvedStudent } from '../../domain/resolve.js';
-import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../views/students.js';
+import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../../views/students.js';
 
 /** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
 export class UndoConflictError extends CliError {

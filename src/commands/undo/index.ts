@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REASON_OPTION, examples, type Runner } from '../command-kit.js';
+import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
 
 export function registerUndo(program: Command, runner: Runner): void {
   program.command('undo')

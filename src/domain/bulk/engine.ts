@@ -5,8 +5,8 @@
  * commands/bulk/run.ts adapts it to the terminal (confirmation, progress,
  * signals, output, audit).
  */
-import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../errors.js';
-import { plural } from '../../values.js';
+import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../lib/errors.js';
+import { plural } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
 import type { BulkOperation, BulkResult, BulkResultKind, BulkRowOutcome, RowContext } from './operations.js';
 import { KeyedQueue, runPool } from './pool.js';

@@ -18,11 +18,11 @@
  * - --dry-run: the GETs only; grant also looks up students given by id (once each).
  */
 import type { Api } from '../../api/client.js';
-import { parseStudentKey, type StudentKey } from '../../api/student-key.js';
-import { createStudent, findStudent, type NewStudent } from '../../api/students.js';
-import { RejectedError, UsageError } from '../../errors.js';
-import { nameAndEmail } from '../../people.js';
-import { EMAIL_PATTERN, parseDate, plural } from '../../values.js';
+import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
+import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
+import { RejectedError, UsageError } from '../../lib/errors.js';
+import { nameAndEmail } from '../../lib/people.js';
+import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
 import {
   checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome, type GrantDates,
 } from '../changes.js';

@@ -4,7 +4,7 @@
  * byte-order mark cut between two chunks must come out whole.
  */
 import { describe, expect, it } from 'vitest';
-import { bodyText } from '../../../src/api/whole-answer.js';
+import { bodyText } from '../../../src/api/transport/whole-answer.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** `bytes` cut at each of `at`. */

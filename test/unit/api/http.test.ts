@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { HttpClient, MAX_JSON_DEPTH, deeperThan, type HttpOptions } from '../../../src/api/http.js';
-import { ExitCode, RouteMissError } from '../../../src/errors.js';
+import { HttpClient, MAX_JSON_DEPTH, deeperThan, type HttpOptions } from '../../../src/api/transport/http.js';
+import { ExitCode, RouteMissError } from '../../../src/lib/errors.js';
 
 const BASE = 'https://members.example.com';
 const TOKEN = 'tok_SENTINEL_abcdef123456';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Pacer, type Clock } from '../../../src/api/pacer.js';
+import { Pacer, type Clock } from '../../../src/api/transport/pacer.js';
 
 /** A clock that only moves when someone sleeps: each acquire() says when its request starts. */
 function fakeClock(): Clock & { starts: number[]; time: number } {

@@ -4,8 +4,8 @@
  * are numbered in messages, --max-pages.
  */
 import { describe, expect, it } from 'vitest';
-import { PaginationError, walkCursor, walkPages, type CursorPage, type CursorTarget, type Page, type PageInfo } from '../../../src/api/paginate.js';
-import { ExitCode } from '../../../src/errors.js';
+import { PaginationError, walkCursor, walkPages, type CursorPage, type CursorTarget, type Page, type PageInfo } from '../../../src/api/pagination/paginate.js';
+import { ExitCode } from '../../../src/lib/errors.js';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

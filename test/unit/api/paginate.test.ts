@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageConcurrency, PaginationError, walkCursor, walkPages, type CursorTarget, type Page } from '../../../src/api/paginate.js';
+import { PageConcurrency, PaginationError, walkCursor, walkPages, type CursorTarget, type Page } from '../../../src/api/pagination/paginate.js';
 
 const PER_PAGE = 3;
 const LAST = 5;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyFromEnv, proxyRoute } from '../../../src/api/proxy.js';
+import { proxyFromEnv, proxyRoute } from '../../../src/api/transport/proxy.js';
 
 const route = (target: string, env: Record<string, string>) => {
   const found = proxyRoute(new URL(target), proxyFromEnv(env));

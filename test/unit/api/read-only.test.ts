@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/lib/errors.js';
 import { mockApi } from '../../helpers/mock-api.js';
 
 const { api, pool } = mockApi();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactor } from '../../../src/api/redact.js';
+import { redactor } from '../../../src/api/transport/redact.js';
 
 describe('redactor', () => {
   it('replaces every occurrence of a secret, raw or percent-encoded, with ***', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, backoffDelay, defaultBackoff, isRetryableCode, outcomeUnknown, parseRetryAfter,
   retryDecision, type Backoff,
-} from '../../../src/api/retry-policy.js';
+} from '../../../src/api/transport/retry-policy.js';
 
 const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, rateLimitBudgetMs: 60_000, random: () => 0 };
 

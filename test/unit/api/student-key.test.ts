@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeKey, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/student-key.js';
+import { describeKey, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/endpoints/student-key.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {

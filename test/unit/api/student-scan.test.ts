@@ -1,9 +1,9 @@
 /** Looking a student up where the server cannot route the value (Laravel and a "/"): one read of the list per run. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../../../src/api/client.js';
-import { HttpClient } from '../../../src/api/http.js';
-import { getStudent } from '../../../src/api/students.js';
-import { NotFoundError } from '../../../src/errors.js';
+import { HttpClient } from '../../../src/api/transport/http.js';
+import { getStudent } from '../../../src/api/endpoints/students.js';
+import { NotFoundError } from '../../../src/lib/errors.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 
 let sandbox: Sandbox;

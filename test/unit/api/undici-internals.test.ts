@@ -1,5 +1,5 @@
 /**
- * src/api/http.ts and proxy.ts import undici's own modules instead of its
+ * src/api/transport/http.ts and proxy.ts import undici's own modules instead of its
  * index (start-up time), and relies on how its RetryHandler behaves (with whole-answer.ts
  * below it). undici is pinned to one version in package.json; these tests
  * state the contract an upgrade must keep.

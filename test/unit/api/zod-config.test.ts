@@ -16,7 +16,7 @@ describe("zod's global config", () => {
   });
 
   it('is as the run set it after the schemas load: the report\'s row schema is compiled with the JIT, then the JIT is off again', async () => {
-    const { ReportItem } = await import('../../../src/api/schemas.js');
+    const { ReportItem } = await import('../../../src/api/endpoints/schemas.js');
     const z = await import('zod');
     expect(z.config().jitless).toBe(true);
     expect(ReportItem.safeParse({ id: 'a|b', user_id: 'a', course_id: 'b', extra: 1 }).data).toEqual({ id: 'a|b', user_id: 'a', course_id: 'b', extra: 1 });

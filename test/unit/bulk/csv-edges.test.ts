@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseCsv, readCsvSource } from '../../../src/commands/bulk/csv.js';
+import { parseCsv, readCsvSource } from '../../../src/domain/bulk/csv.js';
 import type { CsvColumns } from '../../../src/domain/bulk/operations.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 
 const GRANT: CsvColumns = { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] };
 const parse = (text: string, columns = GRANT) => parseCsv(Buffer.from(text), columns, 'f.csv');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../src/commands/bulk/csv.js';
+import { parseCsv } from '../../../src/domain/bulk/csv.js';
 import type { CsvColumns } from '../../../src/domain/bulk/operations.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 
 const GRANT: CsvColumns = { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] };
 

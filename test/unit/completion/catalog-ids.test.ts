@@ -1,5 +1,5 @@
 /**
- * `members __complete-products LINE` and `__complete-courses LINE` (src/complete.ts):
+ * `members __complete-products LINE` and `__complete-courses LINE` (src/completion/complete.ts):
  * ids with titles from the catalog cache (config/catalog-cache.ts) of the API
  * the command line being completed would use; offline.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lineSettings, runCompletionHelper, SHORT_OPTIONS_WITH_VALUE } from '../../../src/complete.js';
+import { lineSettings, runCompletionHelper, SHORT_OPTIONS_WITH_VALUE } from '../../../src/completion/complete.js';
 import { catalogPath, readCatalog, saveCatalog } from '../../../src/config/catalog-cache.js';
 import { buildProgram } from '../../../src/program.js';
 import { fakeIo } from '../../helpers/fake-io.js';

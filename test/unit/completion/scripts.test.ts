@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Argument } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../../src/commands/completion/actions.js';
-import { completionSpec } from '../../../src/commands/completion/spec.js';
+import { completionSpec } from '../../../src/completion/spec.js';
 import { fixtureProgram } from './fixture.js';
 import { bashComplete, bashCompopt, fakeMembersDir, fishComplete, hasShell, zshComplete } from './shells.js';
 

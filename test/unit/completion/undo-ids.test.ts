@@ -1,9 +1,9 @@
-/** `members __complete-undo` (src/complete.ts): what `undo <Tab>` offers, from the end of the local audit log only. */
+/** `members __complete-undo` (src/completion/complete.ts): what `undo <Tab>` offers, from the end of the local audit log only. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCompletionHelper } from '../../../src/complete.js';
+import { runCompletionHelper } from '../../../src/completion/complete.js';
 
 let dir: string | undefined;
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CliError } from '../../../src/errors.js';
+import { CliError } from '../../../src/lib/errors.js';
 import { withFileLock } from '../../../src/config/lock.js';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { maskSecret, resolveSettings, validateBaseUrl } from '../../../src/config/settings.js';
 import { memoryProfileStore } from '../../../src/config/store.js';
 

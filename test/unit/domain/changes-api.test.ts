@@ -4,9 +4,9 @@
  * the races with another run. Unused interceptors fail the test.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStudentKey } from '../../../src/api/student-key.js';
-import type { Student, Subscription } from '../../../src/api/schemas.js';
-import { NotFoundError, RejectedError } from '../../../src/errors.js';
+import { parseStudentKey } from '../../../src/api/endpoints/student-key.js';
+import type { Student, Subscription } from '../../../src/api/endpoints/schemas.js';
+import { NotFoundError, RejectedError } from '../../../src/lib/errors.js';
 import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../../src/domain/changes.js';
 import type { ResolvedStudent } from '../../../src/domain/resolve.js';
 import { mockApi } from '../../helpers/mock-api.js';

@@ -3,8 +3,8 @@
  * subscription already gives what a grant asks, and the dates of a renewal.
  */
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '../../../src/api/schemas.js';
-import { UsageError } from '../../../src/errors.js';
+import type { Subscription } from '../../../src/api/endpoints/schemas.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { accessGap, checkProductId, grantDates, hasAccess, renewalDates } from '../../../src/domain/changes.js';
 
 const NOW = new Date(2025, 5, 15, 12); // 2025-06-15, local time

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RejectedError, TransientError, UsageError,
-} from '../../../src/errors.js';
+} from '../../../src/lib/errors.js';
 import {
   RunPlanner, execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
 } from '../../../src/domain/bulk/engine.js';

@@ -1,7 +1,7 @@
 /** PRODUCT and COURSE by name (contract §7): the rules of pick, and what "unknown" offers instead. */
 import { describe, expect, it } from 'vitest';
 import { pick, UnknownNameError } from '../../../src/domain/names.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 
 const COURSES = [
   { id: 'c1', title: 'Programação em Python', slug: 'python' },

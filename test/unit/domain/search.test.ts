@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchStudents, studentMatcher } from '../../../src/domain/search.js';
-import type { Student } from '../../../src/api/schemas.js';
-import { UsageError } from '../../../src/errors.js';
+import type { Student } from '../../../src/api/endpoints/schemas.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
 
 const student = (overrides: Partial<Student>): Student => ({

@@ -4,9 +4,9 @@
  * record is pending or being handled, and the handlers are removed.
  */
 import { describe, expect, it } from 'vitest';
-import { batched } from '../../../src/batches.js';
-import { interruptible } from '../../../src/commands/list-options.js';
-import { InterruptedError } from '../../../src/errors.js';
+import { batched } from '../../../src/lib/batches.js';
+import { interruptible } from '../../../src/session/list-flags.js';
+import { InterruptedError } from '../../../src/lib/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
 describe('interruptible', () => {

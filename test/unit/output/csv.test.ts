@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { globalOptions } from '../../../src/program.js';
 import { guardCell } from '../../../src/output/csv.js';
 import { joao, maria, render, studentView } from './setup.js';

@@ -1,6 +1,6 @@
 /** `--fields` checks (before a change, and against the first record) and pickFields' edges. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { assertFieldsBeforeChange, assertKnownFields, pickFields } from '../../../src/output/fields.js';
 import { maria, studentView } from './setup.js';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import type { OutStream } from '../../../src/context.js';
-import { UsageError } from '../../../src/errors.js';
+import type { OutStream } from '../../../src/lib/io.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { createOutput } from '../../../src/output/index.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { globals, joao, maria, render, studentView } from './setup.js';

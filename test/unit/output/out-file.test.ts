@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/lib/errors.js';
 import { createOutput } from '../../../src/output/index.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { globals, joao, maria, studentView } from './setup.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../../src/context.js';
+import type { GlobalOptions } from '../../../src/lib/io.js';
 import { hasControls, printable, printableLine } from '../../../src/output/sanitize.js';
 import { render } from './setup.js';
 

@@ -1,5 +1,5 @@
 /** Shared fixtures of the output tests: global options, a view and two students. */
-import type { GlobalOptions } from '../../../src/context.js';
+import type { GlobalOptions } from '../../../src/lib/io.js';
 import { createOutput, type Output, type View } from '../../../src/output/index.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDate, localDate, localDateTime, normaliseDates } from '../../../src/time/zones.js';
+import { calendarDate, localDate, localDateTime, normaliseDates } from '../../../src/lib/time/zones.js';
 
 /** Midnight of `day` in a zone `offsetHours` east of UTC, as Eloquent serialises it. */
 const midnight = (day: string, offsetHours: number) =>

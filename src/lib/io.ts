@@ -1,0 +1,52 @@
+/**
+ * Everything a command may touch of the outside world. `bin/members.js` builds
+ * one from the process; tests build one with captured streams.
+ */
+export interface OutStream {
+  write(chunk: string): boolean;
+  /** Present on real streams; used to wait for a slow consumer (a pipe). */
+  once?(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+  /** The reader went away (EPIPE): nothing written any more reaches anyone. */
+  readonly closed?: boolean;
+}
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Registers a Ctrl-C handler; returns a function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+  /** SIGTERM, for long-running commands (the sandbox) that must stop cleanly. */
+  onTerminate?(handler: () => void): () => void;
+  /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
+  onPage?(): void;
+}
+
+/** Global options of contract §2, after parsing and defaults. */
+export interface GlobalOptions {
+  profile?: string;
+  output: OutputFormat;
+  fields?: string[];
+  header: boolean;
+  color: boolean;
+  csvRaw: boolean;
+  csvDialect: CsvDialect;
+  quiet: boolean;
+  verbose: boolean;
+  baseUrl?: string;
+  timeoutMs: number;
+  retries: number;
+  yes: boolean;
+  out?: string;
+}
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** csv for scripts (RFC 4180) or for spreadsheets opened with a double click (see output/csv.ts). */
+export const CSV_DIALECTS = ['rfc4180', 'excel', 'excel-br'] as const;
+export type CsvDialect = (typeof CSV_DIALECTS)[number];

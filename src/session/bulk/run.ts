@@ -1,0 +1,237 @@
+/**
+ * A bulk run (contract §5, bulk forms): read and check EVERY row of the CSV
+ * before the first request, confirm as the blast radius asks (contract §1),
+ * then apply the rows with a bounded pool over the run's one keep-alive
+ * connection pool, and print one result per row in INPUT order, then a
+ * summary on stderr.
+ *
+ * Results are streamed: each is printed as soon as every row before it is
+ * done, so a huge file's output flows (json, ndjson, csv) while memory holds
+ * only one small record per row. When stdout is a terminal (and no --out) they
+ * are printed at the end instead, so they do not tear the progress bar.
+ *
+ * Confirmation (contract §1 "confirmations scale with the blast radius" and
+ * "nothing ever waits for input when stdin is not a TTY"): a run that on a
+ * terminal would ask — more than 20 rows (type the row count), or a revoke of
+ * any size (y/N up to 20 rows) — needs --yes off a terminal, or when the rows
+ * come from stdin (`-`), where there is no terminal to ask on; it then fails
+ * with exit 2 before any request. Smaller grant and import runs never ask, on
+ * a terminal or off one, so cron runs them as they are. --dry-run never asks.
+ *
+ * Ctrl-C (or SIGTERM): no new row is started, the rows in flight finish, the
+ * rows processed so far are printed (rows never started are not), then the
+ * summary, and the run ends with exit 130. A second Ctrl-C quits at once.
+ * Re-running the same file applies only what is missing: the cores check the
+ * state before changing it, so rows already applied come back `skipped`.
+ */
+import { CliError, ExitCode, StdoutClosedError, UsageError } from '../../lib/errors.js';
+import {
+  RunPlanner, execute, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+} from '../../domain/bulk/engine.js';
+import { resolveProduct } from '../../domain/names.js';
+import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
+import { assertKnownFields } from '../../output/fields.js';
+import type { JsonRecord, Output } from '../../output/index.js';
+import type { Messages } from '../../output/messages.js';
+import type { Session } from '../session.js';
+import { plural } from '../../lib/values.js';
+import { bulkResultView } from '../../views/bulk.js';
+import { readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
+import { monotonicMs } from '../../lib/time/monotonic.js';
+
+export type { BulkSummary } from '../../domain/bulk/engine.js';
+
+/** Above this many rows, a run on a terminal asks the user to type the row count. */
+export const TYPE_TO_CONFIRM_ABOVE = 20;
+
+export interface BulkOptions {
+  /** A path, or `-` for stdin. */
+  file: string;
+  /** Rows in flight at once, 1–32. */
+  concurrency: number;
+  dryRun: boolean;
+  /** Apply the valid rows and report the invalid ones as `failed`, instead of sending nothing. */
+  skipInvalid: boolean;
+  reason?: string;
+  renew?: boolean;
+}
+
+/** Everything a run did: what the audit log records. */
+export interface BulkReport {
+  /** `students grant`, `students revoke`, `students import`. */
+  command: string;
+  /** `stdin` or the path as given. */
+  source: string;
+  reason?: string;
+  dryRun: boolean;
+  /** One per processed row, in input order; `change` holds the grant/revoke core's ChangeOutcome. */
+  outcomes: BulkRowOutcome[];
+  summary: BulkSummary;
+}
+
+export interface BulkHooks {
+  /**
+   * Called once when a run that started sending ends — all done, some rows
+   * failed, interrupted, or stopped by a fatal error — after the results and
+   * the summary are printed and before the run's error is thrown. Not called
+   * when nothing was sent (invalid rows, confirmation refused). A dry run
+   * calls it too (`report.dryRun`).
+   */
+  onFinish?(report: BulkReport): void | Promise<void>;
+  /** Called as each row is done (in completion order), before onFinish: the audit log records rows as they are applied. */
+  onRow?(outcome: BulkRowOutcome, run: Pick<BulkReport, 'command' | 'source' | 'reason' | 'dryRun'>): void | Promise<void>;
+}
+
+/** Reads, checks, confirms, applies and prints; returns the report, or throws after printing (exit 7, 130, …). */
+export async function runBulk<Plan>(
+  session: Session, op: BulkOperation<Plan>, options: BulkOptions, hooks: BulkHooks = {},
+): Promise<BulkReport> {
+  const { io, globals } = session;
+  const view = bulkResultView(op);
+  if (globals.fields) assertKnownFields(SAMPLE_RESULT, globals.fields, view);
+  const source = options.file === '-' ? 'stdin' : options.file;
+  const messages = await session.messages();
+  if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
+  // Each row is checked as it is read: the file's cells are never all held beside their plans.
+  const planner = new RunPlanner(op, new Date());
+  await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row));
+  const offline = planner.done();
+  const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
+    if (checked.invalid.length === 0 || options.skipInvalid) return;
+    for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);
+    throw new UsageError(
+      `${plural(checked.invalid.length, 'invalid row')} in ${source}; ${sent}. Fix ${checked.invalid.length === 1 ? 'it' : 'them'}, or pass --skip-invalid to apply the other rows`,
+    );
+  };
+  refuseInvalid(offline, 'nothing was sent');
+
+  // Everything that can refuse the run does so before any request.
+  const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
+  if (ask && !globals.yes && (options.file === '-' || !io.stdin.isTTY)) {
+    const where = options.file === '-' ? 'the rows come from stdin' : 'stdin is not a terminal';
+    throw new UsageError(`${op.question(offline.todo.length, source).replace(/\?$/, '')}: confirmation needed but ${where}; pass --yes to proceed`);
+  }
+  const api = offline.todo.length > 0 ? await session.api() : undefined;
+  // Product titles become ids (a dry run checks ids too) before anything changes: only GETs so far.
+  const run = api
+    ? await resolveProducts(op, offline, async (cell) => (await resolveProduct(api, cell, { argument: 'product_id', check: options.dryRun })).id)
+    : offline;
+  refuseInvalid(run, 'nothing was changed');
+  const { todo } = run;
+  const question = op.question(todo.length, source);
+  const output = await session.output();
+  let printing = false;
+  try {
+    if (ask) {
+      await session.announceChange();
+      await session.confirm(question, todo.length > TYPE_TO_CONFIRM_ABOVE ? String(todo.length) : undefined);
+    } else if (!options.dryRun && todo.length > 0) {
+      await session.announceChange();
+    }
+    printing = true;
+    // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
+    const context = api && { api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew };
+    return await apply(session, op, run, context, options, hooks, { source, output, messages });
+  } catch (error) {
+    // Once results are being printed, the output is kept: it says what was done.
+    if (!printing) await output.abort();
+    throw error;
+  }
+}
+
+interface Terminal {
+  source: string;
+  output: Output;
+  messages: Messages;
+}
+
+async function apply<Plan>(
+  session: Session, op: BulkOperation<Plan>, run: PlannedRun<Plan>, context: Parameters<typeof execute>[2],
+  options: BulkOptions, hooks: BulkHooks, { source, output, messages }: Terminal,
+): Promise<BulkReport> {
+  const { io, globals } = session;
+  const started = monotonicMs();
+  let interrupted = false;
+
+  const progress = await messages.progress(run.todo.length);
+  const recording: Array<void | Promise<void>> = [];
+  const meta = { command: op.command, source, reason: options.reason, dryRun: options.dryRun };
+  const execution = execute(op, run, context, {
+    concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason,
+    onRow: (outcome) => {
+      progress.tick();
+      recording.push(hooks.onRow?.(outcome, meta));
+    },
+  });
+  // Before any table reaches the terminal.
+  const settled = execution.settled.finally(() => progress.stop());
+
+  const removers: Array<(() => void) | undefined> = [];
+  const removeListeners = () => removers.splice(0).forEach((remove) => remove?.());
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    execution.stop();
+    // A second Ctrl-C finds no handler of ours: the process quits at once.
+    removeListeners();
+    messages.notice('Stopping: finishing the rows in flight (Ctrl-C again to quit at once; their results would then be unknown)…');
+  };
+  removers.push(io.onInterrupt(onSignal), io.onTerminate?.(onSignal));
+
+  async function* printedInOrder(): AsyncGenerator<JsonRecord> {
+    for await (const outcome of execution.inOrder()) yield printed(outcome);
+  }
+
+  /** The results could not all be delivered: stdout closed by its reader, or --out failed late (a full disk). */
+  let undelivered: Error | undefined;
+  try {
+    // On a terminal, results wait for the end rather than tear the progress bar.
+    if (io.stdout.isTTY && !globals.out) await settled;
+    await output.list(printedInOrder(), bulkResultView(op));
+    await settled;
+  } catch (error) {
+    execution.stop();
+    await settled;
+    removeListeners();
+    await output.abort();
+    // The rows never throw (each failure is its row's result): this is the results' delivery failing (stdout
+    // closed by its reader, a full disk under --out). What was applied must still be summed up and recorded.
+    undelivered = error as Error;
+  }
+  removeListeners();
+  if (!undelivered) {
+    try {
+      await output.close();
+    } catch (error) {
+      await output.abort();
+      undelivered = error as Error;
+    }
+  }
+
+  const summary = summarize(run, execution, { seconds: (monotonicMs() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
+  messages.notice(summaryLine(op, summary));
+  const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
+  await Promise.all(recording);
+  await hooks.onFinish?.(report);
+
+  if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
+  const error = runError(summary, execution.fatal);
+  if (error !== undefined) throw error;
+  return report;
+}
+
+/** The rows applied are recorded in the audit log whatever happened to their results: say so, and what to do. */
+function undeliveredError(cause: Error, summary: BulkSummary, out: string | undefined): CliError {
+  const applied = `${summary.processed} of ${plural(summary.rows, 'row')} processed, and the changes made are in the audit log (\`members history\`)`;
+  if (cause instanceof StdoutClosedError) {
+    return new StdoutClosedError(`stdout was closed by its reader; ${applied}. Run the same file again to apply the rest (rows already applied come back skipped)`);
+  }
+  const why = (cause as NodeJS.ErrnoException).code ?? cause.message;
+  const where = out === undefined ? 'the results to stdout' : `--out ${out}`;
+  return new CliError(`could not write ${where} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: the rows already applied come back skipped (with their results), the others are applied`, ExitCode.internal, undefined, { cause });
+}
+
+/** The printed record: exactly the contract's fields, in its order. */
+const printed = ({ line, student, product_id, result, message }: BulkResult): JsonRecord => ({ line, student, product_id, result, message });
+
+const SAMPLE_RESULT: JsonRecord = { line: 2, student: '', product_id: '', result: 'skipped', message: '' };

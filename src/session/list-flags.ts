@@ -1,0 +1,192 @@
+/**
+ * What every paged list shares (contract §3): the flags `--page`, `--per-page`,
+ * `--all` (and `--limit` where the contract lists it), their validation, the
+ * table-mode footer `Page 1 of 288 (4,312 students). Use --page N or --all.`,
+ * and printing a stream of records to an Output that is closed on success and
+ * aborted on failure or Ctrl-C (so `--out FILE` is all or nothing).
+ */
+import type { Command } from 'commander';
+import { batched, batchesOf, eachBatch, type Batched, type Listing } from '../lib/batches.js';
+import type { PageInfo, PageWalk } from '../api/pagination/paginate.js';
+import { InterruptedError, UsageError } from '../lib/errors.js';
+import type { Io } from '../lib/io.js';
+import type { JsonRecord, Output, Records, View } from '../output/index.js';
+import type { Session } from './session.js';
+import { parseInteger } from '../lib/values.js';
+
+/** The raw flags as commander hands them over. */
+export interface ListFlags {
+  page?: string;
+  perPage?: string;
+  all?: boolean;
+  limit?: string;
+}
+
+/** A validated PageWalk plus the page size to ask for. */
+export interface ListOptions extends PageWalk {
+  perPage?: number;
+}
+
+/** Page size asked for when following pages (`--all`, `--limit`) unless `--per-page` says otherwise. */
+export const FOLLOW_PER_PAGE = 100;
+/** Pages in flight at first with `--all`, and the most it grows to while the server keeps its pace (api/paginate.ts). */
+export const LIST_CONCURRENCY = 4;
+export const MAX_LIST_CONCURRENCY = 8;
+
+export function addListOptions(command: Command, options: { limit?: boolean } = {}): Command {
+  command
+    .option('--page <n>', 'page to show, from 1 (default 1)')
+    .option('--per-page <n>', `records per page (default: the server's; ${FOLLOW_PER_PAGE} with --all)`)
+    .option('--all', 'follow the pages to the end');
+  if (options.limit) command.option('--limit <n>', 'stop after N records, fetching only the pages needed');
+  return command;
+}
+
+/** Validates the list flags; a bad value is a usage error, before any request. */
+export function listOptions(flags: ListFlags): ListOptions {
+  const startPage = flags.page === undefined ? undefined : parseInteger(flags.page, '--page', { min: 1 });
+  const limit = flags.limit === undefined ? undefined : parseInteger(flags.limit, '--limit', { min: 1 });
+  const all = flags.all === true;
+  let perPage = flags.perPage === undefined ? undefined : parseInteger(flags.perPage, '--per-page', { min: 1 });
+  if (perPage === undefined && all) perPage = FOLLOW_PER_PAGE;
+  else if (perPage === undefined && limit !== undefined) perPage = Math.min(limit, FOLLOW_PER_PAGE);
+  return { startPage, perPage, all, limit, concurrency: LIST_CONCURRENCY, maxConcurrency: MAX_LIST_CONCURRENCY };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * `Page 1 of 288 (4,312 students). Use --page N or --all.`; without a page
+ * count (simplePaginate) `Page 1; there are more. Use --page 2 or --all.`;
+ * undefined unless there are several pages.
+ */
+export function pageFooter(info: PageInfo, noun: string, shownPage = 1): string | undefined {
+  const page = info.currentPage ?? shownPage;
+  if (info.lastPage === undefined && info.hasMore) return `Page ${count(page)}; there are more ${noun}. Use --page ${count(page + 1)} or --all.`;
+  if (info.lastPage === undefined || info.lastPage <= 1) return undefined;
+  const total = info.total === undefined ? '' : ` (${count(info.total)} ${noun})`;
+  return `Page ${count(info.currentPage ?? shownPage)} of ${count(info.lastPage)}${total}. Use --page N or --all.`;
+}
+
+/**
+ * Opens the command's Output, runs `body`, then closes it; on any failure
+ * (Ctrl-C and SIGTERM included, see `interruptible`) aborts it instead, so
+ * that `--out FILE` never leaves a partial file behind.
+ */
+export async function withOutput<T>(session: Session, body: (output: Output) => Promise<T>): Promise<T> {
+  const output = await session.output();
+  try {
+    const result = await body(output);
+    await output.close();
+    return result;
+  } catch (error) {
+    await output.abort();
+    throw error;
+  }
+}
+
+/**
+ * Prints a paged list: one page by default, with the footer in table mode
+ * when there are more; `--all`/`--limit` follow the pages. `fetch` receives
+ * the walk (with its `onInfo` hook) and returns the records, lazily. `whole`
+ * receives every record when the run read the whole list.
+ */
+export async function printPagedList(
+  session: Session,
+  view: View,
+  walk: ListOptions,
+  fetch: (walk: ListOptions) => AsyncIterable<JsonRecord>,
+  whole?: (records: JsonRecord[]) => void,
+): Promise<number> {
+  let info: PageInfo | undefined;
+  const seen: JsonRecord[] = [];
+  const records = fetch({ ...walk, onInfo: (first) => (info = first) });
+  const printed = await printList(session, view, whole ? keeping(records, seen) : records);
+  const onePage = !walk.all && walk.limit === undefined;
+  if (onePage && info && session.globals.output === 'table') {
+    const footer = pageFooter(info, view.noun, walk.startPage);
+    if (footer) (await session.messages()).notice(footer);
+  }
+  // Every record of the list: all its pages, or a first page that was the only one.
+  const wholeList = walk.limit === undefined && (walk.all || ((walk.startPage ?? 1) === 1 && info !== undefined && !info.hasMore && (info.lastPage ?? 1) <= 1));
+  if (whole && wholeList) whole(seen);
+  return printed;
+}
+
+/** The records as they pass, kept in `into` (for `whole`: lists of products and courses are short). */
+function keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): Batched<JsonRecord> {
+  return eachBatch(records, (batch) => {
+    into.push(...batch);
+    return batch;
+  });
+}
+
+/** Streams `records` to the command's Output (as they arrive in json, ndjson and csv). */
+export function printList(session: Session, view: View, records: Records): Promise<number> {
+  return withOutput(session, async (output) => {
+    // Tables wait for the last record: a spinner shows that something is happening.
+    const spinner = session.globals.output === 'table' ? await (await session.messages()).spinner(`Fetching ${view.noun}…`) : undefined;
+    try {
+      return await output.list(interruptible(records, session.io), view);
+    } finally {
+      spinner?.stop();
+    }
+  });
+}
+
+/**
+ * Passes records through, a batch at a time, until Ctrl-C or SIGTERM, which
+ * end the iteration with an InterruptedError (exit 130) even while a request
+ * is pending.
+ */
+export function interruptible<T>(records: Listing<T>, io: Io): Batched<T> {
+  return batched(() => interruptibleBatches(batchesOf(records), io));
+}
+
+async function* interruptibleBatches<T>(batches: AsyncIterable<readonly T[]>, io: Io): AsyncGenerator<readonly T[]> {
+  // One promise per step, not Promise.race against one long-lived promise: every race leaves a reaction on
+  // the pending promise that holds its result, so a 200,000-record list would stay in memory to the end.
+  let interrupt: ((error: Error) => void) | undefined;
+  let stopped: Error | undefined;
+  const stop = () => {
+    stopped ??= new InterruptedError();
+    interrupt?.(stopped);
+  };
+  const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
+  const iterator = batches[Symbol.asyncIterator]();
+  let pending = false;
+  try {
+    for (;;) {
+      if (stopped) throw stopped;
+      const next = Promise.resolve(iterator.next());
+      next.catch(() => undefined); // abandoned after an interrupt
+      pending = true;
+      const step = await new Promise<IteratorResult<readonly T[]>>((resolve, reject) => {
+        if (stopped) return reject(stopped);
+        interrupt = reject;
+        next.then(resolve, reject);
+      });
+      interrupt = undefined;
+      pending = false;
+      if (step.done) return;
+      io.onPage?.();
+      yield step.value;
+    }
+  } finally {
+    for (const remove of removers) remove?.();
+    // A generator still running cannot be returned; after an interrupt it is simply abandoned.
+    if (!pending) await iterator.return?.();
+  }
+}
+
+/** `a, b ,c` → ['a', 'b', 'c'], each one of `allowed` (case-insensitive); a usage error otherwise. */
+export function parseChoiceList<T extends string>(input: string, flag: string, allowed: readonly T[]): T[] {
+  const values = input.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
+  const unknown = values.filter((value) => !(allowed as readonly string[]).includes(value));
+  if (values.length === 0) throw new UsageError(`${flag} needs at least one of ${allowed.join(', ')} (comma-separated)`);
+  if (unknown.length > 0) {
+    const what = unknown.map((value) => JSON.stringify(value)).join(', ');
+    throw new UsageError(`invalid ${flag} value ${what}: use a comma-separated list of ${allowed.join(', ')}`);
+  }
+  return [...new Set(values)] as T[];
+}

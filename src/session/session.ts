@@ -1,0 +1,170 @@
+/**
+ * What a command's action receives: the streams, the parsed global options,
+ * and lazy access to settings, the API, output and prompts. Nothing heavy is
+ * loaded until an action asks for it, so `--help` never pays for undici.
+ */
+import type { Dispatcher } from 'undici';
+import type { Io, GlobalOptions } from '../lib/io.js';
+import type { Api } from '../api/client.js';
+import type { Output } from '../output/index.js';
+import type { Messages } from '../output/messages.js';
+import type { ProfileStore } from '../config/store.js';
+import type { Settings } from '../config/settings.js';
+import type { Prompter } from './prompter.js';
+import { MissingCredentialsError, UsageError } from '../lib/errors.js';
+
+export interface SessionDeps {
+  io: Io;
+  /** Tests inject an undici MockAgent. */
+  dispatcher?: Dispatcher;
+}
+
+export class Session {
+  readonly io: Io;
+  private apiInstance?: Api;
+  private readonly clients: Api[] = [];
+  private storeInstance?: { store: ProfileStore; writable: boolean };
+  private messagesInstance?: Messages;
+  private prompterInstance?: Prompter;
+
+  constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
+    this.io = deps.io;
+  }
+
+  get version(): string {
+    return __MEMBERS_VERSION__;
+  }
+
+  /** The profiles; only the commands that change them ask for `write`, which loads conf. */
+  async store(mode: 'read' | 'write' = 'read'): Promise<ProfileStore> {
+    const writable = mode === 'write';
+    if (!this.storeInstance || (writable && !this.storeInstance.writable)) {
+      const [{ openProfileStore }, { configDir }, conf] = await Promise.all([
+        import('../config/store.js'), import('../config/paths.js'), writable ? import('conf') : undefined,
+      ]);
+      this.storeInstance = { store: openProfileStore(configDir(this.io.env), conf?.default), writable };
+    }
+    return this.storeInstance.store;
+  }
+
+  async configDir(): Promise<string> {
+    const { configDir } = await import('../config/paths.js');
+    return configDir(this.io.env);
+  }
+
+  async settings(): Promise<Settings> {
+    const { resolveSettings } = await import('../config/settings.js');
+    return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
+  }
+
+  /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
+  async settingsToConnect(): Promise<Settings & { baseUrl: string }> {
+    const settings = await this.settings();
+    if (!settings.baseUrl) {
+      throw new UsageError(
+        `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
+      );
+    }
+    return { ...settings, baseUrl: settings.baseUrl };
+  }
+
+  /** The API client of the profile in force; exit 3 before any request when there is no token. */
+  async api(): Promise<Api> {
+    if (this.apiInstance) return this.apiInstance;
+    const settings = await this.settingsToConnect();
+    if (!settings.token) {
+      throw new MissingCredentialsError(
+        `no API token for profile "${settings.profile}": run \`members auth login\` or set MEMBERS_TOKEN`,
+      );
+    }
+    await this.warnIfConfigExposed();
+    const api = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
+    const [dir, { saveCatalog }] = await Promise.all([this.configDir(), import('../config/catalog-cache.js')]);
+    const baseUrl = settings.baseUrl;
+    // Whole lists of products and courses, for completion's ids with titles (offline on Tab).
+    api.onCatalog = (kind, items) => saveCatalog(dir, baseUrl, kind, items.map((item) => ({ id: item.id, title: item.title ?? '' })));
+    this.apiInstance = api;
+    return api;
+  }
+
+  /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */
+  async warnIfConfigExposed(): Promise<void> {
+    const store = await this.store();
+    const holdsTokens = store.list().some(([, profile]) => Boolean(profile.token || profile.developer_token || profile.platform_token));
+    if (!holdsTokens) return;
+    const { exposureWarnings } = await import('../config/exposure.js');
+    const messages = await this.messages();
+    for (const warning of exposureWarnings(store.path, holdsTokens)) messages.warn(warning);
+  }
+
+  /** A client for an explicit base URL and token (auth login checks a token before storing it). */
+  async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
+    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }] = await Promise.all([
+      import('../config/settings.js'), import('../api/transport/http.js'), import('../api/client.js'), import('../api/transport/proxy.js'),
+    ]);
+    const url = validateBaseUrl(baseUrl);
+    // HTTPS_PROXY and friends (checked even when this host bypasses them); tests inject their own dispatcher instead.
+    const settings = proxyFromEnv(this.io.env);
+    const proxy = this.deps.dispatcher ? undefined : proxyRoute(url, settings);
+    const http = new HttpClient({
+      baseUrl: url,
+      token,
+      timeoutMs: this.globals.timeoutMs,
+      retries: this.globals.retries,
+      userAgent: `members-cli/${this.version}`,
+      secrets: [token, ...otherSecrets],
+      log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+      notice: (text) => void this.messages().then((messages) => messages.notice(text)),
+      dispatcher: this.deps.dispatcher ?? (proxy && await proxyDispatcher(proxy.settings)),
+      ownsDispatcher: proxy !== undefined,
+      proxy: proxy && { shown: proxy.shown, variable: proxy.variable, credentials: proxy.credentials },
+    });
+    const api = new Api(http);
+    this.clients.push(api);
+    return api;
+  }
+
+  /** The renderer for this command's result; `overrides` let a command pick another default format. */
+  async output(overrides: Partial<GlobalOptions> = {}): Promise<Output> {
+    const { createOutput } = await import('../output/index.js');
+    return createOutput(this.io, { ...this.globals, ...overrides });
+  }
+
+  async messages(): Promise<Messages> {
+    if (!this.messagesInstance) {
+      const { createMessages } = await import('../output/messages.js');
+      this.messagesInstance = createMessages(this.io, this.globals);
+    }
+    return this.messagesInstance;
+  }
+
+  /** Contract §1: before a change, name the profile and host it goes to. */
+  async announceChange(): Promise<void> {
+    const settings = await this.settings();
+    const host = settings.baseUrl ? new URL(settings.baseUrl).host : 'no host';
+    (await this.messages()).notice(`→ ${settings.profile} (${host})`);
+  }
+
+  /** Asks before a change (see Prompter.confirm): exit 2 off a terminal without --yes, 130 on Ctrl-C. */
+  async confirm(question: string, typeToConfirm?: string): Promise<void> {
+    await (await this.prompter()).confirm(question, typeToConfirm);
+  }
+
+  /** A secret from a hidden prompt on a terminal; undefined without one. */
+  async promptSecret(message: string): Promise<string | undefined> {
+    return (await this.prompter()).secret(message);
+  }
+
+  private async prompter(): Promise<Prompter> {
+    if (!this.prompterInstance) {
+      const { createPrompter } = await import('./prompter.js');
+      this.prompterInstance = createPrompter(this.io, { yes: this.globals.yes });
+    }
+    return this.prompterInstance;
+  }
+
+  /** Ends the clients: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
+  async close(abandon = false): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close(abandon)));
+  }
+}
