@@ -26,18 +26,18 @@ fail() {
 version=$(node -p 'require("./package.json").version')
 npm run build --silent  # (npm pack builds too, through "prepack"; the listing below does not run it)
 
-# 1. What the tarball ships: package.json, README, bin, dist (no tests, no
-#    sources), completions; nothing else.
+# 1. What the tarball ships: package.json, README and docs/ (the README links there), bin, dist
+#    (no tests, no sources), completions; nothing else.
 npm pack --dry-run --json --silent --ignore-scripts > "$work/pack.json"
 node - "$work/pack.json" <<'EOF' || fail "the tarball's contents (see above)"
 const fs = require('node:fs');
 const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
-  /^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|package\.json)$/,
+  /^package\.json$/, /^README\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|package\.json)$/,
   /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
 ];
-const required = ['package.json', 'README.md', 'bin/members.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/help.txt',
+const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/help.txt',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
