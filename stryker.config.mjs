@@ -21,6 +21,8 @@ export default {
     'src/domain/bulk/csv.ts',
     'src/domain/bulk/engine.ts',
     'src/domain/changes.ts',
+    'src/domain/snapshot.ts',
+    'src/domain/read-plan.ts',
     'src/config/settings.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.

@@ -33,6 +33,8 @@ export default defineConfig({
       'test/unit/domain/changes.test.ts',
       'test/unit/domain/changes-api.test.ts',
       'test/unit/domain/engine.test.ts',
+      'test/unit/domain/snapshot.test.ts',
+      'test/unit/domain/read-plan.test.ts',
       'test/unit/config/settings.test.ts',
       'test/unit/values.test.ts',
     ],

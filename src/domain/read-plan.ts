@@ -1,0 +1,129 @@
+/**
+ * How a bulk run reads the platform's state before its changes (issue 28):
+ * the cheaper of two strategies, counted in requests, since under a rate
+ * limit a run's time is its requests ÷ the rate.
+ *
+ * - `rows`: one lookup per distinct student key that is not an id, and one
+ *   subscription check per row (today's per-row reads).
+ * - `snapshot`: one walk of the student list with subscriptions
+ *   (domain/snapshot.ts), its page count told by the first page (`last_page`,
+ *   or `total` ÷ the page size the server really uses), or — from a
+ *   simplePaginate server that counts nothing — bounded by probing the page
+ *   where the walk would stop being cheaper.
+ *
+ * The first page is read before the choice (it tells the count), so it is
+ * spent either way: the snapshot wins when its pages are no more than the
+ * lookups. The product list, when product cells are titles, is read either
+ * way and counted in both. Pure functions: the caller sends the requests.
+ */
+import type { FirstPage } from './snapshot.js';
+import { pluralWord } from '../lib/values.js';
+
+export type ReadStrategy = 'rows' | 'snapshot';
+export const READ_STRATEGIES = ['auto', 'rows', 'snapshot'] as const;
+export type StrategyChoice = (typeof READ_STRATEGIES)[number];
+
+export interface ReadNeeds {
+  /** Distinct students the rows name by a key that takes a lookup (e-mail, document, reference; an import's e-mails). */
+  distinctStudentKeys: number;
+  /** Rows whose subscription is checked before the change (grant, revoke; 0 for an import). */
+  rows: number;
+  /** Product cells name products by title: the product list is read, whatever the strategy. */
+  needsProductList: boolean;
+}
+
+/** A page asked past the first of a server that tells no count: whether it held records. */
+export interface Probe {
+  page: number;
+  records: number;
+}
+
+export interface ReadPlanInput extends ReadNeeds {
+  firstPage: FirstPage;
+  probe?: Probe;
+}
+
+export interface ReadPlan {
+  strategy: ReadStrategy;
+  /** Requests of the per-row reads (and the product list). */
+  rowsCost: number;
+  /** Requests of the walk (and the product list): exact, or a bound when `pagesExact` is false; undefined when not estimated. */
+  snapshotCost?: number;
+  /** The snapshot's page count is known (counted by the server) rather than bounded by a probe. */
+  pagesExact: boolean;
+  reason: string;
+}
+
+/** The per-row reads of a run. */
+export const rowLookups = (needs: Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>) => needs.distinctStudentKeys + needs.rows;
+
+const PRODUCT_LIST_REQUESTS = 1;
+const productList = (needs: Pick<ReadNeeds, 'needsProductList'>) => (needs.needsProductList ? PRODUCT_LIST_REQUESTS : 0);
+
+/**
+ * Whether the first page is worth reading at all: a snapshot costs at least
+ * that page, so with at most one lookup to save the rows win unread.
+ */
+export const worthProbing = (needs: ReadNeeds) => rowLookups(needs) > 1;
+
+/** The pages of the walk as the first page counts them, or undefined when the server counts nothing. */
+export function countedPages(first: FirstPage): number | undefined {
+  if (!first.hasMore) return 1;
+  if (first.lastPage !== undefined) return Math.max(1, first.lastPage);
+  if (first.total === undefined) return undefined;
+  // A full first page is the size the server really uses, whatever per_page asked for or meta says.
+  const size = first.records > 0 ? first.records : first.perPage;
+  return size === undefined || size <= 0 ? undefined : Math.max(1, Math.ceil(first.total / size));
+}
+
+/**
+ * The page to probe on a server that counts nothing: the first one past the
+ * point where the walk costs as much as the lookups. Records there mean the
+ * rows are cheaper; an empty page means the walk ends before it.
+ */
+export function probePage(input: Omit<ReadPlanInput, 'probe'>): number | undefined {
+  if (countedPages(input.firstPage) !== undefined || (!input.firstPage.withSubscriptions && input.rows > 0)) return undefined;
+  return rowLookups(input) + 1;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The cheaper strategy and why, in the words of the summary line: `read 20 pages instead of 1,874 lookups`. */
+export function planReads(input: ReadPlanInput): ReadPlan {
+  const lookups = rowLookups(input);
+  const extra = productList(input);
+  const rowsCost = lookups + extra;
+  const exact = countedPages(input.firstPage);
+  if (input.rows > 0 && !input.firstPage.withSubscriptions) {
+    return { strategy: 'rows', rowsCost, snapshotCost: (exact ?? lookups + 1) + extra, pagesExact: exact !== undefined, reason: 'the server sends the student list without subscriptions' };
+  }
+  let pages: number;
+  let pagesExact = true;
+  if (exact !== undefined) pages = exact;
+  else if (input.probe === undefined || input.probe.records > 0) {
+    // Not probed (nothing to compare with) or records past the bound: at least that many pages.
+    pages = input.probe?.page ?? Math.max(2, lookups + 1);
+    pagesExact = false;
+  } else {
+    // The probed page is empty: the walk ends before it.
+    pages = Math.max(1, input.probe.page - 1);
+    pagesExact = false;
+  }
+  const snapshotCost = pages + extra;
+  const strategy: ReadStrategy = pages <= lookups ? 'snapshot' : 'rows';
+  return { strategy, rowsCost, snapshotCost, pagesExact, reason: explain(strategy, lookups, pages, pagesExact, extra) };
+}
+
+/** `read 20 pages instead of 1,874 lookups`, `10 lookups instead of reading 1,000 pages`, with the bounds and the product list said. */
+export function explain(strategy: ReadStrategy, lookups: number, pages: number, pagesExact: boolean, productListRequests = 0): string {
+  const pageText = `${pagesExact ? '' : strategy === 'snapshot' ? 'at most ' : 'at least '}${count(pages)} ${pluralWord(pages, 'page')}`;
+  const lookupText = `${count(lookups)} ${pluralWord(lookups, 'lookup')}`;
+  const main = strategy === 'snapshot' ? `read ${pageText} instead of ${lookupText}` : `${lookupText} instead of reading ${pageText}`;
+  return productListRequests > 0 ? `${main}, and the product list either way` : main;
+}
+
+/** The plan a `--strategy` other than auto imposes, with the estimate when one was made. */
+export function forcedPlan(strategy: ReadStrategy, needs: ReadNeeds): ReadPlan {
+  const extra = productList(needs);
+  return { strategy, rowsCost: rowLookups(needs) + extra, pagesExact: false, reason: `--strategy ${strategy}` };
+}

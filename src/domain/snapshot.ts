@@ -1,0 +1,279 @@
+/**
+ * The platform's state in one walk: every student with every subscription,
+ * read from `GET /api/v1/students?with=subscriptions&per_page=100` (issue 28).
+ * A bulk run that would otherwise look up each row (2–3 requests a row) reads
+ * this instead when it costs fewer requests (domain/read-plan.ts decides).
+ *
+ * Interface (also used by `members sync`):
+ * - `openSnapshot(api, options)` reads the first page only and returns its
+ *   facts (`first`, for the estimator) and `read()`, which walks the rest;
+ *   `readSnapshot(api, options)` does both.
+ * - `Snapshot.findStudent(key)`: a STUDENT key (string or parsed) resolved as
+ *   the per-row lookups resolve it (resolve.ts, api/endpoints/students.ts):
+ *   id; e-mail case-insensitively; document as typed, then in its other CPF
+ *   spelling, then (bare digits) as an id; reference.
+ * - `Snapshot.subscription(studentId, productId)`, `Snapshot.holders(productId)`.
+ * - `Snapshot.pages` (requests spent), `Snapshot.total` (students held).
+ * - `Snapshot.record(...)`: a change the run made, so that a later row sees it.
+ *
+ * Only what plans need is kept (keys, name, product ids, dates, access,
+ * status; repeated strings shared), so 100,000 students with 3 subscriptions
+ * each fit in a few tens of MB. The walk checks the pages add up (paginate.ts).
+ */
+import type { Api } from '../api/client.js';
+import { fetchPage } from '../api/pagination/pages.js';
+import { walkPages, type Page, type PageInfo } from '../api/pagination/paginate.js';
+import { Student, type Subscription } from '../api/endpoints/schemas.js';
+import { parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
+import { CliError, ExitCode } from '../lib/errors.js';
+import { personName } from '../lib/people.js';
+import { batchesOf } from '../lib/batches.js';
+import { hasAccess } from './changes.js';
+
+export interface SnapshotStudent {
+  id: string;
+  email?: string;
+  document?: string;
+  reference?: string;
+  /** `full_name`, else first and last name; '' when none. */
+  name: string;
+}
+
+export interface SnapshotSubscription {
+  studentId: string;
+  productId: string;
+  accessionDate?: string;
+  expirationDate?: string;
+  hasAccess: boolean;
+  status?: string;
+}
+
+/** What the first page tells about the whole walk (for the estimator). */
+export interface FirstPage {
+  /** Records on the first page. */
+  records: number;
+  /** The page size the server really uses (`meta.per_page`), when it says. */
+  perPage?: number;
+  lastPage?: number;
+  total?: number;
+  /** It links to a next page. */
+  hasMore: boolean;
+  /** Every record carries its `subscriptions` (the server honoured `with=subscriptions`). */
+  withSubscriptions: boolean;
+}
+
+export interface SnapshotOptions {
+  /** Called after each page with the pages read so far (progress). */
+  onPage?: (pages: number) => void;
+  signal?: AbortSignal;
+  /** Pages in flight at first and at most (when the last page is known). */
+  concurrency?: number;
+  maxConcurrency?: number;
+  /** Read the students alone (an import needs no subscriptions): smaller pages. Default true. */
+  subscriptions?: boolean;
+}
+
+export const SNAPSHOT_PATH = '/api/v1/students';
+/** Asked for; a server may cap it or ignore it, and the first page tells what it used. */
+export const SNAPSHOT_PER_PAGE = 100;
+
+const emailKey = (email: string) => email.toLowerCase();
+
+export class Snapshot {
+  private readonly byId = new Map<string, SnapshotStudent>();
+  private readonly byEmail = new Map<string, SnapshotStudent>();
+  private readonly byDocument = new Map<string, SnapshotStudent>();
+  private readonly byReference = new Map<string, SnapshotStudent>();
+  private readonly held = new Map<string, SnapshotSubscription[]>();
+  private readonly titles = new Map<string, string>();
+  /** One copy of each repeated string (product ids, statuses). */
+  private readonly interned = new Map<string, string>();
+  private byProduct?: Map<string, SnapshotSubscription[]>;
+  /** Requests the walk took. */
+  pages = 0;
+
+  /** Students held. */
+  get total(): number {
+    return this.byId.size;
+  }
+
+  /** The student a key names, or undefined (then the caller may still look it up: the student may be newer than the snapshot). */
+  findStudent(key: string | StudentKey): SnapshotStudent | undefined {
+    const parsed = typeof key === 'string' ? parseStudentKey(key) : key;
+    switch (parsed.kind) {
+      case 'id':
+        return this.byId.get(parsed.value);
+      case 'email':
+        return this.byEmail.get(emailKey(parsed.value));
+      case 'reference':
+        return this.byReference.get(parsed.value);
+      case 'document':
+        return this.byDocument.get(parsed.value)
+          ?? (parsed.also === undefined ? undefined : this.byDocument.get(parsed.also))
+          ?? (parsed.orId ? this.byId.get(parsed.value) : undefined);
+    }
+  }
+
+  subscription(studentId: string, productId: string): SnapshotSubscription | undefined {
+    return this.held.get(studentId)?.find((subscription) => subscription.productId === productId);
+  }
+
+  /** The subscriptions of a product, with or without access. */
+  holders(productId: string): readonly SnapshotSubscription[] {
+    if (!this.byProduct) {
+      this.byProduct = new Map();
+      for (const list of this.held.values()) for (const subscription of list) this.addHolder(subscription);
+    }
+    return this.byProduct.get(productId) ?? [];
+  }
+
+  /** The product's title as the subscriptions carried it, if any. */
+  productTitle(productId: string): string | undefined {
+    return this.titles.get(productId);
+  }
+
+  /** A change this run made (granted: the new subscription; revoked: undefined), for the rows after it. */
+  record(studentId: string, productId: string, subscription: Subscription | undefined): void {
+    const list = (this.held.get(studentId) ?? []).filter((held) => held.productId !== productId);
+    if (this.byProduct) {
+      const holders = (this.byProduct.get(productId) ?? []).filter((held) => held.studentId !== studentId);
+      this.byProduct.set(productId, holders);
+    }
+    if (subscription) {
+      const compact = this.compact(studentId, subscription);
+      list.push(compact);
+      if (this.byProduct) this.addHolder(compact);
+    }
+    this.held.set(studentId, list);
+  }
+
+  /** Adds one student record of the list. */
+  add(student: Student): void {
+    const entry: SnapshotStudent = { id: student.id, name: personName(student) };
+    if (student.email) entry.email = student.email;
+    if (student.document) entry.document = student.document;
+    if (student.reference_id) entry.reference = student.reference_id;
+    this.byId.set(entry.id, entry);
+    if (entry.email) this.byEmail.set(emailKey(entry.email), entry);
+    if (entry.document) this.byDocument.set(entry.document, entry);
+    if (entry.reference) this.byReference.set(entry.reference, entry);
+    const subscriptions = student.subscriptions ?? [];
+    if (subscriptions.length > 0) this.held.set(entry.id, subscriptions.map((subscription) => this.compact(entry.id, subscription)));
+  }
+
+  private compact(studentId: string, subscription: Subscription): SnapshotSubscription {
+    const productId = this.intern(subscription.product_id);
+    const title = subscription.product?.title;
+    if (title && !this.titles.has(productId)) this.titles.set(productId, title);
+    const entry: SnapshotSubscription = { studentId, productId, hasAccess: hasAccess(subscription) };
+    if (subscription.accession_date) entry.accessionDate = subscription.accession_date;
+    if (subscription.expiration_date) entry.expirationDate = subscription.expiration_date;
+    if (subscription.status) entry.status = this.intern(subscription.status);
+    return entry;
+  }
+
+  private intern(text: string): string {
+    const known = this.interned.get(text);
+    if (known !== undefined) return known;
+    this.interned.set(text, text);
+    return text;
+  }
+
+  private addHolder(subscription: SnapshotSubscription): void {
+    const map = this.byProduct as Map<string, SnapshotSubscription[]>;
+    const list = map.get(subscription.productId);
+    if (list) list.push(subscription);
+    else map.set(subscription.productId, [subscription]);
+  }
+
+  /** A held subscription in the API's shape, for the grant and revoke cores (domain/changes.ts). */
+  asSubscription(subscription: SnapshotSubscription): Subscription {
+    const title = this.titles.get(subscription.productId);
+    return {
+      product_id: subscription.productId,
+      active: subscription.hasAccess ? 1 : 0,
+      status: subscription.status ?? null,
+      accession_date: subscription.accessionDate ?? null,
+      expiration_date: subscription.expirationDate ?? null,
+      ...(title === undefined ? {} : { product: { id: subscription.productId, title } }),
+    };
+  }
+}
+
+/** A student in the API's shape, as much of it as the snapshot keeps (for labels: `Maria Silva <maria@example.com>`). */
+export function asStudent(student: SnapshotStudent): Student {
+  return { id: student.id, full_name: student.name, email: student.email ?? null, document: student.document ?? null, reference_id: student.reference ?? null };
+}
+
+/** The server sent students without their `subscriptions` although asked: a snapshot would take every student for holding nothing. */
+export class SubscriptionsMissingError extends CliError {
+  constructor() {
+    super(
+      'the server sent the student list without the students\' subscriptions (it ignores with=subscriptions); run with --strategy rows',
+      ExitCode.internal,
+    );
+  }
+}
+
+export interface OpenSnapshot {
+  first: FirstPage;
+  /** Walks every page (the first one is not asked again) into a Snapshot. */
+  read(): Promise<Snapshot>;
+}
+
+/** Reads the first page: what the estimator needs, and the start of the walk. */
+export async function openSnapshot(api: Api, options: SnapshotOptions = {}): Promise<OpenSnapshot> {
+  const withSubscriptions = options.subscriptions !== false;
+  const query = { with: withSubscriptions ? 'subscriptions' : undefined, per_page: SNAPSHOT_PER_PAGE };
+  const fetch = (req: { path: string; query: typeof query & { page?: number } }) => {
+    options.signal?.throwIfAborted();
+    return fetchPage(api, Student, req);
+  };
+  const firstPage = await fetch({ path: SNAPSHOT_PATH, query: { ...query, page: 1 } });
+  const first = firstFacts(firstPage);
+  let used = false;
+  return {
+    first,
+    async read() {
+      if (used) throw new Error('a snapshot is read once');
+      used = true;
+      const snapshot = new Snapshot();
+      const counted = async (page: Promise<Page<Student>>) => {
+        const got = await page;
+        snapshot.pages++;
+        options.onPage?.(snapshot.pages);
+        return got;
+      };
+      const walk = walkPages(
+        (page) => counted(page === 1 ? Promise.resolve(firstPage) : fetch({ path: SNAPSHOT_PATH, query: { ...query, page } })),
+        (link) => counted(fetch({ path: link, query })),
+        { all: true, concurrency: options.concurrency ?? 4, maxConcurrency: options.maxConcurrency ?? options.concurrency ?? 8 },
+      );
+      for await (const batch of batchesOf(walk)) {
+        for (const student of batch) {
+          if (withSubscriptions && student.subscriptions === undefined) throw new SubscriptionsMissingError();
+          snapshot.add(student);
+        }
+        options.signal?.throwIfAborted();
+      }
+      return snapshot;
+    },
+  };
+}
+
+export async function readSnapshot(api: Api, options: SnapshotOptions = {}): Promise<Snapshot> {
+  return (await openSnapshot(api, options)).read();
+}
+
+function firstFacts(page: Page<Student>): FirstPage {
+  const info: PageInfo = page.info;
+  const facts: FirstPage = {
+    records: page.records.length,
+    hasMore: Boolean(page.next) || (info.lastPage !== undefined && (info.currentPage ?? 1) < info.lastPage),
+    withSubscriptions: page.records.every((student) => student.subscriptions !== undefined),
+  };
+  if (info.perPage !== undefined && info.perPage > 0) facts.perPage = info.perPage;
+  if (info.lastPage !== undefined) facts.lastPage = info.lastPage;
+  if (info.total !== undefined) facts.total = info.total;
+  return facts;
+}
