@@ -59,7 +59,7 @@ const CACHE_PREFIX = 'code-cache-';
 
 /*
  * Process-wide tweaks, set before anything they affect is compiled
- * ("Performance" in the README):
+ * (docs/performance.md, "Where the time goes now"):
  * - undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it
  *   with its baseline compiler (Liftoff, ~2 ms) and, after a few responses,
  *   recompiles the parser with TurboFan: ~30 ms of CPU on a 2-core machine

@@ -1,7 +1,7 @@
 # bash completion for members                                -*- shell-script -*-
 #
 # Generated from the command tree by `members completion bash`; do not edit.
-# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.
+# Regenerate with `npm run completions`. Install: see docs/completion.md.
 
 # __members_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.
 __members_subcommand() {

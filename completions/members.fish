@@ -1,7 +1,7 @@
 # fish completion for members
 #
 # Generated from the command tree by `members completion fish`; do not edit.
-# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.
+# Regenerate with `npm run completions`. Install: see docs/completion.md.
 
 # __members_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.
 function __members_subcommand --argument-names path word

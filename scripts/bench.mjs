@@ -8,7 +8,7 @@
 //
 //   node scripts/bench.mjs [--only startup,list,bulk,ratelimit,report,throughput] [--quick]
 //
-// Run `npm run build` first (npm run bench does). See "Performance" in the README.
+// Run `npm run build` first (npm run bench does). See docs/performance.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

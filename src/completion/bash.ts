@@ -64,7 +64,7 @@ export function bashScript(spec: CompletionSpec): string {
     `# bash completion for ${spec.bin}                                -*- shell-script -*-`,
     '#',
     `# Generated from the command tree by \`${spec.bin} completion bash\`; do not edit.`,
-    '# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.',
+    '# Regenerate with `npm run completions`. Install: see docs/completion.md.',
     '',
     `# ${fn}_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.`,
     `${fn}_subcommand() {`,

@@ -51,7 +51,7 @@ export function fishScript(spec: CompletionSpec): string {
     `# fish completion for ${spec.bin}`,
     '#',
     `# Generated from the command tree by \`${spec.bin} completion fish\`; do not edit.`,
-    '# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.',
+    '# Regenerate with `npm run completions`. Install: see docs/completion.md.',
     '',
     `# ${fn}_subcommand PATH WORD: the name of the subcommand WORD (a name or an alias) of PATH.`,
     `function ${fn}_subcommand --argument-names path word`,

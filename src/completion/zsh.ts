@@ -65,7 +65,7 @@ export function zshScript(spec: CompletionSpec): string {
     `# zsh completion for ${spec.bin}`,
     '#',
     `# Generated from the command tree by \`${spec.bin} completion zsh\`; do not edit.`,
-    '# Regenerate with `npm run completions`. Install: see "Shell completion" in the README.',
+    '# Regenerate with `npm run completions`. Install: see docs/completion.md.',
     '',
     `# _${bin}_helper NAME: values only this machine knows (profile names, undo ids, product and course ids), with their`,
     `# descriptions, from \`${spec.bin} __complete-NAME LINE\` (LINE up to the cursor, for its -p; value TAB description`,

@@ -1,5 +1,5 @@
 /**
- * What one GET loads besides its own work ("Performance" in the README): each
+ * What one GET loads besides its own work (docs/performance.md, "Where the time goes now"): each
  * of Node's modules below cost every API command 0.3-0.7 ms, and the undici
  * index put 450 KB in the bundle every run reads. A GET still works without
  * them (the output is checked), so these tests only catch a change that loads

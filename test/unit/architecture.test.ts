@@ -1,5 +1,5 @@
 /**
- * The layers of README "Architecture": what a module may import. (Cycles are
+ * The layers of docs/architecture.md "Layers": what a module may import. (Cycles are
  * `npm run cycles`, madge's job.)
  */
 import { readdirSync, readFileSync } from 'node:fs';

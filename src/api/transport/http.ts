@@ -368,7 +368,7 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 
 // NODE_USE_SYSTEM_CA arrived in Node 22.19 and 24.6 (NODE_OPTIONS=--use-system-ca in 22.15 and 23.8).
 const CA_HELP = 'If your network uses its own certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file'
-  + ' (or, on Node 22.19, 24.6 and later, set NODE_USE_SYSTEM_CA=1 to trust the operating system\'s store); see "Proxies and certificates" in the README';
+  + ' (or, on Node 22.19, 24.6 and later, set NODE_USE_SYSTEM_CA=1 to trust the operating system\'s store); see "Proxies and certificates" in docs/configuration.md';
 
 /**
  * A failure on the way through the proxy: a tunnel the proxy refused (undici

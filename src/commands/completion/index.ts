@@ -24,7 +24,7 @@ export function registerCompletion(program: Command, runner: Runner): void {
       'members completion zsh > ~/.zfunc/_members    # a directory of $fpath, before compinit',
       'members completion fish > ~/.config/fish/completions/members.fish',
       'members completion powershell | Out-String | Invoke-Expression    # in $PROFILE',
-    )}\nThe README's "Shell completion" section shows the setup for each shell.\n`)
+    )}\ndocs/completion.md shows the setup for each shell.\n`)
     .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
       const { printCompletion } = await import('./actions.js');
       printCompletion(runner.session(cmd).io, program, shell);
