@@ -24,6 +24,9 @@ export default {
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
     'src/config/settings.ts',
+    'src/audit/journal.ts',
+    'src/audit/intents.ts',
+    'src/audit/resolve.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -37,6 +37,8 @@ export default defineConfig({
       'test/unit/domain/read-plan.test.ts',
       'test/unit/config/settings.test.ts',
       'test/unit/values.test.ts',
+      'test/unit/audit/journal.test.ts',
+      'test/unit/audit/resolve.test.ts',
     ],
   },
 });

@@ -126,8 +126,23 @@ export function processIo(): ProcessIo {
       return () => void process.off('SIGINT', handler);
     },
     onTerminate(handler) {
+      // A closed terminal (SIGHUP) stops a run as SIGTERM does: results written, changes recorded.
       process.on('SIGTERM', handler);
-      return () => void process.off('SIGTERM', handler);
+      process.on('SIGHUP', handler);
+      return () => {
+        process.off('SIGTERM', handler);
+        process.off('SIGHUP', handler);
+      };
+    },
+    pid: process.pid,
+    isRunning(pid) {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (error) {
+        // EPERM: it runs, as another user.
+        return (error as NodeJS.ErrnoException).code === 'EPERM';
+      }
     },
     onPage: hold.check,
     restoreV8Flags: hold.release,

@@ -1,124 +1,23 @@
 /**
- * Recording changes in the audit log from a command: who (OS user), where
- * (profile, base URL) and when are filled in here. A failed write never hides
- * the change: the record goes to stderr instead and the command keeps its
- * exit code.
+ * The change record as commands use it: the journal (intent first, then the
+ * outcome; journal.ts), the snapshots undo needs, and the bulk runs' records.
+ * docs/audit-and-undo.md says how a new command records its changes.
  */
-import os from 'node:os';
-import type { Student, Subscription } from '../api/endpoints/schemas.js';
-import { auditLogPath } from '../config/paths.js';
-import type { Io } from '../lib/io.js';
-import type { Settings } from '../config/settings.js';
-import { appendAudit, newAuditId, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
+import type { Subscription } from '../api/endpoints/schemas.js';
+import { subscriptionSnapshot } from './snapshots.js';
+import { newAuditId, type AuditEntry } from './log.js';
+import { stamper, write, type AuditContext } from './stamp.js';
 
 export * from './log.js';
-
-/** The OS user; some containers run under a uid without a name. */
-export function osUser(env: Record<string, string | undefined>): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return env.USER || env.LOGNAME || env.USERNAME || `uid ${process.getuid?.() ?? '?'}`;
-  }
-}
-
-/** The base URL as recorded and compared: no credentials, query, fragment or trailing slash. */
-export function auditBaseUrl(raw: string | undefined): string {
-  if (!raw) return '';
-  try {
-    const url = new URL(raw);
-    const path = url.pathname.replace(/\/+$/, '');
-    return `${url.origin}${path}`;
-  } catch {
-    return '';
-  }
-}
-
-/** Replaces every occurrence of a secret in the strings of `value` with `***` (a token pasted into --reason). */
-function scrub<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  if (typeof value === 'string') return secrets.reduce((text: string, secret) => text.split(secret).join('***'), value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => scrub(item, secrets)) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, secrets)])) as T;
-  }
-  return value;
-}
-
-/** What recording needs of a run: who and where it works, and where the log lives (a Session fits). */
-export interface AuditContext {
-  io: Pick<Io, 'env' | 'stderr'>;
-  settings(): Promise<Pick<Settings, 'profile' | 'baseUrl' | 'token' | 'developerToken' | 'platformToken'>>;
-  configDir(): Promise<string>;
-}
-
-/** Who, where and when, for records made now by this run. */
-async function stamper(session: AuditContext): Promise<(entry: AuditEntry, id?: string) => AuditRecord> {
-  let profile = '';
-  let baseUrl = '';
-  let secrets: string[] = [];
-  try {
-    const settings = await session.settings();
-    profile = settings.profile;
-    baseUrl = auditBaseUrl(settings.baseUrl);
-    secrets = [settings.token, settings.developerToken, settings.platformToken].filter((s): s is string => Boolean(s && s.length >= 4));
-  } catch {
-    // Settings were resolved before the change was sent; this cannot fail twice. Record what we have.
-  }
-  const user = osUser(session.io.env);
-  return (entry, id = newAuditId()) => scrub({
-    id, time: new Date().toISOString(), user, profile, base_url: baseUrl, ...entry,
-  }, secrets);
-}
-
-/**
- * Appends records; on failure says so on stderr, with the records
- * themselves (they hold no secret), even with --quiet: they exist nowhere else.
- */
-async function write(session: AuditContext, records: AuditRecord[]): Promise<void> {
-  let dir = '';
-  try {
-    dir = await session.configDir();
-    appendAudit(dir, records);
-  } catch (error) {
-    const where = dir ? auditLogPath(dir) : 'the audit log';
-    const { stderr } = session.io;
-    stderr.write(`warning: the change was made, but it could not be recorded in ${where}: ${(error as Error).message}\n`);
-    for (const record of records) stderr.write(`warning: audit record: ${JSON.stringify(record)}\n`);
-  }
-}
+export * from './journal.js';
+export { auditBaseUrl, osUser, type AuditContext } from './stamp.js';
+export { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
 
 /** Records one change; resolves to its audit id (also when the write failed: the record was then printed). */
 export async function recordChange(session: AuditContext, entry: AuditEntry): Promise<string> {
   const record = (await stamper(session))(entry);
   await write(session, [record]);
   return record.id;
-}
-
-/** What undo needs of a subscription: to re-grant it after a revoke, or to check it before revoking a grant. */
-export function subscriptionSnapshot(subscription: Subscription): Snapshot {
-  return {
-    id: subscription.id ?? null,
-    product_id: subscription.product_id,
-    accession_date: subscription.accession_date ?? null,
-    expiration_date: subscription.expiration_date ?? null,
-    status: subscription.status ?? null,
-    active: subscription.active ?? null,
-  };
-}
-
-/** What undo needs to create a deleted student again. */
-export function studentSnapshot(student: Student): Snapshot {
-  return {
-    id: student.id,
-    first_name: student.first_name ?? null,
-    last_name: student.last_name ?? null,
-    email: student.email ?? null,
-    phone: student.phone ?? null,
-    birth: student.birth ?? null,
-    document: student.document ?? null,
-    reference_id: student.reference_id ?? null,
-  };
 }
 
 /** One row of a bulk run, as the bulk commands report it (their BulkRowOutcome fits). */

@@ -28,7 +28,11 @@ export interface AuditEntry {
   /** Its resolved id, when known. */
   student_id?: string;
   product_id?: string;
-  /** `granted`, `revoked`, `created`, `deleted`, `updated`; for a bulk run `completed`, `partial`, `interrupted`. */
+  /**
+   * `granted`, `revoked`, `renewed`, `created`, `deleted`, `updated`; `not applied` (an interrupted change the
+   * server never applied), `unknown` (one that cannot be checked: a magic link); for a bulk run `completed`,
+   * `partial`, `interrupted`.
+   */
   result: string;
   /** The server's X-Request-Id of the change, if it sent one. */
   request_id?: string;
@@ -50,6 +54,12 @@ export interface AuditEntry {
   score?: number;
   /** magic-link: the life of the link in seconds (never the URL: it is a credential). */
   expire_in?: number;
+  /**
+   * When the run that made the change ended before it could record the
+   * outcome (a kill, a crash), the time a later run checked it on the server
+   * (journal.ts, resolve.ts).
+   */
+  checked?: string;
 }
 
 export interface AuditRecord extends AuditEntry {
@@ -76,7 +86,7 @@ export function newAuditId(now: number = Date.now()): string {
 /** The order of the keys in a line, so that the log reads the same way throughout. */
 const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
   'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
-  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'before', 'after',
+  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'before', 'after',
 ];
 
 function ordered(record: AuditRecord): Record<string, unknown> {

@@ -28,3 +28,8 @@ export function configDir(
 export function auditLogPath(dir: string): string {
   return path.join(dir, 'audit.jsonl');
 }
+
+/** The records of changes in flight (audit/intents.ts): one file each, until its outcome is in the log. */
+export function auditIntentsDir(dir: string): string {
+  return path.join(dir, 'audit-intents');
+}

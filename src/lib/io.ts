@@ -20,8 +20,12 @@ export interface Io {
   cwd: string;
   /** Registers a Ctrl-C handler; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
-  /** SIGTERM, for long-running commands (the sandbox) that must stop cleanly. */
+  /** SIGTERM and SIGHUP (a closed terminal, a dropped ssh session): the run must stop cleanly, as on Ctrl-C. */
   onTerminate?(handler: () => void): () => void;
+  /** This process's id: the change record marks the changes in flight with it (audit/intents.ts). */
+  pid?: number;
+  /** Whether a process of this machine is running (the writer of a change in flight, before another run checks it). */
+  isRunning?(pid: number): boolean;
   /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
   onPage?(): void;
 }

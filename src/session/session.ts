@@ -84,7 +84,23 @@ export class Session {
     // Whole lists of products and courses, for completion's ids with titles (offline on Tab).
     api.onCatalog = (kind, items) => saveCatalog(dir, baseUrl, kind, items.map((item) => ({ id: item.id, title: item.title ?? '' })));
     this.apiInstance = api;
+    await this.checkInterrupted(api);
     return api;
+  }
+
+  /**
+   * Before this run reads or changes the profile's data: the changes earlier
+   * runs began and never recorded (killed, crashed) are checked on the server
+   * and recorded now (audit/resolve.ts), and the user is told.
+   */
+  private async checkInterrupted(api: Api): Promise<void> {
+    const { resolveInterrupted, resolutionNotice, halfRenewalWarning } = await import('../audit/resolve.js');
+    const resolution = await resolveInterrupted(this, api);
+    const notice = resolutionNotice(resolution);
+    if (notice === undefined) return;
+    const messages = await this.messages();
+    messages.notice(notice);
+    for (const record of resolution.halves) messages.warn(halfRenewalWarning(record));
   }
 
   /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */

@@ -1,0 +1,137 @@
+/**
+ * The intents of changes in flight: `audit-intents/ID.json` beside the log,
+ * one small file per change, on disk (fsync'd) before its request is sent and
+ * removed once its outcome is in `audit.jsonl`. What a kill, a crash or a
+ * power cut leaves here is a change whose outcome nobody recorded: a later
+ * run checks it on the server (resolve.ts).
+ *
+ * A file is claimed before it is resolved, by renaming it to
+ * `ID.PID.claim` (a rename is atomic: of two runs resolving at once, one
+ * wins), so that no change is resolved, and recorded, twice.
+ */
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditIntentsDir, auditLogPath } from '../config/paths.js';
+import type { AuditRecord } from './log.js';
+
+export interface Intent {
+  /** The record as it will read once applied: `result` is the one intended. */
+  record: AuditRecord;
+  /** The process that sends the change, and its machine: while it runs, its intents are its own. */
+  pid: number;
+  host: string;
+  /** The size of `audit.jsonl` when the intent was written: its outcome, if recorded, lies after. */
+  log_offset: number;
+}
+
+/** An intent found in the directory; `intent` is undefined when the file is not one (cut short before its request was sent). */
+export interface FoundIntent {
+  id: string;
+  path: string;
+  intent?: Intent;
+  /** The resolver holding it, when claimed. */
+  claimedBy?: number;
+}
+
+const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** The current size of the log: where the outcomes of changes begun now will lie. */
+export function logSize(dir: string): number {
+  try {
+    return statSync(auditLogPath(dir)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Writes the intent and waits for the disk: only then may its request be sent. Throws on failure. */
+export function writeIntent(dir: string, intent: Intent): void {
+  const folder = auditIntentsDir(dir);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const fd = openSync(join(folder, `${intent.record.id}.json`), OPEN_NEW, 0o600);
+  try {
+    const bytes = Buffer.from(JSON.stringify(intent));
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Forgets an intent whose outcome is recorded (or that was never sent). */
+export function removeIntent(path: string): void {
+  rmSync(path, { force: true });
+}
+
+export function intentPath(dir: string, id: string): string {
+  return join(auditIntentsDir(dir), `${id}.json`);
+}
+
+const NAME = /^([0-9a-z]+-[0-9a-f]+)\.(?:json|(\d+)\.claim)$/;
+
+/** The intents in the directory, unclaimed and claimed alike; none when there is no directory. */
+export function listIntents(dir: string): FoundIntent[] {
+  const folder = auditIntentsDir(dir);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const match = NAME.exec(name);
+    if (!match) return [];
+    const path = join(folder, name);
+    const found: FoundIntent = { id: match[1] as string, path, intent: readIntent(path) };
+    if (match[2] !== undefined) found.claimedBy = Number(match[2]);
+    return [found];
+  });
+}
+
+function readIntent(path: string): Intent | undefined {
+  try {
+    const intent = JSON.parse(readFileSync(path, 'utf8')) as Intent;
+    return typeof intent?.record?.id === 'string' && typeof intent.pid === 'number' ? intent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes an intent for `pid` to resolve; undefined when another run took it first. */
+export function claimIntent(dir: string, found: FoundIntent, pid: number): string | undefined {
+  const claimed = join(auditIntentsDir(dir), `${found.id}.${pid}.claim`);
+  try {
+    renameSync(found.path, claimed);
+    return claimed;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the log holds a record `id` after `offset`: the outcome was written
+ * but the run ended before it removed the intent.
+ */
+export function recordedSince(dir: string, id: string, offset: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(auditLogPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  const needle = Buffer.from(`{"id":"${id}"`);
+  try {
+    const chunk = Buffer.alloc(1 << 16);
+    let carry = Buffer.alloc(0);
+    for (let position = offset; ;) {
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      if (read === 0) return false;
+      position += read;
+      const text = Buffer.concat([carry, chunk.subarray(0, read)]);
+      if (text.includes(needle)) return true;
+      carry = text.subarray(Math.max(0, text.length - needle.length));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

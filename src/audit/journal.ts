@@ -1,0 +1,145 @@
+/**
+ * The change record, intent first: every change writes what it is about to
+ * do, and the state it saw, BEFORE its request (an intent, intents.ts), and
+ * its outcome after (a record in `audit.jsonl`). An intent left without an
+ * outcome — a kill, a crash, a power cut, a second Ctrl-C — is checked on the
+ * server by the next run that reaches it (resolve.ts) and completed as
+ * applied or not applied: history and undo see every change that happened.
+ *
+ * ```ts
+ * const journal = await openJournal(session, { command: 'students transfer', reason });
+ * const change = await journal.begin({ action: 'revoke', student, student_id, product_id, result: 'revoked', before });
+ * try {
+ *   ({ requestId } = await revokeProduct(api, student_id, product_id));
+ * } catch (error) {
+ *   await change.failed(error); // drops the intent only when the error proves nothing changed
+ *   throw error;
+ * }
+ * await change.applied({ request_id: requestId });
+ * ```
+ *
+ * docs/audit-and-undo.md holds the rules for new commands.
+ */
+import { hostname } from 'node:os';
+import { ApiError } from '../lib/errors.js';
+import { newAuditId, type AuditEntry, type AuditRecord } from './log.js';
+import { intentPath, logSize, removeIntent, writeIntent } from './intents.js';
+import { stamper, write, type AuditContext, type Stamp } from './stamp.js';
+
+/** A change about to be sent: the record it will have if applied, `result` included (`granted`, `revoked`…). */
+export type ChangeEntry = Omit<AuditEntry, 'command'> & { command?: string };
+
+/** One change whose intent is on disk; exactly one of its methods ends it (or none: see `failed`). */
+export interface PendingChange {
+  /** The audit id the change has, whatever its outcome (`members undo ID`). */
+  readonly id: string;
+  /** The server applied it: the record is completed with `details` (request id, the subscription made…); resolves to its id. */
+  applied(details?: Partial<AuditEntry>): Promise<string>;
+  /**
+   * The request failed. A refusal (a 4xx answer: nothing was changed) drops
+   * the intent; any other failure (a 5xx, a timeout, the network, an
+   * interrupt) leaves it, and the next run checks the server.
+   */
+  failed(error: unknown): Promise<void>;
+  /** Nothing was changed after all (found done by someone else): the intent is dropped, nothing recorded. */
+  dropped(): void;
+}
+
+export interface Journal {
+  /** Writes the intent; call it right before the request, after any question. */
+  begin(entry: ChangeEntry): Promise<PendingChange>;
+  /** This journal with more fields set on every record (a bulk row's `line`). */
+  with(fields: Partial<AuditEntry>): Journal;
+}
+
+/** A group of changes under one run id (a bulk file, a sync, a transfer): each record carries `run_id`. */
+export interface RunJournal extends Journal {
+  readonly runId: string;
+  /**
+   * Records the run itself (action `bulk`, with `counts`) when any of its
+   * changes was applied; resolves to the run's id, or undefined.
+   */
+  finish(summary: { counts: Readonly<Record<string, number>>; interrupted?: boolean }): Promise<string | undefined>;
+}
+
+/** A failure that proves the server changed nothing: it answered, and refused (4xx). */
+export function provesNothingChanged(error: unknown): boolean {
+  return error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500;
+}
+
+interface Shared {
+  context: AuditContext;
+  stamp: Stamp;
+  dir?: string;
+  host: string;
+  applied: number;
+}
+
+async function shared(context: AuditContext): Promise<Shared> {
+  const [stamp, dir] = await Promise.all([stamper(context), context.configDir().catch(() => undefined)]);
+  return { context, stamp, dir, host: hostname(), applied: 0 };
+}
+
+function journal(state: Shared, bound: Partial<AuditEntry>): Journal {
+  return {
+    async begin(entry) {
+      const record = state.stamp({ ...bound, ...entry } as AuditEntry);
+      const path = state.dir === undefined ? undefined : intent(state, record);
+      const finish = () => {
+        if (path) removeIntent(path);
+      };
+      return {
+        id: record.id,
+        async applied(details = {}) {
+          const { id, time, ...fields } = record;
+          await write(state.context, [state.stamp({ ...fields, ...details } as AuditEntry, id, time)]);
+          state.applied++;
+          finish();
+          return id;
+        },
+        async failed(error) {
+          if (provesNothingChanged(error)) finish();
+        },
+        dropped: finish,
+      };
+    },
+    with: (fields) => journal(state, { ...bound, ...fields }),
+  };
+}
+
+/**
+ * Writes the intent of `record`; its path, or undefined when it could not be
+ * written (the change goes on: its outcome is still recorded, or printed).
+ */
+function intent(state: Shared, record: AuditRecord): string | undefined {
+  const dir = state.dir as string;
+  try {
+    writeIntent(dir, { record, pid: state.context.io.pid ?? 0, host: state.host, log_offset: logSize(dir) });
+    return intentPath(dir, record.id);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A journal for one command's changes; `bound` fields (`command`, `reason`…) go on every record. */
+export async function openJournal(context: AuditContext, bound: Partial<AuditEntry> & { command: string }): Promise<Journal> {
+  return journal(await shared(context), bound);
+}
+
+/** A journal whose changes form one run (`run_id`), recorded as a whole by `finish`; `source` goes on the run's record only. */
+export async function openRun(context: AuditContext, bound: Partial<AuditEntry> & { command: string }): Promise<RunJournal> {
+  const state = await shared(context);
+  const runId = newAuditId();
+  const { source: _source, ...each } = bound;
+  return {
+    ...journal(state, { ...each, run_id: runId }),
+    runId,
+    async finish(summary) {
+      if (state.applied === 0) return undefined;
+      const failed = summary.counts.failed ?? 0;
+      const result = summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
+      await write(state.context, [state.stamp({ ...bound, action: 'bulk', result, counts: { ...summary.counts } } as AuditEntry, runId)]);
+      return runId;
+    },
+  };
+}

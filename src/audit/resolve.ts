@@ -1,0 +1,154 @@
+/**
+ * Completes the changes that earlier runs began and never finished recording
+ * (journal.ts): each intent of this server whose run is gone is checked on
+ * the server — the state a bulk re-run checks too — and recorded as applied
+ * (with what the server holds now), `not applied`, or, for a renewal stopped
+ * between its revoke and its grant, `revoked` (undo grants it back).
+ */
+import { hostname } from 'node:os';
+import type { Api } from '../api/client.js';
+import type { Subscription } from '../api/endpoints/schemas.js';
+import { findStudent, getScores, studentProduct } from '../api/endpoints/students.js';
+import { plural } from '../lib/values.js';
+import { claimIntent, listIntents, recordedSince, removeIntent, type FoundIntent, type Intent } from './intents.js';
+import type { AuditEntry, AuditRecord } from './log.js';
+import { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
+import { auditBaseUrl, write, type AuditContext } from './stamp.js';
+
+/** What the check found: the fields that complete the record (`result` always). */
+type Completion = Partial<AuditEntry> & { result: string };
+type Check = (api: Api, record: AuditRecord) => Promise<Completion>;
+
+const NOT_APPLIED: Completion = { result: 'not applied' };
+
+const sameId = (held: Subscription, before: AuditRecord['before']) =>
+  before?.id !== undefined && before.id !== null && held.id !== undefined && held.id !== null && String(held.id) === String(before.id);
+
+// A subscription change's intent names both (docs/audit-and-undo.md).
+const held = (client: Api, record: AuditRecord) => studentProduct(client, record.student_id as string, record.product_id as string);
+
+/** Granted: the student holds the product now, and not the subscription that was there before (a renewal's). */
+const grantCheck: Check = async (client, record) => {
+  const now = await held(client, record);
+  return now && !sameId(now, record.before) ? { result: record.result, after: subscriptionSnapshot(now) } : NOT_APPLIED;
+};
+
+/** Revoked: the product is gone, or held again under another subscription (granted since). */
+const revokeCheck: Check = async (client, record) => {
+  const now = await held(client, record);
+  const grantedSince = now && record.before?.id != null && now.id != null && !sameId(now, record.before);
+  return !now || grantedSince ? { result: record.result } : NOT_APPLIED;
+};
+
+/** Renewed: a new subscription; still the old one: not applied; none: the revoke went through and the grant did not. */
+const renewCheck: Check = async (client, record) => {
+  const now = await held(client, record);
+  if (!now) return { result: 'revoked' };
+  return sameId(now, record.before) ? NOT_APPLIED : { result: record.result, after: subscriptionSnapshot(now) };
+};
+
+const createCheck: Check = async (client, record) => {
+  const found = await findStudent(client, { kind: 'email', value: record.student as string });
+  return found ? { result: record.result, student_id: found.id, after: studentSnapshot(found) } : NOT_APPLIED;
+};
+
+const deleteCheck: Check = async (client, record) =>
+  (await findStudent(client, { kind: 'id', value: record.student_id as string })) ? NOT_APPLIED : { result: record.result };
+
+const scoreCheck: Check = async (client, record) => {
+  const { score } = await getScores(client, record.student_id as string);
+  return score === record.score ? { result: record.result, after: { score } } : NOT_APPLIED;
+};
+
+/** A magic link leaves nothing the API shows. */
+const cannotCheck: Check = async () => ({ result: 'unknown' });
+
+const CHECKS: Record<string, Check> = {
+  grant: grantCheck, revoke: revokeCheck, renew: renewCheck, create: createCheck, delete: deleteCheck, 'scores.set': scoreCheck,
+};
+/** An undo does what its result says. */
+const UNDONE_BY: Record<string, string> = { granted: 'grant', revoked: 'revoke', renewed: 'renew', created: 'create', updated: 'scores.set' };
+
+export function checkFor(record: AuditRecord): Check {
+  const kind = record.action === 'undo' ? UNDONE_BY[record.result] : record.action;
+  return (kind !== undefined && CHECKS[kind]) || cannotCheck;
+}
+
+/** An intent no longer written by a live run: its writer (or the run that claimed it) is gone. */
+function orphaned(found: FoundIntent, intent: Intent, context: AuditContext, host: string, now: number): boolean {
+  const { pid: self = 0, isRunning = () => false } = context.io;
+  const running = (pid: number) => pid !== self && isRunning(pid);
+  if (found.claimedBy !== undefined) return !running(found.claimedBy);
+  // Another machine's run (a shared config directory) cannot be asked: after a day it is gone.
+  if (intent.host !== host) return now - Date.parse(intent.record.time) > DAY_MS;
+  return !running(intent.pid);
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface Resolution {
+  /** Changes checked, by how they turned out: `applied`, `not applied`, `unknown`, `half applied`. */
+  counts: Record<string, number>;
+  /** The records of renewals found half done (their subscription is gone). */
+  halves: AuditRecord[];
+}
+
+/** The intents of the server in force whose runs are gone: what is left to check. */
+export async function orphanedIntents(context: AuditContext, now = Date.now()): Promise<Array<FoundIntent & { intent: Intent }>> {
+  const found = listIntents(await context.configDir());
+  if (found.length === 0) return [];
+  const here = auditBaseUrl((await context.settings()).baseUrl);
+  const host = hostname();
+  return found.filter((item): item is FoundIntent & { intent: Intent } =>
+    item.intent !== undefined && item.intent.record.base_url === here && orphaned(item, item.intent, context, host, now));
+}
+
+/**
+ * Checks and records every orphaned intent of the server `client` talks to.
+ * An intent whose check fails (the network) stays for a later run.
+ */
+export async function resolveInterrupted(context: AuditContext, client: Api, now = Date.now()): Promise<Resolution> {
+  const resolution: Resolution = { counts: {}, halves: [] };
+  const found = await orphanedIntents(context, now);
+  if (found.length === 0) return resolution;
+  const dir = await context.configDir();
+  for (const { intent, ...item } of found) {
+    const claimed = claimIntent(dir, item, context.io.pid ?? 0);
+    if (claimed === undefined) continue;
+    if (recordedSince(dir, intent.record.id, intent.log_offset)) {
+      removeIntent(claimed);
+      continue;
+    }
+    let completion: Completion;
+    try {
+      completion = await checkFor(intent.record)(client, intent.record);
+    } catch {
+      continue;
+    }
+    const record: AuditRecord = { ...intent.record, ...completion, checked: new Date(now).toISOString() };
+    await write(context, [record]);
+    removeIntent(claimed);
+    const label = completion.result === intent.record.result ? 'applied' : completion.result === 'revoked' ? 'half applied' : completion.result;
+    resolution.counts[label] = (resolution.counts[label] ?? 0) + 1;
+    if (label === 'half applied') resolution.halves.push(record);
+  }
+  return resolution;
+}
+
+/** `1 change from an interrupted run was checked: applied`; `3 changes from interrupted runs were checked: 2 applied, 1 not applied`. */
+export function resolutionNotice(resolution: Resolution): string | undefined {
+  const entries = Object.entries(resolution.counts);
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return undefined;
+  const how = entries.length === 1 && total === 1 ? (entries[0] as [string, number])[0] : entries.map(([label, count]) => `${count} ${label}`).join(', ');
+  return `${plural(total, 'change')} from ${total === 1 ? 'an interrupted run was' : 'interrupted runs were'} checked: ${how}`;
+}
+
+/** What a renewal stopped halfway lost, and the command that gives it back. */
+export function halfRenewalWarning(record: AuditRecord): string {
+  const before = record.before ?? {};
+  const what = ['accession', 'expiration'].map((field) => `${field} ${String(before[`${field}_date`] ?? 'none').slice(0, 10)}`).join(', ');
+  const status = typeof before.status === 'string' ? `, status ${before.status}` : '';
+  return `change ${record.id} (renewing product ${record.product_id} of ${record.student ?? record.student_id}) was interrupted between its revoke and its grant: `
+    + `the student no longer has the subscription (${what}${status}); \`members undo ${record.id}\` grants it again with those dates`;
+}

@@ -1,0 +1,185 @@
+/**
+ * The change record, intent first (src/audit/journal.ts, intents.ts): the
+ * intent is on disk before the request, the outcome completes it, a refusal
+ * drops it, an unknown outcome leaves it; a run groups its records.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openJournal, openRun, provesNothingChanged, type AuditRecord } from '../../../src/audit/index.js';
+import { claimIntent, listIntents, recordedSince, type Intent } from '../../../src/audit/intents.js';
+import type { AuditContext } from '../../../src/audit/stamp.js';
+import { ApiError, ExitCode, InterruptedError, RejectedError, TransientError } from '../../../src/lib/errors.js';
+
+let dir: string;
+const written: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'members-journal-'));
+  written.length = 0;
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const context = (pid = 4242, settings = { profile: 'production', baseUrl: 'https://members.example.com/', token: 'tok_SECRET_123456' }): AuditContext => ({
+  io: { env: {}, stderr: { write: (chunk: string) => written.push(chunk) > 0 }, pid },
+  settings: async () => settings,
+  configDir: async () => dir,
+});
+
+const log = (): AuditRecord[] => (existsSync(join(dir, 'audit.jsonl'))
+  ? readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord)
+  : []);
+const intents = () => (existsSync(join(dir, 'audit-intents')) ? readdirSync(join(dir, 'audit-intents')) : []);
+const intentOf = (id: string) => JSON.parse(readFileSync(join(dir, 'audit-intents', `${id}.json`), 'utf8')) as Intent;
+
+const GRANT = { action: 'grant', result: 'granted', student: 'maria@example.com', student_id: 's1', product_id: 'p1' } as const;
+const refused = new RejectedError('refused', ExitCode.rejected, { method: 'POST', path: '/x' }, 422);
+
+describe('a change', () => {
+  it('is on disk as an intent before the request, 0600 in a 0700 directory, with the writer and where the log ended', async () => {
+    writeFileSync(join(dir, 'audit.jsonl'), '{"id":"a"}\n'.repeat(2));
+    const journal = await openJournal(context(), { command: 'students grant', reason: 'ticket tok_SECRET_123456' });
+    const change = await journal.begin({ ...GRANT, after: { accession_date: '2025-01-02' } });
+    const intent = intentOf(change.id);
+    expect(intent).toMatchObject({
+      pid: 4242, log_offset: 22,
+      record: { id: change.id, profile: 'production', base_url: 'https://members.example.com', command: 'students grant', ...GRANT, reason: 'ticket ***' },
+    });
+    expect(typeof intent.host).toBe('string');
+    expect(statSync(join(dir, 'audit-intents', `${change.id}.json`)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'audit-intents')).mode & 0o777).toBe(0o700);
+    expect(log()).toHaveLength(2);
+  });
+
+  it('applied: one record with what begin said and the details on top, the intent gone, the intent\'s id and time kept', async () => {
+    const journal = await openJournal(context(), { command: 'students grant' });
+    const change = await journal.begin(GRANT);
+    const { time } = intentOf(change.id).record;
+    await expect(change.applied({ request_id: 'req-1', after: { id: 9 } })).resolves.toBe(change.id);
+    expect(log()).toEqual([expect.objectContaining({ id: change.id, time, command: 'students grant', ...GRANT, request_id: 'req-1', after: { id: 9 } })]);
+    expect(log()[0]?.checked).toBeUndefined();
+    expect(intents()).toEqual([]);
+  });
+
+  it('refused by the server (4xx): the intent is dropped and nothing recorded', async () => {
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    await change.failed(refused);
+    expect(intents()).toEqual([]);
+    expect(log()).toEqual([]);
+  });
+
+  it.each([
+    ['a 5xx', new TransientError('down', ExitCode.transient, { method: 'POST', path: '/x' }, 503)],
+    ['a timeout (no status)', new TransientError('timeout', ExitCode.transient, { method: 'POST', path: '/x' })],
+    ['an interrupt', new InterruptedError()],
+    ['a bug', new Error('boom')],
+  ])('failed with %s: the outcome is unknown, the intent stays for the next run', async (_what, error) => {
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    await change.failed(error);
+    expect(intents()).toEqual([`${change.id}.json`]);
+    expect(log()).toEqual([]);
+  });
+
+  it('dropped: nothing changed after all', async () => {
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    change.dropped();
+    expect(intents()).toEqual([]);
+    expect(log()).toEqual([]);
+  });
+
+  it('an intent that cannot be written does not stop the change; its outcome is still recorded', async () => {
+    writeFileSync(join(dir, 'audit-intents'), 'a file where the directory should be');
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    await change.applied();
+    expect(log()).toEqual([expect.objectContaining({ id: change.id, ...GRANT })]);
+  });
+
+  it('with(): fields on every record of the derived journal only', async () => {
+    const journal = await openJournal(context(), { command: 'students grant' });
+    await (await journal.with({ line: 7 }).begin(GRANT)).applied();
+    await (await journal.begin(GRANT)).applied();
+    expect(log().map((record) => record.line)).toEqual([7, undefined]);
+  });
+});
+
+describe('provesNothingChanged', () => {
+  it.each([[400, true], [401, true], [404, true], [422, true], [429, true], [499, true], [500, false], [503, false], [399, false]])('status %i: %s', (status, expected) => {
+    expect(provesNothingChanged(new ApiError('x', ExitCode.rejected, { method: 'POST', path: '/x' }, status))).toBe(expected);
+  });
+
+  it('no status (the network), or not an API error: unknown', () => {
+    expect(provesNothingChanged(new ApiError('x', ExitCode.transient, { method: 'POST', path: '/x' }))).toBe(false);
+    expect(provesNothingChanged(new Error('x'))).toBe(false);
+    expect(provesNothingChanged(undefined)).toBe(false);
+  });
+});
+
+describe('a run', () => {
+  it('gives every change its run id; finish records the run with its source and counts once a change was applied', async () => {
+    const run = await openRun(context(), { command: 'students grant --file', reason: 'cohort', source: 'cohort.csv' });
+    await (await run.with({ line: 2 }).begin(GRANT)).applied();
+    await (await run.with({ line: 3 }).begin(GRANT)).failed(refused);
+    await expect(run.finish({ counts: { granted: 1, failed: 1 } })).resolves.toBe(run.runId);
+    expect(log().map((r) => [r.id === run.runId, r.action, r.run_id, r.line, r.source, r.result, r.reason])).toEqual([
+      [false, 'grant', run.runId, 2, undefined, 'granted', 'cohort'],
+      [true, 'bulk', undefined, undefined, 'cohort.csv', 'partial', 'cohort'],
+    ]);
+    expect(log()[1]?.counts).toEqual({ granted: 1, failed: 1 });
+  });
+
+  it.each([
+    [{ counts: { granted: 2, failed: 0 } }, 'completed'],
+    [{ counts: { granted: 2 } }, 'completed'],
+    [{ counts: { granted: 2, failed: 3 }, interrupted: true }, 'interrupted'],
+  ])('result of %j: %s', async (summary, result) => {
+    const run = await openRun(context(), { command: 'students grant --file' });
+    await (await run.begin(GRANT)).applied();
+    await run.finish(summary);
+    expect(log().at(-1)?.result).toBe(result);
+  });
+
+  it('a run that applied nothing is not recorded', async () => {
+    const run = await openRun(context(), { command: 'students grant --file' });
+    (await run.begin(GRANT)).dropped();
+    await expect(run.finish({ counts: { skipped: 1 } })).resolves.toBeUndefined();
+    expect(log()).toEqual([]);
+  });
+});
+
+describe('intent files', () => {
+  it('listIntents: unclaimed, claimed (by whom), unreadable; other names ignored; nothing without a directory', async () => {
+    expect(listIntents(dir)).toEqual([]);
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    mkdirSync(join(dir, 'audit-intents'), { recursive: true });
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00aa.json'), '{"record":');
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00bb.77.claim'), JSON.stringify({ record: { id: 'm0000000-00bb' }, pid: 5, host: 'h', log_offset: 0 }));
+    writeFileSync(join(dir, 'audit-intents', 'notes.txt'), 'x');
+    const found = listIntents(dir).sort((a, b) => a.id.localeCompare(b.id));
+    expect(found.map((f) => [f.id, f.claimedBy, f.intent?.record.id])).toEqual([
+      ['m0000000-00aa', undefined, undefined], ['m0000000-00bb', 77, 'm0000000-00bb'], [change.id, undefined, change.id],
+    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+  });
+
+  it('claimIntent: one claimer wins', async () => {
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    const [found] = listIntents(dir);
+    const first = claimIntent(dir, found!, 1);
+    expect(first).toBe(join(dir, 'audit-intents', `${change.id}.1.claim`));
+    expect(claimIntent(dir, found!, 2)).toBeUndefined();
+    expect(listIntents(dir)[0]?.claimedBy).toBe(1);
+  });
+
+  it('recordedSince: finds the id only after the offset, across read chunks', () => {
+    const id = 'm1234567-abcdef012345';
+    const filler = `${'{"id":"other"}\n'.repeat(6000)}`;
+    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}"}\n${filler}{"id":"${id}","x":1}\n`);
+    expect(recordedSince(dir, id, 0)).toBe(true);
+    expect(recordedSince(dir, id, 5)).toBe(true);
+    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}"}\n${filler}`);
+    expect(recordedSince(dir, id, 5)).toBe(false);
+    expect(recordedSince(dir, 'm1234567-abcdef012346', 0)).toBe(false);
+    rmSync(join(dir, 'audit.jsonl'));
+    expect(recordedSince(dir, id, 0)).toBe(false);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Completing the changes of interrupted runs (src/audit/resolve.ts): each
+ * kind of change is checked on the server and recorded applied or not; only
+ * orphaned intents of the server in force are touched, each once.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newAuditId, type AuditRecord } from '../../../src/audit/log.js';
+import { writeIntent, type Intent } from '../../../src/audit/intents.js';
+import { checkFor, halfRenewalWarning, orphanedIntents, resolutionNotice, resolveInterrupted } from '../../../src/audit/resolve.js';
+import type { AuditContext } from '../../../src/audit/stamp.js';
+import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'members-resolve-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const { api, pool } = mockApi();
+const SELF = 1000;
+const running = new Set<number>();
+
+const context = (baseUrl = MOCK_BASE): AuditContext => ({
+  io: { env: {}, stderr: { write: () => true }, pid: SELF, isRunning: (pid) => running.has(pid) },
+  settings: async () => ({ profile: 'p', baseUrl }),
+  configDir: async () => dir,
+});
+
+const T0 = Date.parse('2025-05-01T10:00:00.000Z');
+
+function intent(fields: Partial<AuditRecord>, extra: Partial<Intent> = {}): AuditRecord {
+  const record: AuditRecord = {
+    id: newAuditId(T0), time: new Date(T0).toISOString(), user: 'ana', profile: 'p', base_url: MOCK_BASE,
+    command: 'students grant', action: 'grant', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'granted', ...fields,
+  };
+  writeIntent(dir, { record, pid: 77, host: hostname(), log_offset: 0, ...extra });
+  return record;
+}
+
+const log = (): AuditRecord[] => (existsSync(join(dir, 'audit.jsonl'))
+  ? readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord)
+  : []);
+const left = () => (existsSync(join(dir, 'audit-intents')) ? readdirSync(join(dir, 'audit-intents')) : []);
+
+const SUB = { id: 'sub-9', product_id: 'p1', accession_date: '2025-05-01', expiration_date: null, status: 'active', active: 1 };
+const held = (subscription: object | undefined) => {
+  const scope = pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET' });
+  if (subscription) scope.reply(200, { data: subscription });
+  else scope.reply(404, { message: 'not held', exception: 'SubscriptionNotFoundException' });
+};
+
+const resolve = () => resolveInterrupted(context(), api(), T0 + 60_000);
+const CHECKED = new Date(T0 + 60_000).toISOString();
+
+describe('each kind of change, checked', () => {
+  it('grant, held now: applied, with the subscription the server holds; the intent removed', async () => {
+    const record = intent({ after: { accession_date: '2025-05-01' } });
+    held(SUB);
+    const resolution = await resolve();
+    expect(resolution).toEqual({ counts: { applied: 1 }, halves: [] });
+    expect(log()).toEqual([{ ...record, checked: CHECKED, after: SUB }]);
+    expect(left()).toEqual([]);
+  });
+
+  it('grant, not held: not applied', async () => {
+    intent({});
+    held(undefined);
+    expect((await resolve()).counts).toEqual({ 'not applied': 1 });
+    expect(log()[0]?.result).toBe('not applied');
+  });
+
+  it('grant (an undo\'s), the very subscription seen before: not applied', async () => {
+    intent({ action: 'undo', result: 'granted', before: { id: 'sub-9' } });
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ 'not applied': 1 });
+  });
+
+  it.each([
+    ['gone', undefined, 'revoked'],
+    ['held again under another subscription', { ...SUB, id: 'sub-10' }, 'revoked'],
+    ['still the same subscription', SUB, 'not applied'],
+  ])('revoke, %s: %s', async (_what, now, result) => {
+    intent({ action: 'revoke', result: 'revoked', before: { id: 'sub-9' } });
+    held(now);
+    await resolve();
+    expect(log()[0]?.result).toBe(result);
+  });
+
+  it('revoke, held, no id recorded: not applied', async () => {
+    intent({ action: 'revoke', result: 'revoked', before: { id: null } });
+    held(SUB);
+    await resolve();
+    expect(log()[0]?.result).toBe('not applied');
+  });
+
+  it.each([
+    ['a new subscription', { ...SUB, id: 'sub-10' }, 'renewed', 'applied'],
+    ['the old one still', SUB, 'not applied', 'not applied'],
+    ['none: the revoke went through, the grant did not', undefined, 'revoked', 'half applied'],
+  ])('renew, %s', async (_what, now, result, label) => {
+    const record = intent({ action: 'renew', result: 'renewed', before: { id: 'sub-9', accession_date: '2024-01-01', expiration_date: '2024-12-31', status: 'canceled' } });
+    held(now);
+    const resolution = await resolve();
+    expect(resolution.counts).toEqual({ [label]: 1 });
+    expect(log()[0]?.result).toBe(result);
+    expect(resolution.halves.map((r) => r.id)).toEqual(label === 'half applied' ? [record.id] : []);
+  });
+
+  it('create: the e-mail exists now (applied, with its id) or not', async () => {
+    intent({ action: 'create', result: 'created', student: 'new@example.com', student_id: undefined, product_id: undefined });
+    pool().intercept({ path: '/api/v1/students/email/new%40example.com', method: 'GET' })
+      .reply(200, { data: { id: 's7', first_name: 'N', last_name: 'E', email: 'new@example.com' } });
+    await resolve();
+    expect(log()[0]).toMatchObject({ result: 'created', student_id: 's7', after: { id: 's7', email: 'new@example.com' } });
+  });
+
+  it('create: absent: not applied', async () => {
+    intent({ action: 'undo', result: 'created', student: 'new@example.com', student_id: undefined, product_id: undefined });
+    pool().intercept({ path: '/api/v1/students/email/new%40example.com', method: 'GET' }).reply(404, { message: 'no' });
+    await resolve();
+    expect(log()[0]?.result).toBe('not applied');
+  });
+
+  it.each([[404, 'deleted'], [200, 'not applied']])('delete: the student answers %i: %s', async (status, result) => {
+    intent({ action: 'delete', result: 'deleted', product_id: undefined });
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(status, status === 200 ? { data: { id: 's1', email: 'm@e.com' } } : { message: 'no' });
+    await resolve();
+    expect(log()[0]?.result).toBe(result);
+  });
+
+  it.each([[5, 'updated'], [3, 'not applied']])('scores set to 5, the score is %i: %s', async (score, result) => {
+    intent({ action: 'scores.set', result: 'updated', score: 5, product_id: undefined, before: { score: 3 } });
+    pool().intercept({ path: '/api/v1/students/s1/scores', method: 'GET' }).reply(200, { data: { score } });
+    await resolve();
+    expect(log()[0]?.result).toBe(result);
+  });
+
+  it('a magic link cannot be checked: unknown, without a request', async () => {
+    intent({ action: 'magic-link', result: 'created', product_id: undefined });
+    expect((await resolve()).counts).toEqual({ unknown: 1 });
+    expect(log()[0]?.result).toBe('unknown');
+  });
+
+  it('checkFor an undo follows its result; an unknown action cannot be checked', () => {
+    const base = { id: 'x', time: '', user: '', profile: '', base_url: '', command: 'undo' };
+    expect(checkFor({ ...base, action: 'undo', result: 'updated' })).toBe(checkFor({ ...base, action: 'scores.set', result: 'updated' }));
+    expect(checkFor({ ...base, action: 'undo', result: 'revoked' })).toBe(checkFor({ ...base, action: 'revoke', result: 'revoked' }));
+    expect(checkFor({ ...base, action: 'undo', result: 'renewed' })).toBe(checkFor({ ...base, action: 'renew', result: 'renewed' }));
+    expect(checkFor({ ...base, action: 'undo', result: 'created' })).toBe(checkFor({ ...base, action: 'create', result: 'created' }));
+    expect(checkFor({ ...base, action: 'undo', result: 'odd' })).toBe(checkFor({ ...base, action: 'magic-link', result: 'created' }));
+    expect(checkFor({ ...base, action: 'bulk', result: 'completed' })).toBe(checkFor({ ...base, action: 'magic-link', result: 'created' }));
+  });
+});
+
+describe('which intents are checked', () => {
+  it('a live writer\'s intent is its own; another server\'s is left; a dead writer\'s or this pid\'s is checked', async () => {
+    running.add(77);
+    intent({});
+    intent({ base_url: 'https://other.example.com' }, { pid: 78 });
+    const mine = intent({ student_id: 's1' }, { pid: SELF });
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+    expect(log().map((r) => r.id)).toEqual([mine.id]);
+    expect(left()).toHaveLength(2);
+    running.delete(77);
+  });
+
+  it('claimed by a run still going: left; claimed by a run that is gone: checked', async () => {
+    const record = intent({});
+    const folder = join(dir, 'audit-intents');
+    const text = readFileSync(join(folder, `${record.id}.json`));
+    rmSync(join(folder, `${record.id}.json`));
+    writeFileSync(join(folder, `${record.id}.55.claim`), text);
+    running.add(55);
+    expect(await orphanedIntents(context(), T0)).toEqual([]);
+    running.delete(55);
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+    expect(left()).toEqual([]);
+  });
+
+  it('another machine\'s intent waits a day', async () => {
+    intent({}, { host: 'elsewhere' });
+    expect(await orphanedIntents(context(), T0 + 23 * 3600_000)).toEqual([]);
+    expect(await orphanedIntents(context(), T0 + 25 * 3600_000)).toHaveLength(1);
+  });
+
+  it('an outcome already in the log (killed between the two writes): the intent is removed, nothing checked or written again', async () => {
+    const record = intent({});
+    writeFileSync(join(dir, 'audit.jsonl'), `${JSON.stringify({ ...record, after: SUB })}\n`);
+    expect(await resolve()).toEqual({ counts: {}, halves: [] });
+    expect(log()).toHaveLength(1);
+    expect(left()).toEqual([]);
+  });
+
+  it('a check that fails (the network) leaves the intent, claimed, for a later run', async () => {
+    intent({});
+    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET' }).replyWithError(new Error('ECONNRESET'));
+    expect((await resolve()).counts).toEqual({});
+    expect(log()).toEqual([]);
+    expect(left()).toEqual([expect.stringMatching(new RegExp(`\\.${SELF}\\.claim$`))]);
+  });
+
+  it('an unreadable intent file is not checked', async () => {
+    mkdirSync(join(dir, 'audit-intents'));
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00aa.json'), '');
+    expect(await orphanedIntents(context())).toEqual([]);
+  });
+});
+
+describe('what the user is told', () => {
+  it.each([
+    [{}, undefined],
+    [{ applied: 1 }, '1 change from an interrupted run was checked: applied'],
+    [{ 'not applied': 1 }, '1 change from an interrupted run was checked: not applied'],
+    [{ applied: 2 }, '2 changes from interrupted runs were checked: 2 applied'],
+    [{ applied: 2, 'not applied': 1 }, '3 changes from interrupted runs were checked: 2 applied, 1 not applied'],
+  ])('%j: %s', (counts, text) => {
+    expect(resolutionNotice({ counts, halves: [] })).toBe(text);
+  });
+
+  it('a half renewal: what was lost, and the undo that gives it back', () => {
+    const text = halfRenewalWarning({
+      id: 'abc', time: '', user: '', profile: '', base_url: '', command: 'students grant', action: 'renew', result: 'revoked',
+      student: 'maria@example.com', product_id: 'p1', before: { accession_date: '2024-01-01 00:00:00', expiration_date: null, status: 'canceled' },
+    });
+    expect(text).toBe('change abc (renewing product p1 of maria@example.com) was interrupted between its revoke and its grant: the student no longer has '
+      + 'the subscription (accession 2024-01-01, expiration none, status canceled); `members undo abc` grants it again with those dates');
+  });
+});
