@@ -214,7 +214,7 @@ complete -c members -n '__members_arg \'\' 0' -a api -d 'Send an authenticated r
 complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server that implements the whole API on seeded data'
 complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh, fish or PowerShell'
 complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
-complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a grant, a revoke or a delete recorded in the audit log (see `members history`)'
+complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log: a grant, renewal, revoke, scores set or delete (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'

@@ -1,4 +1,8 @@
-/** `members help TOPIC`: what no single command's --help says (as `gh help environment` and `gh help exit-codes`). */
+/**
+ * `members help TOPIC`: what no single command's --help says (as `gh help environment` and `gh help exit-codes`),
+ * and what an operator needs at the prompt for a whole task (bulk runs, undo). A topic named as a command
+ * (`undo`) is printed in place of the command's help, and points at `members undo --help`.
+ */
 export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   environment: {
     summary: 'environment variables members reads',
@@ -73,6 +77,72 @@ Set MEMBERS_CSV_DIALECT=excel-br once to make it the default of csv output.
 Dates and times: json, ndjson and csv give instants as the API sends them; tables show
 them in your time zone (TZ), naming the zone in the column header unless it is UTC.
 Date-only fields (birth, accession_date, expiration_date) are YYYY-MM-DD in every format.
+`,
+  },
+  bulk: {
+    summary: 'grant, revoke and import from a CSV file',
+    text: `Bulk runs from a CSV file (- reads stdin):
+
+  members students grant --file grants.csv --yes --reason "nightly sync"
+  members students revoke --file revokes.csv --yes
+  members students import new-students.csv --dry-run
+
+Columns (a header row; names in any order and any case):
+  grant    student,product_id[,accession_date][,expiration_date][,renew]
+  revoke   student,product_id
+  import   first_name,last_name,email[,phone][,birth][,document][,reference_id]
+  student is an id, an e-mail, a CPF, doc:… or ref:…; product_id an id, a title or
+  the start of one. A file members exported reads back as it is (student.email,
+  product.id…); a header with ; and no , (Excel in Portuguese) is read with ;.
+
+Every row is checked before anything is sent: a bad row prints "error: line N: …" and
+the run sends nothing (exit 2), unless --skip-invalid (the bad rows are reported failed).
+--dry-run checks the rows and looks the students up, changing nothing.
+
+More than 20 rows, or a revoke, asks on a terminal; off one (cron) or from stdin it
+needs --yes. --concurrency N (1-32, default 4) rows at once.
+
+Each row changes only what is missing: running the same file again is safe, and rows
+already applied come back skipped. A renew cell (yes/no), or --renew for blank cells,
+renews a subscription that exists without access.
+
+Output: one record per row (line, student, product_id, result, message); result is
+granted, revoked, renewed, created, skipped or failed. With --out FILE the file is
+written even when rows failed. stderr ends with a summary line.
+
+Exit codes: 0 all done; 7 a row failed (the others were applied); 6 every failed row
+failed for a transient reason (run again later); 2 invalid input, nothing sent;
+130 interrupted (Ctrl-C: rows in flight finish, the results so far are printed).
+Every applied row is in the audit log: members history -o json lists them by run_id.
+`,
+  },
+  undo: {
+    summary: 'find a change in the audit log and reverse it',
+    text: `Every change members makes is recorded on this machine (the audit log in
+MEMBERS_CONFIG_DIR); members history shows it, members undo reverses one change:
+
+  members history --student maria@example.com       # any key of the student finds it
+  members undo m7u0k1zq-3f9c2e4d7a01 --reason "granted by mistake"
+
+What undo does:
+  grant      revokes the subscription
+  renewal    revokes the renewed subscription; grants the old one again if it had access
+  revoke     grants the product again with the recorded dates (a new subscription:
+             status and access are the server's defaults for a grant)
+  scores set sets the previous score again
+  delete     creates the student again (a new id; products, scores and progress are
+             not restored: grant them again from members history -o json)
+  undo       reverses the undo of a grant or a revoke
+
+It asks first on a terminal; off one it needs --yes. Before any change it checks the
+state is still the one the change left: if not, nothing is sent (exit 5).
+
+Cannot be undone (exit 2): students create (delete the student), magic-link (it
+expires), a change already undone, a bulk run as a whole (undo its rows one by one:
+members history -o json lists them with its run_id), and a change made on another
+server than the profile in force (use --profile). Exit 4: the student no longer exists.
+
+The flags of the command: members undo --help.
 `,
   },
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
+import { grantOperation, importOperation, revokeOperation } from '../../../src/domain/bulk/operations.js';
 
 async function members(args: string[]) {
   const fake = fakeIo({ columns: 100 });
@@ -13,6 +14,8 @@ describe('members help', () => {
     ['environment', 'MEMBERS_CONFIG_DIR'],
     ['exit-codes', '141  stdout was closed by its reader'],
     ['formatting', '--fields id,email,product.title'],
+    ['bulk', '  members students grant --file grants.csv --yes --reason "nightly sync"'],
+    ['undo', '  members undo m7u0k1zq-3f9c2e4d7a01 --reason "granted by mistake"'],
   ])('help %s prints the topic on stdout, exit 0', async (topic, line) => {
     const { code, stdout, stderr } = await members(['help', topic]);
     expect(code).toBe(0);
@@ -30,7 +33,28 @@ describe('members help', () => {
     const { code, stdout, stderr } = await members(['help', 'nope']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting)\n');
+    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting, bulk, undo)\n');
+  });
+
+  it('help bulk gives the columns each bulk form reads', async () => {
+    const { stdout } = await members(['help', 'bulk']);
+    for (const [form, { columns }] of [['grant', grantOperation], ['revoke', revokeOperation], ['import', importOperation]] as const) {
+      expect(stdout).toContain(`\n  ${form.padEnd(8)} ${[columns.required.join(','), ...columns.optional.map((c) => `[,${c}]`)].join('')}\n`);
+    }
+  });
+
+  it('help undo is the topic, which points at undo --help for the command itself', async () => {
+    const topic = await members(['help', 'undo']);
+    expect(topic.stdout).toContain('\nWhat undo does:\n');
+    expect(topic.stdout).toMatch(/The flags of the command: members undo --help\.\n$/);
+    const command = await members(['undo', '--help']);
+    expect(command.stdout.split('\n')[0]).toBe('Usage: members undo [options] <audit_id>');
+  });
+
+  it('the root help lists every topic', async () => {
+    const { stdout } = await members(['--help']);
+    expect(stdout).toContain('  members help bulk         grant, revoke and import from a CSV file\n');
+    expect(stdout).toContain('  members help undo         find a change in the audit log and reverse it\n');
   });
 
   it('group helps have examples', async () => {
