@@ -3,70 +3,10 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { undiciStandIns } from './build/undici-stand-ins.mjs';
-
-/**
- * conf imports a JSON-schema validator (ajv, ajv-formats) and semver at its
- * top, for its `schema` and `migrations` options, which src/config/store.ts
- * does not use: evaluating them cost every API command 40 ms (a third of a
- * `node -e 0`) just to read the config file. In the bundle they are replaced
- * by stubs that throw if conf ever needs them (e2e tests run the bundle).
- */
-const UNUSED_BY_CONF = {
-  'ajv/dist/2020.js': 'export class Ajv2020 { constructor() { unbundled(); } }',
-  'ajv-formats': 'export default { default: unbundled };',
-  semver: 'export default { eq: unbundled, clean: unbundled, satisfies: unbundled, lte: unbundled, gt: unbundled };',
-};
-const confWithoutSchemas = {
-  name: 'conf-without-schemas',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
-      (/[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'unused-by-conf' } : undefined));
-    esbuild.onLoad({ filter: /.*/, namespace: 'unused-by-conf' }, (args) => ({
-      contents: `function unbundled() {\n  throw new Error('conf: ${args.path} is not bundled; conf schema and migrations options are unsupported (scripts/build.mjs)');\n}\n${UNUSED_BY_CONF[args.path]}\n`,
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * commander requires child_process at its top, for executable subcommands,
- * which members does not have: loading it (with net, dgram and streams) cost
- * every run, --help too, 3 ms. In the bundle commander gets a spawn that
- * loads child_process when called.
- */
-const commanderWithLazySpawn = {
-  name: 'commander-with-lazy-spawn',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-spawn' } : undefined));
-    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-spawn' }, () => ({
-      contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);\n",
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * undici's client requires its HTTP/2 module at its top, which loads
- * node:http2 (7 ms of every API command) for a protocol members never
- * negotiates (allowH2 is off). In the bundle the client gets a connectH2
- * that loads that module when called.
- */
-const undiciWithLazyH2 = {
-  name: 'undici-with-lazy-h2',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
-      (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
-        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'lazy-h2' } : undefined));
-    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
-      contents: `module.exports = function connectH2(...args) { return require(${JSON.stringify(args.path)})(...args); };\n`,
-      loader: 'js',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
+// Each plugin patches one dependency's bundled copy, for start-up: what it saves is in its module.
+import { commanderWithLazySpawn } from './build/commander-with-lazy-spawn.mjs';
+import { confWithoutSchemas } from './build/conf-without-schemas.mjs';
+import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -77,7 +17,7 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2, undiciStandIns],
+  plugins: [confWithoutSchemas, commanderWithLazySpawn, undiciWithLazyH2],
   define: { __MEMBERS_VERSION__: JSON.stringify(pkg.version) },
   /*
    * No import() left in the output: bin/members.js runs the bundle as a vm

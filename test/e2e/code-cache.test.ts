@@ -98,8 +98,7 @@ describe('the code cache', () => {
     });
   });
 
-  // Weighing is the only rule: a GET after the history loads no Node module the history did not
-  // (bin loads net for every run, undici's http is a stand-in), yet compiles half again as much.
+  // Weighing is the only rule: a GET after the history compiles half again as much as it did.
   it('a GET after the history writes it again, and a second GET leaves it', async () => {
     await withSandbox(['--students', '3'], async ({ sandbox, home, env }) => {
       const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
