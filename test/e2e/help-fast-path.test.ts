@@ -27,7 +27,7 @@ describe('members --help before anything loads', () => {
     const install = tempDir('members-no-help-');
     const root = join(BIN, '..', '..');
     for (const dir of ['bin', 'dist']) mkdirSync(join(install, dir));
-    for (const file of ['package.json', 'bin/members.js', 'bin/package.json', 'dist/main.cjs']) copyFileSync(join(root, file), join(install, file));
+    for (const file of ['package.json', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs']) copyFileSync(join(root, file), join(install, file));
     const help = await run(['--help'], { bin: join(install, 'bin', 'members.js'), env: { NODE_DISABLE_COMPILE_CACHE: '1' } });
     expect(help).toEqual({ code: 0, stdout: await programHelp(), stderr: '' });
   });
