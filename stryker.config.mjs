@@ -23,6 +23,7 @@ export default {
     'src/domain/changes.ts',
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
+    'src/domain/bulk/reads.ts',
     'src/config/settings.ts',
     'src/audit/journal.ts',
     'src/audit/intents.ts',

@@ -59,7 +59,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students import|--reason"|"students import|--concurrency"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -90,9 +90,9 @@ __members_flags() {
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason -h --help" ;;
     "students products") echo "-h --help" ;;
-    "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
-    "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid -h --help" ;;
-    "students import") echo "--reason --concurrency --dry-run --skip-invalid -h --help" ;;
+    "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
+    "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
+    "students import") echo "--reason --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;
     "scores get") echo "-h --help" ;;
@@ -141,7 +141,10 @@ __members_values() {
     "students create|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
     "students products|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "students grant|--file") __members_files ;;
+    "students grant|--strategy") __members_words "auto rows snapshot" ;;
     "students revoke|--file") __members_files ;;
+    "students revoke|--strategy") __members_words "auto rows snapshot" ;;
+    "students import|--strategy") __members_words "auto rows snapshot" ;;
     "scores get|--fields") __members_list "score posts comments replies" ;;
     "scores set|--fields") __members_list "score posts comments replies" ;;
     "magic-link|--fields") __members_list "expire_in url" ;;

@@ -58,6 +58,12 @@ export interface ChangeOptions {
   renew?: (held: Subscription, gap: string) => Promise<boolean>;
   /** How to ask for a renewal, for the refusal's message: `pass --renew` unless told otherwise (a bulk row's renew column). */
   renewHint?: string;
+  /**
+   * The state as a snapshot of the platform read it (domain/snapshot.ts):
+   * the student exists and holds `held` (or nothing), so no check is sent.
+   * The change itself is still checked when the server refuses it.
+   */
+  known?: { held: Subscription | undefined };
 }
 
 /** The subscription exists but not as asked (no access, another expiration): exit 5, nothing was sent. */
@@ -119,7 +125,7 @@ export async function grantToStudent(
 ): Promise<ChangeOutcome> {
   const label = studentLabel(student);
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
-  const held = await studentProduct(api, student.id, productId);
+  const held = options.known ? options.known.held : await studentProduct(api, student.id, productId);
   if (held) {
     const gap = accessGap(held, dates.expiration);
     if (gap === undefined) {
@@ -128,7 +134,7 @@ export async function grantToStudent(
     return renew(api, student, productId, held, gap, renewalDates(held, dates), options);
   }
   if (options.dryRun) {
-    if (!student.record) await getStudent(api, student.key);
+    if (!student.record && !options.known) await getStudent(api, student.key);
     return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId)} to ${label} (dry run; nothing sent)` };
   }
   await options.beforeChange?.();
@@ -217,10 +223,10 @@ export async function revokeFromStudent(
 ): Promise<ChangeOutcome> {
   const label = studentLabel(student);
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
-  const held = await studentProduct(api, student.id, productId);
+  const held = options.known ? options.known.held : await studentProduct(api, student.id, productId);
   if (!held) {
     // The API answers 404 for an unknown student and for a product not held alike: tell them apart.
-    if (!student.record) await getStudent(api, student.key);
+    if (!student.record && !options.known) await getStudent(api, student.key);
     return { ...base, result: 'skipped', message: `${label} does not have ${productLabel(productId)}; nothing sent` };
   }
   const what = productLabel(productId, held);

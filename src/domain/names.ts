@@ -103,13 +103,16 @@ export function pick<T extends { id: string; title?: string | null; slug?: strin
 /** UUIDs and integers are ids as they are: no list is read for them (the server checks them), unless `check`. */
 const LOOKS_LIKE_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i;
 
+/** Whether resolving this PRODUCT argument reads the product list (a title, or `check`). */
+export const readsProductList = (input: string, check = false) => check || !LOOKS_LIKE_ID.test(input.trim());
+
 /**
  * The product a PRODUCT argument names: `{ id, title }` (title '' when the id
  * was taken as it is). `check`: read the list even for an id (dry runs).
  */
 export async function resolveProduct(api: Api, input: string, options: { argument?: string; check?: boolean } = {}): Promise<Named> {
   const argument = options.argument ?? 'PRODUCT';
-  if (!options.check && LOOKS_LIKE_ID.test(input.trim())) return { id: input.trim(), title: '' };
+  if (!readsProductList(input, options.check)) return { id: input.trim(), title: '' };
   const item = pick(await entries(api, PRODUCTS), input, { noun: 'product', argument, listCommand: PRODUCTS.listCommand });
   return { id: item.id, title: item.title ?? '' };
 }

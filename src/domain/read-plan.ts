@@ -39,7 +39,8 @@ export interface Probe {
 }
 
 export interface ReadPlanInput extends ReadNeeds {
-  firstPage: FirstPage;
+  /** Not read: too few lookups at stake (worthProbing). */
+  firstPage?: FirstPage;
   probe?: Probe;
 }
 
@@ -61,10 +62,13 @@ const PRODUCT_LIST_REQUESTS = 1;
 const productList = (needs: Pick<ReadNeeds, 'needsProductList'>) => (needs.needsProductList ? PRODUCT_LIST_REQUESTS : 0);
 
 /**
- * Whether the first page is worth reading at all: a snapshot costs at least
- * that page, so with at most one lookup to save the rows win unread.
+ * The first page is read to learn the count, and lost when the rows win. A
+ * snapshot costs at least that page: with this many lookups or fewer at
+ * stake it could save at most 3 requests, so the rows are taken unread.
  */
-export const worthProbing = (needs: ReadNeeds) => rowLookups(needs) > 1;
+export const PROBE_ABOVE = 4;
+
+export const worthProbing = (needs: ReadNeeds) => rowLookups(needs) > PROBE_ABOVE;
 
 /** The pages of the walk as the first page counts them, or undefined when the server counts nothing. */
 export function countedPages(first: FirstPage): number | undefined {
@@ -81,7 +85,7 @@ export function countedPages(first: FirstPage): number | undefined {
  * point where the walk costs as much as the lookups. Records there mean the
  * rows are cheaper; an empty page means the walk ends before it.
  */
-export function probePage(input: Omit<ReadPlanInput, 'probe'>): number | undefined {
+export function probePage(input: Omit<ReadPlanInput, 'probe'> & { firstPage: FirstPage }): number | undefined {
   if (countedPages(input.firstPage) !== undefined || (!input.firstPage.withSubscriptions && input.rows > 0)) return undefined;
   return rowLookups(input) + 1;
 }
@@ -93,6 +97,9 @@ export function planReads(input: ReadPlanInput): ReadPlan {
   const lookups = rowLookups(input);
   const extra = productList(input);
   const rowsCost = lookups + extra;
+  if (input.firstPage === undefined) {
+    return { strategy: 'rows', rowsCost, snapshotCost: 1 + extra, pagesExact: false, reason: `${count(lookups)} ${pluralWord(lookups, 'lookup')}, too few to read the student list instead` };
+  }
   const exact = countedPages(input.firstPage);
   if (input.rows > 0 && !input.firstPage.withSubscriptions) {
     return { strategy: 'rows', rowsCost, snapshotCost: (exact ?? lookups + 1) + extra, pagesExact: exact !== undefined, reason: 'the server sends the student list without subscriptions' };
@@ -111,19 +118,20 @@ export function planReads(input: ReadPlanInput): ReadPlan {
   }
   const snapshotCost = pages + extra;
   const strategy: ReadStrategy = pages <= lookups ? 'snapshot' : 'rows';
-  return { strategy, rowsCost, snapshotCost, pagesExact, reason: explain(strategy, lookups, pages, pagesExact, extra) };
+  return { strategy, rowsCost, snapshotCost, pagesExact, reason: explain(strategy, lookups, pages, pagesExact) };
 }
 
-/** `read 20 pages instead of 1,874 lookups`, `10 lookups instead of reading 1,000 pages`, with the bounds and the product list said. */
-export function explain(strategy: ReadStrategy, lookups: number, pages: number, pagesExact: boolean, productListRequests = 0): string {
+/** `read 20 pages instead of 1,874 lookups`, `10 lookups instead of reading 1,000 pages`, with the bounds said. */
+export function explain(strategy: ReadStrategy, lookups: number, pages: number, pagesExact: boolean): string {
   const pageText = `${pagesExact ? '' : strategy === 'snapshot' ? 'at most ' : 'at least '}${count(pages)} ${pluralWord(pages, 'page')}`;
   const lookupText = `${count(lookups)} ${pluralWord(lookups, 'lookup')}`;
-  const main = strategy === 'snapshot' ? `read ${pageText} instead of ${lookupText}` : `${lookupText} instead of reading ${pageText}`;
-  return productListRequests > 0 ? `${main}, and the product list either way` : main;
+  return strategy === 'snapshot' ? `read ${pageText} instead of ${lookupText}` : `${lookupText} instead of reading ${pageText}`;
 }
 
 /** The plan a `--strategy` other than auto imposes, with the estimate when one was made. */
 export function forcedPlan(strategy: ReadStrategy, needs: ReadNeeds): ReadPlan {
   const extra = productList(needs);
-  return { strategy, rowsCost: rowLookups(needs) + extra, pagesExact: false, reason: `--strategy ${strategy}` };
+  const lookups = rowLookups(needs);
+  const reason = `--strategy ${strategy}${strategy === 'rows' ? `: ${count(lookups)} ${pluralWord(lookups, 'lookup')}` : ''}`;
+  return { strategy, rowsCost: lookups + extra, pagesExact: false, reason };
 }

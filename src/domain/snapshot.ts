@@ -16,8 +16,8 @@
  * - `Snapshot.pages` (requests spent), `Snapshot.total` (students held).
  * - `Snapshot.record(...)`: a change the run made, so that a later row sees it.
  *
- * Only what plans need is kept (keys, name, product ids, dates, access,
- * status; repeated strings shared), so 100,000 students with 3 subscriptions
+ * Only what plans need is kept (keys, name, subscription and product ids,
+ * dates, access, status; repeated strings shared), so 100,000 students with 3 subscriptions
  * each fit in a few tens of MB. The walk checks the pages add up (paginate.ts).
  */
 import type { Api } from '../api/client.js';
@@ -40,6 +40,8 @@ export interface SnapshotStudent {
 }
 
 export interface SnapshotSubscription {
+  /** The subscription's own id, for the audit log (undo names it). */
+  id?: string | number;
   studentId: string;
   productId: string;
   accessionDate?: string;
@@ -166,6 +168,7 @@ export class Snapshot {
     const title = subscription.product?.title;
     if (title && !this.titles.has(productId)) this.titles.set(productId, title);
     const entry: SnapshotSubscription = { studentId, productId, hasAccess: hasAccess(subscription) };
+    if (subscription.id !== undefined && subscription.id !== null) entry.id = subscription.id;
     if (subscription.accession_date) entry.accessionDate = subscription.accession_date;
     if (subscription.expiration_date) entry.expirationDate = subscription.expiration_date;
     if (subscription.status) entry.status = this.intern(subscription.status);
@@ -190,6 +193,7 @@ export class Snapshot {
   asSubscription(subscription: SnapshotSubscription): Subscription {
     const title = this.titles.get(subscription.productId);
     return {
+      ...(subscription.id === undefined ? {} : { id: subscription.id }),
       product_id: subscription.productId,
       active: subscription.hasAccess ? 1 : 0,
       status: subscription.status ?? null,
@@ -217,6 +221,8 @@ export class SubscriptionsMissingError extends CliError {
 
 export interface OpenSnapshot {
   first: FirstPage;
+  /** Asks one page further on (a server that counts nothing: domain/read-plan.ts probePage) and tells how many records it holds. */
+  probe(page: number): Promise<number>;
   /** Walks every page (the first one is not asked again) into a Snapshot. */
   read(): Promise<Snapshot>;
 }
@@ -234,6 +240,7 @@ export async function openSnapshot(api: Api, options: SnapshotOptions = {}): Pro
   let used = false;
   return {
     first,
+    probe: async (page) => (await fetch({ path: SNAPSHOT_PATH, query: { ...query, page } })).records.length,
     async read() {
       if (used) throw new Error('a snapshot is read once');
       used = true;

@@ -8,6 +8,7 @@
 import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
+import type { ReadPlan } from '../read-plan.js';
 import type { BulkOperation, BulkResult, BulkResultKind, BulkRowOutcome, RowContext } from './operations.js';
 import { KeyedQueue, runPool } from './pool.js';
 
@@ -238,9 +239,13 @@ export interface BulkSummary {
   transientOnly: boolean;
   /** The run stopped early: rows kept failing transiently one after another. */
   tripped: boolean;
+  /** How the state was read before the changes, and why (domain/read-plan.ts). */
+  reads?: Pick<ReadPlan, 'strategy' | 'reason'>;
 }
 
-export function summarize(run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean }): BulkSummary {
+export function summarize(
+  run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean; reads?: BulkSummary['reads'] },
+): BulkSummary {
   const outcomes = execution.outcomes();
   const counts: Record<BulkResultKind, number> = { granted: 0, revoked: 0, renewed: 0, created: 0, skipped: 0, failed: 0 };
   for (const outcome of outcomes) counts[outcome.result]++;
@@ -253,14 +258,19 @@ export function summarize(run: PlannedRun<unknown>, execution: Execution, facts:
     dryRun: facts.dryRun,
     transientOnly: outcomes.every((outcome) => outcome.result !== 'failed' || outcome.error instanceof TransientError),
     tripped: execution.tripped,
+    ...(facts.reads ? { reads: { strategy: facts.reads.strategy, reason: facts.reads.reason } } : {}),
   };
 }
 
-/** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s` */
+/** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s (snapshot: read 20 pages instead of 1,874 lookups)` */
 export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: BulkSummary): string {
   const { counts } = summary;
   const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;
-  const notes = [summary.tripped ? 'stopped: the server kept failing' : summary.interrupted ? 'interrupted' : '', summary.dryRun ? 'dry run: nothing was sent' : ''].filter(Boolean);
+  const notes = [
+    summary.reads?.reason ?? '',
+    summary.tripped ? 'stopped: the server kept failing' : summary.interrupted ? 'interrupted' : '',
+    summary.dryRun ? 'dry run: nothing was sent' : '',
+  ].filter(Boolean);
   const renewed = counts.renewed > 0 ? `, ${counts.renewed} renewed` : '';
   return `${rows}: ${counts[op.done]} ${op.done}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
     + (notes.length > 0 ? ` (${notes.join('; ')})` : '');

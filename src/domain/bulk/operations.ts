@@ -16,6 +16,12 @@
  * - import: 1 lookup by e-mail + 1 POST when the e-mail is new (a POST with an
  *           unknown outcome: 1 lookup before any resend).
  * - --dry-run: the GETs only; grant also looks up students given by id (once each).
+ *
+ * With a snapshot (`--strategy snapshot`, or `auto` when it is cheaper: see
+ * domain/read-plan.ts), a student the snapshot holds costs no lookup and a
+ * row no state check: a row already in the asked state sends nothing, the
+ * others only their change. A student the snapshot does not hold (newer than
+ * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
 import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
@@ -24,9 +30,11 @@ import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
 import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
 import {
-  checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome, type GrantDates,
+  checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOptions, type ChangeOutcome, type GrantDates,
 } from '../changes.js';
 import { resolveStudent, type ResolvedStudent, type StudentCache } from '../resolve.js';
+import type { ReadNeeds } from '../read-plan.js';
+import { asStudent, type Snapshot, type SnapshotStudent } from '../snapshot.js';
 import type { KeyedQueue } from './pool.js';
 
 /** The columns of a bulk CSV file, by (lower-case) header name. */
@@ -73,6 +81,8 @@ export interface RowContext {
   reason?: string;
   /** `--renew`: every grant row over a subscription without access (or with another expiration) is renewed. */
   renew?: boolean;
+  /** The platform's state read once for the run, when the read plan took it: rows read it instead of asking. */
+  snapshot?: Snapshot;
 }
 
 export interface BulkOperation<Plan> {
@@ -95,6 +105,8 @@ export interface BulkOperation<Plan> {
   products?: { of(plan: Plan): string; with(plan: Plan, productId: string): Plan };
   /** The confirmation question for `count` rows of `source`. */
   question(count: number, source: string): string;
+  /** What the per-row reads of the valid rows cost, for the read plan; and whether a snapshot needs the subscriptions. */
+  reads: { needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>; subscriptions: boolean };
 }
 
 /** A required cell: blank is a usage error naming the column. */
@@ -157,10 +169,38 @@ function changePlan(values: Record<string, string>): ChangePlan {
   return { student: values.student ?? '', key, productId: checkProductId(values.product_id ?? '', 'product_id') };
 }
 
-/** Resolves the row's student (once per run) and runs `change` alone for that student and product. */
-async function changeRow(context: RowContext, plan: ChangePlan, fetch: boolean, change: (student: ResolvedStudent) => Promise<ChangeOutcome>) {
-  const student = await resolveStudent(context.api, plan.student, { cache: context.cache, fetch });
-  return fromChange(await context.queue.run(`${student.id}\n${plan.productId}`, () => change(student)));
+/**
+ * Resolves the row's student (once per run; from the snapshot when it holds
+ * the student) and runs `change` alone for that student and product, with
+ * the state the snapshot knows. The snapshot is told of the change, for a
+ * later row naming the same student and product under another key.
+ */
+async function changeRow(
+  context: RowContext, plan: ChangePlan, fetch: boolean,
+  change: (student: ResolvedStudent, known: ChangeOptions['known']) => Promise<ChangeOutcome>,
+) {
+  const { snapshot } = context;
+  const found = snapshot?.findStudent(plan.key);
+  const student = found ? fromSnapshot(plan, found, fetch) : await resolveStudent(context.api, plan.student, { cache: context.cache, fetch });
+  return fromChange(await context.queue.run(`${student.id}\n${plan.productId}`, async () => {
+    if (!snapshot || !found) return change(student, undefined);
+    const held = snapshot.subscription(student.id, plan.productId);
+    const outcome = await change(student, { held: held && snapshot.asSubscription(held) });
+    if (!outcome.dryRun && outcome.result !== 'skipped') snapshot.record(student.id, plan.productId, outcome.result === 'revoked' ? undefined : outcome.subscription);
+    return outcome;
+  }));
+}
+
+/** A student the snapshot holds: its record where a lookup would have fetched one (every key but an id, unless `fetch`), so messages read alike. */
+function fromSnapshot(plan: ChangePlan, found: SnapshotStudent, fetch: boolean): ResolvedStudent {
+  const resolved: ResolvedStudent = { input: plan.student, key: plan.key, id: found.id };
+  return plan.key.kind === 'id' && !fetch ? resolved : { ...resolved, record: asStudent(found) };
+}
+
+/** Grant and revoke: a lookup per distinct student key that is not an id, a state check per row. */
+function changeNeeds(plans: readonly ChangePlan[]) {
+  const keys = new Set(plans.filter((plan) => plan.key.kind !== 'id').map((plan) => keyText(plan.key)));
+  return { distinctStudentKeys: keys.size, rows: plans.length };
 }
 
 export const grantOperation: BulkOperation<GrantPlan> = {
@@ -177,12 +217,13 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
   products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
-  apply: (context, plan) => changeRow(context, plan, context.dryRun, (student) =>
+  apply: (context, plan) => changeRow(context, plan, context.dryRun, (student, known) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
-      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true,
+      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true, known,
       renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
     })),
   question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
+  reads: { needs: changeNeeds, subscriptions: true },
 };
 
 export const revokeOperation: BulkOperation<ChangePlan> = {
@@ -195,9 +236,10 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
   products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
-  apply: (context, plan) => changeRow(context, plan, false, (student) =>
-    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun })),
+  apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
+    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, known })),
   question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,
+  reads: { needs: changeNeeds, subscriptions: true },
 };
 
 const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;
@@ -225,7 +267,10 @@ export const importOperation: BulkOperation<NewStudent> = {
   sameWhat: 'the same email',
   async apply(context, body) {
     const base = { student: body.email, product_id: '', reason: context.reason };
-    const existing = await findStudent(context.api, { kind: 'email', value: body.email });
+    // With a snapshot, an e-mail it does not hold is new (the POST is refused if it was created since: see below).
+    const key = { kind: 'email', value: body.email } as const;
+    const held = context.snapshot?.findStudent(key);
+    const existing = context.snapshot ? held && asStudent(held) : await findStudent(context.api, key);
     if (existing) {
       return { ...base, result: 'skipped', student_id: existing.id, message: `student ${nameAndEmail(existing)} already exists; nothing sent` };
     }
@@ -246,5 +291,6 @@ export const importOperation: BulkOperation<NewStudent> = {
     return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${nameAndEmail(data)}${note}` };
   },
   question: (count, source) => `Create the students on ${plural(count, 'row')} of ${source}?`,
+  reads: { needs: (bodies) => ({ distinctStudentKeys: bodies.length, rows: 0 }), subscriptions: false },
 };
 

@@ -23,12 +23,20 @@
  * summary, and the run ends with exit 130. A second Ctrl-C quits at once.
  * Re-running the same file applies only what is missing: the cores check the
  * state before changing it, so rows already applied come back `skipped`.
+ *
+ * Reads (issue 28): after the confirmation and before the first change, the
+ * state is read the cheaper way, row by row or as one snapshot of the student
+ * list (`--strategy`, domain/bulk/reads.ts); -v and the summary line say
+ * which and why. Ctrl-C while the list is read stops the run, nothing sent.
  */
-import { CliError, ExitCode, StdoutClosedError, UsageError } from '../../lib/errors.js';
+import { CliError, ExitCode, InterruptedError, StdoutClosedError, UsageError } from '../../lib/errors.js';
+import type { Api } from '../../api/client.js';
+import { chooseReads, type BulkReads } from '../../domain/bulk/reads.js';
+import type { StrategyChoice } from '../../domain/read-plan.js';
 import {
   RunPlanner, execute, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../domain/bulk/engine.js';
-import { resolveProduct } from '../../domain/names.js';
+import { readsProductList, resolveProduct } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../output/fields.js';
 import type { JsonRecord, Output } from '../../output/index.js';
@@ -54,6 +62,8 @@ export interface BulkOptions {
   skipInvalid: boolean;
   reason?: string;
   renew?: boolean;
+  /** How the state is read before the changes (`--strategy`). */
+  strategy: StrategyChoice;
 }
 
 /** Everything a run did: what the audit log records. */
@@ -96,6 +106,8 @@ export async function runBulk<Plan>(
   const planner = new RunPlanner(op, new Date());
   await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row));
   const offline = planner.done();
+  const products = op.products;
+  const needsProductList = products !== undefined && offline.todo.some((row) => readsProductList(products.of(row.plan), options.dryRun));
   const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
     if (checked.invalid.length === 0 || options.skipInvalid) return;
     for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);
@@ -128,10 +140,14 @@ export async function runBulk<Plan>(
     } else if (!options.dryRun && todo.length > 0) {
       await session.announceChange();
     }
+    const started = monotonicMs();
+    const reads = api && todo.length > 0 ? await readState(session, api, op, run, { ...options, needsProductList }, messages) : undefined;
     printing = true;
     // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
-    const context = api && { api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew };
-    return await apply(session, op, run, context, options, hooks, { source, output, messages });
+    const context = api && {
+      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, snapshot: reads?.snapshot,
+    };
+    return await apply(session, op, run, context, options, hooks, { source, output, messages, started }, reads);
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
     if (!printing) await output.abort();
@@ -139,18 +155,43 @@ export async function runBulk<Plan>(
   }
 }
 
+/** The read plan, carried out under a spinner; Ctrl-C (or SIGTERM) stops it with exit 130, nothing changed. */
+async function readState<Plan>(
+  session: Session, api: Api, op: BulkOperation<Plan>, run: PlannedRun<Plan>,
+  options: BulkOptions & { needsProductList: boolean }, messages: Messages,
+): Promise<BulkReads> {
+  const { io, globals } = session;
+  const abort = new AbortController();
+  const stop = () => abort.abort(new InterruptedError('interrupted while reading the student list; nothing was changed'));
+  const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
+  const needs = { ...op.reads.needs(run.todo.map((row) => row.plan)), needsProductList: options.needsProductList };
+  const spinner = await messages.spinner('Reading the state of the rows…');
+  try {
+    const reads = await chooseReads(api, needs, {
+      choice: options.strategy, subscriptions: op.reads.subscriptions, signal: abort.signal,
+      onPage: (pages) => spinner.update(`Reading the student list: ${plural(pages, 'page')}…`),
+    });
+    if (globals.verbose) messages.notice(`reads: ${reads.plan.strategy}, ${reads.plan.reason}`);
+    return reads;
+  } finally {
+    spinner.stop();
+    removers.forEach((remove) => remove?.());
+  }
+}
+
 interface Terminal {
   source: string;
   output: Output;
   messages: Messages;
+  /** When the run started reading (the summary's time counts the reads too). */
+  started: number;
 }
 
 async function apply<Plan>(
   session: Session, op: BulkOperation<Plan>, run: PlannedRun<Plan>, context: Parameters<typeof execute>[2],
-  options: BulkOptions, hooks: BulkHooks, { source, output, messages }: Terminal,
+  options: BulkOptions, hooks: BulkHooks, { source, output, messages, started }: Terminal, reads: BulkReads | undefined,
 ): Promise<BulkReport> {
   const { io, globals } = session;
-  const started = monotonicMs();
   let interrupted = false;
 
   const progress = await messages.progress(run.todo.length);
@@ -208,7 +249,9 @@ async function apply<Plan>(
     }
   }
 
-  const summary = summarize(run, execution, { seconds: (monotonicMs() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun });
+  const summary = summarize(run, execution, {
+    seconds: (monotonicMs() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun, reads: reads?.plan,
+  });
   messages.notice(summaryLine(op, summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await Promise.all(recording);

@@ -116,7 +116,7 @@ describe('students grant --file: every row is checked before anything is sent', 
     ]);
     expect(stderr).toBe([
       ANNOUNCE.trimEnd(),
-      '2 rows: 1 granted, 0 skipped, 1 failed in X.Xs',
+      '2 rows: 1 granted, 0 skipped, 1 failed in X.Xs (1 lookup, too few to read the student list instead)',
       'error: 1 of 2 rows failed (result "failed" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped',
       '{"error":{"exit_code":7,"status":null,"message":"1 of 2 rows failed (result \\"failed\\" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped"}}',
       '',
@@ -148,7 +148,7 @@ describe('students grant --file: the run', () => {
       '{"line":4,"student":"s3","product_id":"p1","result":"skipped","message":"student s3 already has access to product \\"Product p1\\" (p1); nothing sent"}',
       '',
     ].join('\n'));
-    expect(stderr).toBe(`${ANNOUNCE}3 rows: 2 granted, 1 skipped, 0 failed in X.Xs\n`);
+    expect(stderr).toBe(`${ANNOUNCE}3 rows: 2 granted, 1 skipped, 0 failed in X.Xs (3 lookups, too few to read the student list instead)\n`);
   });
 
   it('looks a student named on many rows up once per run', async () => {
@@ -194,7 +194,7 @@ describe('students grant --file: the run', () => {
     ].join('\n'));
     expect(stderr).toBe([
       ANNOUNCE.trimEnd(),
-      '2 rows: 1 granted, 0 skipped, 1 failed in X.Xs',
+      '2 rows: 1 granted, 0 skipped, 1 failed in X.Xs (2 lookups, too few to read the student list instead)',
       'error: 1 of 2 rows failed (result "failed" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped',
       '',
     ].join('\n'));
@@ -251,7 +251,7 @@ describe('students grant --file: the run', () => {
       '3,s1,p2,skipped,"Student 1 <s1@example.com> already has access to product ""Product p2"" (p2); nothing sent"',
       '',
     ].join('\n'));
-    expect(stderr).toBe('2 rows: 1 granted, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');
+    expect(stderr).toBe('2 rows: 1 granted, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
   });
 
   it('a refused token stops the run: no new row is started, exit 3', async () => {
@@ -262,7 +262,7 @@ describe('students grant --file: the run', () => {
     expect(stdout).toBe('line,result\n2,failed\n');
     expect(stderr).toBe([
       ANNOUNCE.trimEnd(),
-      '1 of 3 rows: 0 granted, 0 skipped, 1 failed in X.Xs',
+      '1 of 3 rows: 0 granted, 0 skipped, 1 failed in X.Xs (3 lookups, too few to read the student list instead)',
       'error: unauthorized (401): Unauthenticated.; run `members auth login` or set MEMBERS_TOKEN (GET /api/v1/students/s1/products/p1)',
       '',
     ].join('\n'));
@@ -293,9 +293,9 @@ describe('students grant --file: confirmation scales with the row count', () => 
 
   it('more than 20 rows with --yes, from stdin: applied', async () => {
     for (let i = 1; i <= 21; i++) get(`/api/v1/students/s${i}/products/p1`).reply(200, { data: sub('p1') });
-    const { code, stderr } = await cli(['students', 'grant', '--file', '-', '--yes', '--concurrency', '8'], { stdin: many(21) });
+    const { code, stderr } = await cli(['students', 'grant', '--file', '-', '--yes', '--concurrency', '8', '--strategy', 'rows'], { stdin: many(21) });
     expect(code).toBe(0);
-    expect(stderr).toBe(`${ANNOUNCE}21 rows: 0 granted, 21 skipped, 0 failed in X.Xs\n`);
+    expect(stderr).toBe(`${ANNOUNCE}21 rows: 0 granted, 21 skipped, 0 failed in X.Xs (--strategy rows: 21 lookups)\n`);
   });
 
   it('on a terminal, more than 20 rows ask for the row count to be typed, after naming the target', async () => {
@@ -313,7 +313,7 @@ describe('students grant --file: confirmation scales with the row count', () => 
   it('on a terminal, 20 rows or fewer are granted without a question', async () => {
     const confirm = vi.spyOn(Session.prototype, 'confirm');
     for (let i = 1; i <= 20; i++) get(`/api/v1/students/s${i}/products/p1`).reply(200, { data: sub('p1') });
-    const { code } = await cli(['students', 'grant', '--file', csvFile(many(20))], { stdinTTY: true });
+    const { code } = await cli(['students', 'grant', '--file', csvFile(many(20)), '--strategy', 'rows'], { stdinTTY: true });
     expect(code).toBe(0);
     expect(confirm).not.toHaveBeenCalled();
   });
@@ -336,7 +336,7 @@ describe('students grant --file: Ctrl-C', () => {
     expect(timeless(fake.stderr())).toBe([
       ANNOUNCE.trimEnd(),
       'Stopping: finishing the rows in flight (Ctrl-C again to quit at once; their results would then be unknown)…',
-      '2 of 4 rows: 1 granted, 1 skipped, 0 failed in X.Xs (interrupted)',
+      '2 of 4 rows: 1 granted, 1 skipped, 0 failed in X.Xs (4 lookups, too few to read the student list instead; interrupted)',
       'error: interrupted after 2 of 4 rows; run the same file again to apply the rest (rows already applied come back skipped)',
       '',
     ].join('\n'));
@@ -374,9 +374,9 @@ describe('students grant --file: a server that keeps failing', () => {
     t.pool().intercept({ path: (path: string) => path.startsWith('/api/v1/students/'), method: 'GET' })
       .reply(503, { message: 'Service Unavailable' }).persist();
     const file = csvFile(rows(...Array.from({ length: 30 }, (_, i) => `s${i + 1},p1,2024-01-01`)));
-    const { code, stderr } = await cli(['students', 'grant', '--file', file, '--yes', '--retries', '0', '--concurrency', '1', '-o', 'json']);
+    const { code, stderr } = await cli(['students', 'grant', '--file', file, '--yes', '--retries', '0', '--concurrency', '1', '-o', 'json', '--strategy', 'rows']);
     expect(code).toBe(6);
-    expect(stderr).toContain('8 of 30 rows: 0 granted, 0 skipped, 8 failed in X.Xs (stopped: the server kept failing)');
+    expect(stderr).toContain('8 of 30 rows: 0 granted, 0 skipped, 8 failed in X.Xs (--strategy rows: 30 lookups; stopped: the server kept failing)');
     expect(stderr).toContain('error: stopped after 8 of 30 rows: the last rows all failed for a transient reason');
   });
 });

@@ -58,7 +58,7 @@ describe('students revoke --file', () => {
     const { code, stderr } = await cli(['students', 'revoke', '--file', file], { stdinTTY: true });
     expect(code).toBe(0);
     expect(confirm.mock.calls).toEqual([[`Revoke products from students on 1 row of ${file}?`, undefined]]);
-    expect(stderr).toBe(`${ANNOUNCE}1 row: 1 revoked, 0 skipped, 0 failed in X.Xs\n`);
+    expect(stderr).toBe(`${ANNOUNCE}1 row: 1 revoked, 0 skipped, 0 failed in X.Xs (1 lookup, too few to read the student list instead)\n`);
   });
 
   it('revokes what is held, skips what is not, fails an unknown student: exit 7', async () => {
@@ -78,7 +78,7 @@ describe('students revoke --file', () => {
         message: 'student with e-mail ghost@example.com not found (GET /api/v1/students/email/ghost%40example.com)',
       },
     ]);
-    expect(stderr.split('\n').slice(0, 2)).toEqual([ANNOUNCE.trimEnd(), '3 rows: 1 revoked, 1 skipped, 1 failed in X.Xs']);
+    expect(stderr.split('\n').slice(0, 2)).toEqual([ANNOUNCE.trimEnd(), '3 rows: 1 revoked, 1 skipped, 1 failed in X.Xs (4 lookups, too few to read the student list instead)']);
   });
 
   it('a DELETE retried after its first attempt went through (404 now) counts as revoked', async () => {
@@ -127,7 +127,7 @@ describe('students import', () => {
       { line: 2, student: 'ana@example.com', product_id: '', result: 'created', message: 'created student Ana Souza, Jr. <ana@example.com>' },
       { line: 3, student: 's2@example.com', product_id: '', result: 'skipped', message: 'student Student 2 <s2@example.com> already exists; nothing sent' },
     ]);
-    expect(stderr).toBe(`${ANNOUNCE}2 rows: 1 created, 1 skipped, 0 failed in X.Xs\n`);
+    expect(stderr).toBe(`${ANNOUNCE}2 rows: 1 created, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead)\n`);
   });
 
   it('--out failing late (a full disk): the rows applied are summed up and recorded, no temp file, a clear error', async () => {
@@ -145,7 +145,7 @@ describe('students import', () => {
     const { code, stderr } = await cli(['students', 'import', '-', '-o', 'csv', '--out', out], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
     spy.mockRestore();
     expect(code).toBe(1);
-    expect(timeless(stderr)).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs\n');
+    expect(timeless(stderr)).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs (1 lookup, too few to read the student list instead)\n');
     expect(stderr).toContain(`error: could not write --out ${out} (ENOSPC); 1 of 1 row processed, and the changes made are in the audit log`);
     expect(readdirSync(join(t.configDir, 'results'))).toEqual([]);
     const audit = readFileSync(join(t.configDir, 'audit.jsonl'), 'utf8');
@@ -173,7 +173,7 @@ describe('students import', () => {
     const { code, stderr } = await cli(['students', 'import', '-', '-o', 'csv', '--out', out], { stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n' });
     expect(code).toBe(1);
     expect(stderr).not.toContain('unexpected error');
-    expect(stderr).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs');
+    expect(stderr).toContain('1 row: 1 created, 0 skipped, 0 failed in X.Xs (1 lookup, too few to read the student list instead)');
     expect(stderr).toContain(`error: could not write --out ${out} (ENOSPC); 1 of 1 row processed, and the changes made are in the audit log`);
     expect(readdirSync(join(t.configDir, 'results'))).toEqual([]);
     const actions = readFileSync(join(t.configDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { action: string }).action);
@@ -231,7 +231,7 @@ describe('dry runs send nothing but GETs', () => {
       '3,skipped,student s2 does not have product p1; nothing sent',
       '',
     ].join('\n'));
-    expect(stderr).toBe('2 rows: 1 revoked, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');
+    expect(stderr).toBe('2 rows: 1 revoked, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
     expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).not.toContain('DELETE');
   });
 
@@ -249,7 +249,7 @@ describe('dry runs send nothing but GETs', () => {
       '3,skipped,student Student 2 <s2@example.com> already exists; nothing sent',
       '',
     ].join('\n'));
-    expect(stderr).toBe('2 rows: 1 created, 1 skipped, 0 failed in X.Xs (dry run: nothing was sent)\n');
+    expect(stderr).toBe('2 rows: 1 created, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
     expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).toEqual(['GET', 'GET']);
   });
 
@@ -262,7 +262,7 @@ describe('dry runs send nothing but GETs', () => {
     } };
     const fake = fakeIo({ stdin: 'first_name,last_name,email\nAna,Souza,ana@example.com\n', env: { MEMBERS_BASE_URL: BASE, MEMBERS_TOKEN: TOKEN, MEMBERS_CONFIG_DIR: t.configDir } });
     const session = new Session(globals({ output: 'json' }), { io: fake.io, dispatcher: t.agent });
-    const failure = await runBulk(session, careless, { file: '-', concurrency: 1, dryRun: true, skipInvalid: false }).catch((error: unknown) => error);
+    const failure = await runBulk(session, careless, { file: '-', concurrency: 1, dryRun: true, skipInvalid: false, strategy: 'auto' }).catch((error: unknown) => error);
     await session.close();
     expect(failure).toMatchObject({ exitCode: 7 });
     expect(JSON.parse(fake.stdout())).toEqual([expect.objectContaining({

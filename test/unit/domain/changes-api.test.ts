@@ -193,3 +193,34 @@ describe('revokeFromStudent', () => {
     await expect(revokeFromStudent(api(), byEmail, 'p1')).rejects.toBeInstanceOf(RejectedError);
   });
 });
+
+describe('with the state known from a snapshot', () => {
+  it('a grant held as asked sends nothing at all', async () => {
+    const outcome = await grantToStudent(api(), byId, 'p1', { accession: '2025-01-01' }, { known: { held: sub() } });
+    expect(outcome).toMatchObject({ result: 'skipped', message: 'student s1 already has access to product "Yoga" (p1); nothing sent' });
+  });
+
+  it('a grant not held sends the POST alone; a dry run sends nothing, not even for an id', async () => {
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(201, { data: sub() });
+    expect(await grantToStudent(api(), byId, 'p1', { accession: '2025-01-01' }, { known: { held: undefined } })).toMatchObject({ result: 'granted' });
+    const dry = await grantToStudent(api(), byId, 'p1', { accession: '2025-01-01' }, { known: { held: undefined }, dryRun: true });
+    expect(dry).toMatchObject({ result: 'granted', dryRun: true });
+  });
+
+  it('a grant refused because it appeared since the snapshot is looked at and skipped', async () => {
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'The student already has this product.' });
+    heldAs(sub());
+    const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { known: { held: undefined } });
+    expect(outcome).toMatchObject({ result: 'skipped', message: `${LABEL} already has access to product "Yoga" (p1) (granted meanwhile by someone else); nothing changed` });
+  });
+
+  it('a revoke not held is skipped without proving the student exists (the snapshot holds it)', async () => {
+    const outcome = await revokeFromStudent(api(), byId, 'p1', { known: { held: undefined } });
+    expect(outcome).toMatchObject({ result: 'skipped', message: 'student s1 does not have product p1; nothing sent' });
+  });
+
+  it('a revoke held sends the DELETE alone', async () => {
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(204);
+    expect(await revokeFromStudent(api(), byId, 'p1', { known: { held: sub() } })).toMatchObject({ result: 'revoked' });
+  });
+});

@@ -56,10 +56,17 @@ describe('rowLookups and worthProbing', () => {
     expect(rowLookups(needs(0, 10))).toBe(10);
   });
 
-  it('reads no page when at most one lookup is at stake', () => {
-    expect(worthProbing(needs(0, 1))).toBe(false);
-    expect(worthProbing(needs(1, 0))).toBe(false);
-    expect(worthProbing(needs(1, 1))).toBe(true);
+  it('reads no page when at most 4 lookups are at stake', () => {
+    expect(worthProbing(needs(0, 4))).toBe(false);
+    expect(worthProbing(needs(2, 2))).toBe(false);
+    expect(worthProbing(needs(2, 3))).toBe(true);
+    expect(worthProbing(needs(5, 0))).toBe(true);
+  });
+
+  it('takes the rows unread then, and says what they cost', () => {
+    expect(planReads(needs(2, 2, true))).toEqual({
+      strategy: 'rows', rowsCost: 5, snapshotCost: 2, pagesExact: false, reason: '4 lookups, too few to read the student list instead',
+    });
   });
 });
 
@@ -88,9 +95,9 @@ describe('planReads with totals', () => {
     expect(planReads({ ...needs(2, 2), firstPage: lengthAware(50) })).toMatchObject({ strategy: 'snapshot', snapshotCost: 1, reason: 'read 1 page instead of 4 lookups' });
   });
 
-  it('counts the product list in both when names are resolved, and says so', () => {
+  it('counts the product list in both when names are resolved', () => {
     const plan = planReads({ ...needs(1_000, 1_000, true), firstPage: lengthAware(2_000) });
-    expect(plan).toMatchObject({ strategy: 'snapshot', rowsCost: 2_001, snapshotCost: 21, reason: 'read 20 pages instead of 2,000 lookups, and the product list either way' });
+    expect(plan).toMatchObject({ strategy: 'snapshot', rowsCost: 2_001, snapshotCost: 21, reason: 'read 20 pages instead of 2,000 lookups' });
   });
 
   it('does not take a snapshot from a server that sends no subscriptions with the list', () => {
@@ -142,7 +149,7 @@ describe('explain and forcedPlan', () => {
   });
 
   it('a forced strategy says so and still counts the rows', () => {
-    expect(forcedPlan('rows', needs(3, 5, true))).toEqual({ strategy: 'rows', rowsCost: 9, pagesExact: false, reason: '--strategy rows' });
+    expect(forcedPlan('rows', needs(3, 5, true))).toEqual({ strategy: 'rows', rowsCost: 9, pagesExact: false, reason: '--strategy rows: 8 lookups' });
     expect(forcedPlan('snapshot', needs(3, 5))).toEqual({ strategy: 'snapshot', rowsCost: 8, pagesExact: false, reason: '--strategy snapshot' });
   });
 });

@@ -84,8 +84,10 @@ describe('readSnapshot', () => {
     const asked = serve(Array.from({ length: 230 }, (_, i) => student(i)), { simple: true });
     const opened = await openSnapshot(api());
     expect(opened.first).toEqual({ records: 100, perPage: 100, hasMore: true, withSubscriptions: true });
+    expect(await opened.probe(3)).toBe(30);
+    expect(await opened.probe(4)).toBe(0);
     const snapshot = await opened.read();
-    expect(asked).toEqual([1, 2, 3]);
+    expect(asked).toEqual([1, 3, 4, 2, 3]);
     expect(snapshot).toMatchObject({ pages: 3, total: 230 });
   });
 
@@ -161,7 +163,7 @@ describe('Snapshot lookups', () => {
   it('knows each subscription with its access, status and dates', () => {
     const snapshot = build();
     expect(snapshot.subscription('s1', 'p2')).toEqual({
-      studentId: 's1', productId: 'p2', hasAccess: false, status: 'canceled', accessionDate: '2024-01-01', expirationDate: '2024-06-30',
+      id: 'p2-x', studentId: 's1', productId: 'p2', hasAccess: false, status: 'canceled', accessionDate: '2024-01-01', expirationDate: '2024-06-30',
     });
     expect(snapshot.subscription('s1', 'p1')).toMatchObject({ hasAccess: true, status: 'active' });
     expect(snapshot.subscription('s2', 'p2')).toBeUndefined();
@@ -171,12 +173,12 @@ describe('Snapshot lookups', () => {
   it('gives a held subscription back in the API shape, with the title the list carried', () => {
     const snapshot = build();
     expect(snapshot.asSubscription(snapshot.subscription('s1', 'p2')!)).toEqual({
-      product_id: 'p2', active: 0, status: 'canceled', accession_date: '2024-01-01', expiration_date: '2024-06-30', product: { id: 'p2', title: 'Title of p2' },
+      id: 'p2-x', product_id: 'p2', active: 0, status: 'canceled', accession_date: '2024-01-01', expiration_date: '2024-06-30', product: { id: 'p2', title: 'Title of p2' },
     });
     expect(snapshot.productTitle('p1')).toBe('Title of p1');
     expect(snapshot.productTitle('p9')).toBeUndefined();
     const untitled = new Snapshot();
-    untitled.add(student(1, [sub('p5', { product: null, status: null, accession_date: null })]));
+    untitled.add(student(1, [sub('p5', { id: null, product: null, status: null, accession_date: null })]));
     expect(untitled.asSubscription(untitled.subscription('s1', 'p5')!)).toEqual({
       product_id: 'p5', active: 1, status: null, accession_date: null, expiration_date: null,
     });
