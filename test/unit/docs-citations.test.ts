@@ -2,10 +2,11 @@
  * Citations of the documents in the code stay true: every "contract §N" and
  * "api-spec §N" in src/, test/, scripts/ and bin/ names a numbered section of
  * docs/contract.md or docs/api-spec.md, and every section quoted from a
- * markdown file ("Shell completion" in docs/completion.md) is a heading of it.
+ * markdown file ("Shell completion" in docs/completion.md) is a heading of it;
+ * and the links between README.md and docs/*.md reach their files and headings.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -83,5 +84,25 @@ describe('citations of the documents', () => {
   it('nothing cites the documents where they were before the repository held them', () => {
     const outside = sources.filter(({ text }) => /\.\.\/shared\/|\/work\/shared\//.test(text)).map(({ path }) => path);
     expect(outside).toEqual([]);
+  });
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+
+describe('links between the documents', () => {
+  it('every relative link of README.md and docs/*.md reaches a file, and its #anchor a heading there', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const broken = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .filter((target) => {
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const file = path === '' ? page : join(dirname(page), path).replace(/\\/g, '/');
+        if (!existsSync(join(ROOT, file))) return true;
+        return anchor !== undefined && !headings(file).map(slug).includes(anchor);
+      })
+      .map((target) => `${page}: ${target}`));
+    expect(broken).toEqual([]);
   });
 });
