@@ -165,7 +165,7 @@ __members_values() {
     "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;
-    *"|-o"|*"|--output") __members_words "table json ndjson csv" ;;
+    *"|-o"|*"|--output") __members_words "table json ndjson csv xlsx" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;
     *"|--out") __members_files ;;
   esac

@@ -186,10 +186,10 @@ complete -c members -f
 
 # Global options
 complete -c members -s p -l profile -x -a '(__members_helper profiles)' -d 'profile to use (env MEMBERS_PROFILE)'
-complete -c members -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table; csv with --csv-dialect)'
+complete -c members -s o -l output -x -a 'table json ndjson csv xlsx' -d 'output format (default: table; csv with --csv-dialect, xlsx with --out FILE.xlsx)'
 complete -c members -l json -d 'same as -o json'
 complete -c members -l fields -x -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
-complete -c members -l no-header -d 'no header row in table and csv'
+complete -c members -l no-header -d 'no header row in table, csv and xlsx'
 complete -c members -l csv-raw -d 'write csv cells untouched (no spreadsheet formula guard)'
 complete -c members -l csv-dialect -x -a 'rfc4180 excel excel-br' -d 'csv for scripts, or for Excel/LibreOffice (env MEMBERS_CSV_DIALECT)'
 complete -c members -l no-color -d 'no colour'

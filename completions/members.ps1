@@ -66,8 +66,8 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'
-    '|-o' = @('table', 'json', 'ndjson', 'csv')
-    '|--output' = @('table', 'json', 'ndjson', 'csv')
+    '|-o' = @('table', 'json', 'ndjson', 'csv', 'xlsx')
+    '|--output' = @('table', 'json', 'ndjson', 'csv', 'xlsx')
     '|--fields' = @()
     '|--csv-dialect' = @('rfc4180', 'excel', 'excel-br')
     '|--base-url' = @()

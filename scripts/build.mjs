@@ -1,4 +1,5 @@
-// Bundles the CLI into dist/: the program (main.cjs), the completion helpers (complete.cjs) and the root help (help.txt).
+// Bundles the CLI into dist/: the program (main.cjs), the completion helpers (complete.cjs), the xlsx writer (xlsx.cjs)
+// and the root help (help.txt).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,6 +8,9 @@ import { createRequire } from 'node:module';
 import { commanderWithLazySpawn } from './build/commander-with-lazy-spawn.mjs';
 import { confWithoutSchemas } from './build/conf-without-schemas.mjs';
 import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
+// The xlsx writer: kept out of main.cjs, and without a deprecation warning.
+import { archiverUtilsBufferFrom } from './build/archiver-utils-buffer-from.mjs';
+import { xlsxEngineApart } from './build/xlsx-engine-apart.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -36,7 +40,9 @@ const common = {
  */
 // Without comments and indentation it is 1.25 MB instead of 1.75 MB and pure ASCII (esbuild escapes the rest), which
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
-await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true });
+await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart] });
+// The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
+await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 

@@ -37,7 +37,7 @@ const allowed = [
   /^package\.json$/, /^README\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
   /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
 ];
-const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/help.txt',
+const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
@@ -89,11 +89,15 @@ session() { # session NAME: --version, completion, and a sandbox round trip
     || fail "$name: members products list exited with $?"
   node -e 'const list = JSON.parse(process.argv[1]); if (!Array.isArray(list) || list.length === 0 || !list[0].id) process.exit(1)' "$products" \
     || fail "$name: members products list printed no products: $products"
+  # The xlsx writer is a bundle of its own (dist/xlsx.cjs), required beside dist/main.cjs.
+  "${env_clean[@]}" "MEMBERS_BASE_URL=$base_url" "MEMBERS_TOKEN=$token" "$members" products list --out "$work/products-$name.xlsx" \
+    || fail "$name: members products list --out FILE.xlsx exited with $?"
+  [[ $(head -c 2 "$work/products-$name.xlsx") == PK ]] || fail "$name: products-$name.xlsx is no workbook (zip)"
 
   kill -TERM "$sandbox_pid"
   wait "$sandbox_pid" || fail "$name: members sandbox did not stop cleanly on SIGTERM"
   sandbox_pid=""
-  echo "pack-test: $name: --version, --help, completion bash, sandbox + products list (${#products} bytes of JSON): ok"
+  echo "pack-test: $name: --version, --help, completion bash, sandbox + products list (${#products} bytes of JSON, and a workbook): ok"
 }
 
 session installed

@@ -51,7 +51,12 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
 
   const runner: Runner = {
     session(command) {
-      const session = new Session(globalOptions(command.optsWithGlobals(), deps.io.env), deps);
+      const options = globalOptions(command.optsWithGlobals(), deps.io.env);
+      // A workbook is bytes a terminal would show as garbage (and could be driven by): refused before anything is sent.
+      if (options.output === 'xlsx' && !options.out && deps.io.stdout.isTTY) {
+        throw new UsageError('-o xlsx writes a workbook, not text for a terminal: add --out FILE.xlsx, or redirect stdout to a file');
+      }
+      const session = new Session(options, deps);
       sessions.push(session);
       return session;
     },
@@ -114,10 +119,10 @@ export function groupCommandsForHelp(program: Command): void {
 function addGlobalOptions(program: Command): void {
   program
     .option('-p, --profile <name>', 'profile to use (env MEMBERS_PROFILE)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table; csv with --csv-dialect)').choices(OUTPUT_FORMATS))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table; csv with --csv-dialect, xlsx with --out FILE.xlsx)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as -o json')
     .option('--fields [list]', 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them')
-    .option('--no-header', 'no header row in table and csv')
+    .option('--no-header', 'no header row in table, csv and xlsx')
     .option('--csv-raw', 'write csv cells untouched (no spreadsheet formula guard)')
     .addOption(new Option('--csv-dialect <name>', 'csv for scripts, or for Excel/LibreOffice (env MEMBERS_CSV_DIALECT)').choices(CSV_DIALECTS))
     .option('--no-color', 'no colour')
@@ -155,12 +160,17 @@ export function globalOptions(raw: Record<string, unknown>, env: Record<string, 
   };
 }
 
-/** `--csv-dialect` alone means csv; with another format it is a mistake worth a word. */
+/**
+ * `--csv-dialect` alone means csv, `--out FILE.xlsx` alone xlsx; with another
+ * format either is a mistake worth a word (a .xlsx file of text will not open).
+ */
 function outputFormat(raw: Record<string, unknown>): OutputFormat {
-  const output = raw.json ? 'json' : (raw.output as OutputFormat | undefined);
-  if (raw.csvDialect === undefined) return output ?? 'table';
-  if (output && output !== 'csv') throw new UsageError(`--csv-dialect applies to csv output, not ${output}: drop it or use -o csv`);
-  return 'csv';
+  const named = raw.json ? 'json' : (raw.output as OutputFormat | undefined);
+  if (raw.csvDialect !== undefined && named && named !== 'csv') throw new UsageError(`--csv-dialect applies to csv output, not ${named}: drop it or use -o csv`);
+  const output = raw.csvDialect === undefined ? named : 'csv';
+  const workbook = typeof raw.out === 'string' && /\.xlsx$/i.test(raw.out);
+  if (workbook && output && output !== 'xlsx') throw new UsageError(`--out ${raw.out} names a workbook, but the output is ${output}: drop -o (the .xlsx name chooses xlsx), or name the file .${output}`);
+  return output ?? (workbook ? 'xlsx' : 'table');
 }
 
 /** MEMBERS_CSV_DIALECT sets a desk's spreadsheet once; it applies only where the output is csv. */

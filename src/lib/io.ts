@@ -3,7 +3,8 @@
  * one from the process; tests build one with captured streams.
  */
 export interface OutStream {
-  write(chunk: string): boolean;
+  /** Bytes only for -o xlsx, which never goes to a terminal. */
+  write(chunk: string | Uint8Array): boolean;
   /** Present on real streams; used to wait for a slow consumer (a pipe). */
   once?(event: 'drain', listener: () => void): unknown;
   isTTY?: boolean;
@@ -48,7 +49,7 @@ export interface GlobalOptions {
   out?: string;
 }
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** csv for scripts (RFC 4180) or for spreadsheets opened with a double click (see output/csv.ts). */

@@ -13,9 +13,8 @@
  */
 import { cellText } from './cell.js';
 import { printable } from './sanitize.js';
-import { flatten, getPath } from './fields.js';
+import { getPath, scalarPaths } from './fields.js';
 import type { Format, Write } from './format.js';
-import type { JsonRecord } from './view.js';
 import { spreadsheetDateTime } from '../lib/time/zones.js';
 import type { CsvDialect } from '../lib/io.js';
 import { batchesOf } from '../lib/batches.js';
@@ -116,10 +115,6 @@ function dialectOf(name: CsvDialect, raw: boolean): Dialect {
   const rfc4180: Dialect = { bom: '', separator: ',', eol: '\n', cell: (value) => guardCell(cellText(value)) };
   const dialect = name === 'excel' ? spreadsheet(',', false) : name === 'excel-br' ? spreadsheet(';', true) : rfc4180;
   return raw ? { ...dialect, cell: cellText } : dialect;
-}
-
-function scalarPaths(record: JsonRecord): string[] {
-  return Object.entries(flatten(record)).filter(([, value]) => !Array.isArray(value)).map(([path]) => path);
 }
 
 /** `terminal`: stdout is a terminal, so cells (and header names, the server's keys) go through the sanitizer, --csv-raw or not. */

@@ -8,6 +8,8 @@ import { StdoutClosedError } from '../lib/errors.js';
 export interface Destination {
   /** A promise, when there is one, resolves when the stream can take more: a slow reader (a pipe, a disk) bounds memory. */
   write(text: string): Promise<void> | undefined;
+  /** The same for bytes (-o xlsx), after any text held back. */
+  writeBytes(bytes: Uint8Array): Promise<void> | undefined;
   /** A person is reading: pretty JSON, colour and fitting to `columns` depend on it. */
   readonly isTTY: boolean;
   readonly columns: number | undefined;
@@ -17,11 +19,11 @@ export interface Destination {
   abort(): Promise<void>;
 }
 
-export function writer(stream: OutStream): (text: string) => Promise<void> {
-  return async (text) => {
+export function writer(stream: OutStream): (data: string | Uint8Array) => Promise<void> {
+  return async (data) => {
     // Writing on would only produce output nobody reads (and, for a list, fetch pages for nobody).
     if (stream.closed) throw new StdoutClosedError();
-    if (stream.write(text) || !stream.once) return;
+    if (stream.write(data) || !stream.once) return;
     await new Promise<void>((resolve) => stream.once?.('drain', resolve));
     if (stream.closed) throw new StdoutClosedError();
   };
@@ -63,6 +65,8 @@ export function stdoutDestination(stdout: OutStream): Destination {
         .finally(() => (endOfTurn = undefined));
       return undefined;
     },
+    // Bytes come only from the xlsx writer, which holds back chunks of its own.
+    writeBytes: (bytes) => settle().then(() => write(bytes)),
     isTTY: stdout.isTTY === true,
     columns: stdout.columns,
     close: settle,

@@ -34,6 +34,11 @@ function leaves(record: JsonRecord, prefix: string): Array<[string, unknown]> {
     isObject(value) ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]]);
 }
 
+/** The columns of csv and xlsx without --fields: every scalar field of a record, as dot paths in its key order. */
+export function scalarPaths(record: JsonRecord): string[] {
+  return Object.entries(flatten(record)).filter(([, value]) => !Array.isArray(value)).map(([path]) => path);
+}
+
 /**
  * Rebuilds a record with only `fields`, nested as their paths say
  * (`product.title` → `{"product": {"title": …}}`), in the order given. A field

@@ -16,6 +16,7 @@ import { jsonFormat, ndjsonFormat } from './json.js';
 import { createMessages } from './messages.js';
 import { printableJson } from './sanitize.js';
 import { tableFormat } from './table.js';
+import { xlsxFormat } from './xlsx.js';
 import type { JsonRecord, View } from './view.js';
 
 export type { Column, JsonRecord, View } from './view.js';
@@ -25,8 +26,8 @@ export interface Output {
   /** One record. */
   one(record: JsonRecord, view: View): Promise<void>;
   /**
-   * A list. json, ndjson and csv write each record as it arrives and wait
-   * for a slow reader; table buffers, then prints. Resolves to the number of
+   * A list. json, ndjson, csv and xlsx write each record as it arrives and
+   * wait for a slow reader; table buffers, then prints. Resolves to the number of
    * records.
    */
   list(records: Records, view: View): Promise<number>;
@@ -80,6 +81,8 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
       return ndjsonFormat(write, { fields });
     case 'csv':
       return csvFormat(write, { fields, header, raw: opts.csvRaw, dialect: opts.csvDialect, terminal: isTTY });
+    case 'xlsx':
+      return xlsxFormat(destination.writeBytes, { fields, header, warn: createMessages(io, opts).warn });
     case 'table':
       return tableFormat(write, {
         fields,

@@ -29,18 +29,24 @@ export async function openOutFile(path: string): Promise<Destination> {
     pending = '';
     atomic.write(chunk);
   };
+  // The writes are synchronous: the caller never has to wait, and hears of a failure (a full disk) at once.
+  const attempt = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return undefined;
+  };
   return {
     write(text) {
       pending += text;
-      if (pending.length < FILE_CHUNK_CHARS) return undefined;
-      try {
-        flush();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      // The write was synchronous: the caller never has to wait.
-      return undefined;
+      return pending.length < FILE_CHUNK_CHARS ? undefined : attempt(flush);
     },
+    writeBytes: (bytes) => attempt(() => {
+      if (pending !== '') flush();
+      atomic.write(bytes);
+    }),
     isTTY: false,
     columns: undefined,
     async close() {

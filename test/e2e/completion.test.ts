@@ -69,7 +69,7 @@ describe('completions/members.bash', () => {
   });
 
   it('completes fixed values', () => {
-    expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
     expect(complete('members', 'report', 'engaged-courses', '--csv-dialect', 'ex')).toEqual(['excel', 'excel-br']);
   });
 
@@ -92,7 +92,7 @@ describe('completions/members.bash', () => {
 
   it('reads stacked short flags: the last one takes the next word as its value (-qo json), an attached value does not', () => {
     expect(complete('members', '-qo', 'json', 'stu')).toEqual(['students']);
-    expect(complete('members', '-qo', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', '-qo', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
     expect(complete('members', '-ojson', 'stu')).toEqual(['students']);
   });
 
@@ -111,7 +111,7 @@ describe.runIf(hasShell('zsh'))('completions/_members', () => {
   it('completes commands, values and profiles', () => {
     const complete = (line: string) => zshComplete(script('_members'), line, env);
     expect(complete('members stu')).toEqual(['students']);
-    expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members subscriptions list --fields product.t')).toEqual(['product.title']);
     expect(complete('members undo ')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);

@@ -54,7 +54,7 @@ Network:
 `,
   },
   formatting: {
-    summary: 'output formats, --fields, CSV rules, dates and times',
+    summary: 'output formats, --fields, CSV rules, workbooks, dates and times',
     text: `Formatting the result (-o, --json, --fields, --no-header, --out):
 
   -o table    default; columns chosen for a support desk, fitted to the terminal
@@ -62,6 +62,9 @@ Network:
   -o ndjson   one JSON record per line; lists stream as pages arrive
   -o csv      RFC 4180, UTF-8, a header row (--no-header to drop it); nested objects
               flattened with dot paths (product.title); arrays as JSON text
+  -o xlsx     an Excel workbook, the columns of csv: ids, documents and phones as text,
+              numbers as numbers, dates as dates in your zone, a bold frozen header;
+              needs --out FILE.xlsx (which alone chooses it) or stdout redirected
 
   --fields id,email,product.title   keep these fields, in this order, in every format
   --out FILE  write to FILE atomically (mode 0600); - is stdout
@@ -69,13 +72,15 @@ Network:
 CSV cells a spreadsheet would run as a formula (leading =, +, -, @, tab, CR) get a
 leading ' unless they are plain numbers or phone numbers; --csv-raw writes them as they are.
 
-Spreadsheets: --csv-dialect excel (BOM, CRLF) or excel-br (also ; and decimal commas, for
+Spreadsheets: -o xlsx is what a person opens with a double click, in any locale. For a
+csv, --csv-dialect excel (BOM, CRLF) or excel-br (also ; and decimal commas, for
 Excel and LibreOffice in Portuguese) imply -o csv; digits a spreadsheet would change
 (leading zeros, 12+ digits) become ="0123", times become 2024-03-05 14:22:00 in your zone.
 Set MEMBERS_CSV_DIALECT=excel-br once to make it the default of csv output.
 
 Dates and times: json, ndjson and csv give instants as the API sends them; tables show
-them in your time zone (TZ), naming the zone in the column header unless it is UTC.
+them in your time zone (TZ), naming the zone in the column header unless it is UTC, and
+xlsx gives them as dates in that zone.
 Date-only fields (birth, accession_date, expiration_date) are YYYY-MM-DD in every format.
 `,
   },

@@ -50,6 +50,13 @@ describe('students list', () => {
     expect(stderr).toBe('Page 1 of 288 (4,312 students). Use --page N or --all.\n');
   });
 
+  it('refuses -o xlsx to a terminal, before any request, and says how to get the file', async () => {
+    const { code, stdout, stderr } = await t.cli(['students', 'list', '-o', 'xlsx'], { stdoutTTY: true });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: -o xlsx writes a workbook, not text for a terminal: add --out FILE.xlsx, or redirect stdout to a file\n');
+  });
+
   it('--all asks for 100 per page, fetches the known remaining pages, and prints no footer', async () => {
     const s = (n: number) => ({ ...MARIA, id: `s${n}`, email: `s${n}@example.com` });
     for (const [n, data] of [[1, [s(1), s(2)]], [2, [s(3)]], [3, [s(4)]]] as const) {

@@ -1,0 +1,1 @@
+export function sheetRows(file: string): Promise<{ rows: number; last: string }>;
