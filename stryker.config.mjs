@@ -18,6 +18,7 @@ export default {
     'src/lib/values.ts',
     'src/output/csv.ts',
     'src/output/fields.ts',
+    'src/output/xlsx.ts',
     'src/domain/bulk/csv.ts',
     'src/domain/bulk/engine.ts',
     'src/domain/changes.ts',

@@ -26,6 +26,7 @@ export default defineConfig({
       'test/property/*.test.ts',
       'test/unit/output/csv*.test.ts',
       'test/unit/output/fields*.test.ts',
+      'test/unit/output/xlsx.test.ts',
       // csv and json on a terminal (output/csv.ts sanitizes cells there).
       'test/unit/output/sanitize.test.ts',
       'test/unit/bulk/csv*.test.ts',

@@ -50,7 +50,9 @@ export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
   const rowsPerSheet = layout.rowsPerSheet ?? EXCEL_MAX_ROWS;
   const sink = byteSink(write);
   // useSharedStrings off: shared strings would hold every distinct text until the end.
-  const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false, creator: 'members' } as ConstructorParameters<typeof WorkbookWriter>[0]);
+  const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'members';
+  workbook.lastModifiedBy = 'members';
   const failed = new Promise<never>((_, reject) => sink.once('error', reject));
   failed.catch(() => undefined);
   // One style object per number format: exceljs recognises an object it has seen, where a new one costs a lookup per cell.
@@ -95,13 +97,14 @@ export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
       row.commit();
       rows++;
     },
+    // `failed` first: once the output has failed (a reader gone), no more pages are asked for.
     async drained() {
       const entry = zipEntryOf(sheet);
-      if (entry?._writableState?.needDrain) await Promise.race([once(entry, 'drain'), failed]);
+      await Promise.race([failed, entry?._writableState?.needDrain ? once(entry, 'drain') : undefined]);
     },
     async close() {
       sheet.commit();
-      await Promise.race([workbook.commit(), failed]);
+      await Promise.race([failed, workbook.commit()]);
     },
     abort() {
       sink.stop();
