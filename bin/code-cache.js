@@ -1,6 +1,6 @@
 // The program's V8 code cache, for bin/members.js: a start that finds it skips compiling what the last run compiled.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -25,19 +25,21 @@ const CACHE_PREFIX = 'code-cache-';
 /**
  * Compiles the program (one CommonJS bundle) with V8's code cache: a start
  * that finds the cache skips compiling what the last run compiled (Node 20
- * has no compile cache for ES modules; Node ≥ 22.1's does not see vm
- * scripts). The cache is written after a run (`save`), so it holds the
- * functions that run used; once per build and Node version, unless a later
- * run goes further (above). It lives in the user's cache directory; the file
- * name carries what would make it stale, and V8 refuses a cache of another
- * version or other flags anyway.
+ * has no compile cache for ES modules; Node ≥ 22.1's keeps only what a
+ * module's first compilation compiled, the bundle's top level, and a GET
+ * then costs 18-28 % more CPU: docs/performance.md). The cache is written
+ * after a run (`save`), so it holds the functions that run used; once per
+ * build and Node version, unless a later run goes further (above). It lives
+ * in the user's cache directory; the file name carries what would make it
+ * stale, and V8 refuses a cache of another version or other flags anyway.
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
+ * `describe()` says what became of it (MEMBERS_DEBUG=1, bin/members.js).
  */
 function loadProgram(file, argv) {
   // Pure ASCII (scripts/build.mjs checks): latin1 reads it without decoding UTF-8, ~5 ms sooner.
   const source = readFileSync(file, 'latin1');
-  const cacheFile = codeCacheFile(source, argv);
-  const cache = cacheFile && readCodeCache(cacheFile.path);
+  const place = cachePlace(source, argv);
+  const cache = place.path === undefined ? undefined : readCodeCache(place);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData: cache?.data,
@@ -45,10 +47,13 @@ function loadProgram(file, argv) {
   });
   const bundle = { exports: {} };
   script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
+  if (place.refused) tellOnce(place.refused, bundle.exports.firstTimeTold);
+  let outcome = place.refused ? `not used: ${place.refused.why}`
+    : place.path === undefined ? place.off : cache === undefined ? 'none read' : script.cachedDataRejected ? 'refused by V8' : 'used';
   return {
     exports: bundle.exports,
     save() {
-      if (!cacheFile) return;
+      if (place.path === undefined) return;
       const weight = runWeight();
       // Rewritten only when V8 refused it or this run went further than the one that wrote it.
       if (cache && !script.cachedDataRejected && weight <= cache.weight * FURTHER) return;
@@ -56,35 +61,91 @@ function loadProgram(file, argv) {
       const header = Buffer.alloc(CACHE_DATA_START);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
-      saveCodeCache(cacheFile.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically);
-      removeOtherBuilds(dirname(cacheFile.path), cacheFile.buildId);
+      if (saveCodeCache(place.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically)) outcome += ', written';
+      removeOtherBuilds(dirname(place.path), place.buildId);
     },
+    describe: () => ['code cache', place.path ?? place.dir, outcome].filter(Boolean).join(': '),
   };
 }
 
-function readCodeCache(file) {
+/** The cache's weight and V8's data, or undefined when there is none to use. */
+function readCodeCache(place) {
+  let bytes;
   try {
-    const bytes = readFileSync(file);
-    const intact = bytes.length > CACHE_DATA_START && bytes.toString('latin1', 0, CACHE_HEADER.length) === CACHE_HEADER;
-    // Another layout: like no cache, compiled without, and replaced by this run.
-    return intact ? { weight: bytes.readUInt32LE(CACHE_HEADER.length), data: bytes.subarray(CACHE_DATA_START) } : undefined;
+    const fd = openSync(place.path, 'r');
+    try {
+      // Checked on the file opened, so that it cannot be swapped between the check and the read.
+      const problem = unsafe(fstatSync(fd));
+      if (problem) {
+        place.refused = { path: place.path, why: `it ${problem}`, text: `the code cache ${place.path} ${problem}, who could put code in it that members would run: members did not use it, and replaces it with its own` };
+        return undefined;
+      }
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined; // No cache yet: this run writes it.
   }
+  const intact = bytes.length > CACHE_DATA_START && bytes.toString('latin1', 0, CACHE_HEADER.length) === CACHE_HEADER;
+  // Another layout: like no cache, compiled without, and replaced by this run.
+  return intact ? { weight: bytes.readUInt32LE(CACHE_HEADER.length), data: bytes.subarray(CACHE_DATA_START) } : undefined;
 }
 
-/** Where this build's cache lives for this run, and the build id, or undefined when there is none. */
-function codeCacheFile(source, argv) {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+/**
+ * Where this build's cache lives for this run (`path`, in `dir`, and the
+ * build id); else `off`, why there is none, or `refused`, the directory that
+ * may not be trusted and what to tell the user.
+ */
+function cachePlace(source, argv) {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { off: 'off (NODE_DISABLE_COMPILE_CACHE)' };
   const env = process.env;
   const base = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache'));
-  if (!base) return undefined;
+  if (!base) return { off: 'none (no cache directory)' };
   // V8 checks only the source's length: the build's content hash (its last line) tells builds apart.
   const buildId = /\/\/ build-id: (\w+)\n$/.exec(source.slice(-64))?.[1];
-  if (!buildId) return undefined;
+  if (!buildId) return { off: 'none (a bundle without its build id)' };
+  const dir = join(base, 'members');
+  let problem;
+  try {
+    problem = unsafe(statSync(dir));
+  } catch {
+    // Not there yet: the run that writes the cache makes it, 0700.
+  }
+  if (problem) {
+    const fix = problem.startsWith('belongs') ? 'set XDG_CACHE_HOME to a directory of your own' : `run \`chmod 700 ${dir}\``;
+    return {
+      dir,
+      refused: { path: dir, why: `the directory ${problem}`, text: `the code cache directory ${dir} ${problem}, who could put code in it that members would run: members runs without it; ${fix}` },
+    };
+  }
   // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms.
   const kind = isHelpRun(argv) ? '-help' : '';
-  return { path: join(base, 'members', `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`), buildId };
+  return { path: join(dir, `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`), dir, buildId };
+}
+
+/*
+ * A code cache is code: V8 runs the functions it holds, and checks only what
+ * whoever writes the file can match (the source's length, the flags, its own
+ * checksum). So, as ssh does for keys, a cache is read only from a directory
+ * and a file that are the user's own and that no one else may write; a
+ * directory that is not is neither read nor written. POSIX modes only: on
+ * Windows the cache lives in the user's own %LOCALAPPDATA%.
+ */
+function unsafe(stats) {
+  if (process.getuid === undefined) return undefined;
+  if (stats.uid !== process.getuid()) return `belongs to another user (uid ${stats.uid})`;
+  if ((stats.mode & 0o022) !== 0) return `can be written by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')})`;
+  return undefined;
+}
+
+/**
+ * Says why a cache was refused on stderr, once for each directory or file:
+ * the program remembers what it told in the config directory (`told-once`,
+ * src/config/told-once.ts), and says it again only if that file is gone.
+ */
+function tellOnce(refused, firstTimeTold) {
+  if (firstTimeTold(process.env, `code cache refused: ${refused.path}`)) process.stderr.write(`warning: ${refused.text} (said once)\n`);
 }
 
 function isHelpRun(args) {
@@ -115,18 +176,22 @@ function removeOtherBuilds(dir, buildId) {
 }
 
 /**
- * In a directory of the user's own (0700), by the program's atomic writer
- * (src/lib/atomic-file.ts: 0600, never half a file). A cache is only an
- * optimisation: any failure to write it is ignored.
+ * In a directory of the user's own (0700, checked again once made: it may
+ * have appeared meanwhile), by the program's atomic writer
+ * (src/lib/atomic-file.ts: 0600, never half a file, never through a link).
+ * A cache is only an optimisation: any failure to write it is ignored.
+ * True when the write was started.
  */
 function saveCodeCache(path, data, writeFileAtomically) {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (unsafe(statSync(dirname(path)))) return false;
   } catch {
-    return;
+    return false;
   }
   // Read-only home, full disk: the next run compiles again.
   writeFileAtomically(path, data).catch(() => undefined);
+  return true;
 }
 
 module.exports = { loadProgram };

@@ -9,14 +9,17 @@ const { setFlagsFromString } = require('node:v8');
 
 /*
  * Fast paths that need none of the program (commander, the bundle): the
- * version, the root help (rendered by the build), and the completion
- * scripts, which completions/ holds as `members completion SHELL` prints
- * them (tests keep both equal to what the program prints).
+ * version (`--version`, `version`), the root help (rendered by the build),
+ * and the completion scripts, which completions/ holds as `members
+ * completion SHELL` prints them (tests keep each equal to what the program
+ * prints).
  */
 const argv = process.argv.slice(2);
 const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' };
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+// The version, Node.js's and the platform, one a line, as src/lib/version.ts writes them (a test keeps both equal).
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version')) {
+  const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+  process.stdout.write(`members ${version}\nNode.js ${process.version}\n${process.platform} ${process.arch}\n`);
   process.exit(0);
 }
 // What the completion scripts ask on each Tab (profile names, undo ids, product and course ids): no commander, zod or conf.
@@ -64,8 +67,8 @@ require('node:diagnostics_channel');
 require('node:http');
 require('node:assert');
 const { loadProgram } = require('./code-cache.js'); // and the built-ins it needs
-setFlagsFromString('--liftoff-only');
-setFlagsFromString('--verify-snapshot-checksum');
+const V8_FLAGS = ['--liftoff-only', '--verify-snapshot-checksum'];
+for (const flag of V8_FLAGS) setFlagsFromString(flag);
 
 const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'), argv);
 const { main, processIo } = program.exports;
@@ -78,6 +81,8 @@ main(argv, io).then((code) => {
     io.restoreV8Flags();
     program.save();
   }
+  // For bug reports: how this process started, after the run's own output (docs/contract.md, environment).
+  if (process.env.MEMBERS_DEBUG === '1') process.stderr.write(`debug: V8 flags: ${V8_FLAGS.join(' ')}\ndebug: ${program.describe()}\n`);
 });
 
 function readOptional(file) {

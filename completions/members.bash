@@ -19,6 +19,7 @@ __members_subcommand() {
     "|completion") echo completion ;;
     "|history") echo history ;;
     "|undo") echo undo ;;
+    "|version") echo version ;;
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
@@ -67,7 +68,7 @@ __members_takes_value() {
 # __members_commands PATH: the subcommands of PATH.
 __members_commands() {
   case "$1" in
-    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo help" ;;
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version help" ;;
     "students") echo "list search show get create delete products grant revoke import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
@@ -127,6 +128,7 @@ __members_flags() {
     "completion") echo "-h --help" ;;
     "history") echo "--student --since --limit -h --help" ;;
     "undo") echo "--reason -h --help" ;;
+    "version") echo "-h --help" ;;
     "help") echo "-h --help" ;;
   esac
   echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --out"

@@ -32,6 +32,8 @@ function __members_subcommand --argument-names path word
             echo history
         case '|undo'
             echo undo
+        case '|version'
+            echo version
         case '|help'
             echo help
         case 'students|list'
@@ -215,6 +217,7 @@ complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server 
 complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh, fish or PowerShell'
 complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
 complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log: a grant, renewal, revoke, scores set or delete (see `members history`)'
+complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
@@ -399,4 +402,5 @@ complete -c members -n '__members_at \'history\'' -s h -l help -d 'show help for
 complete -c members -n '__members_at \'undo\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'undo\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'undo\' 0' -x -a '(__members_helper undo)'
+complete -c members -n '__members_at \'version\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'help\'' -s h -l help -d 'show help for a command'

@@ -2,7 +2,7 @@
 Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
-    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'help')
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')
     'scores' = @('get', 'set', 'help')
     'products' = @('list', 'get', 'help')
@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'completion' = @('-h', '--help')
     'history' = @('--student', '--since', '--limit', '-h', '--help')
     'undo' = @('--reason', '-h', '--help')
+    'version' = @('-h', '--help')
     'help' = @('-h', '--help')
   }
   $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')

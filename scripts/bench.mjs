@@ -133,7 +133,7 @@ if (wants('startup') || wants('get')) {
     delete env.NODE_DISABLE_COMPILE_CACHE;
     const base = command(`node -e 0 (${label})`, [NODE, '-e', '0'], { env });
     const cases = [
-      members('--version', ['--version'], env, { check: expectLines(1) }),
+      members('--version', ['--version'], env, { check: expectLines(3) }),
       members('--help', ['--help'], env, { check: (r) => expectLines(lines(r).length || 1)(r) }),
       // The root help is rendered by the build (dist/help.txt); a command's help runs the program.
       members('students --help', ['students', '--help'], env, { check: (r) => expectLines(lines(r).length || 1)(r) }),

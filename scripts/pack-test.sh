@@ -64,8 +64,8 @@ session() { # session NAME: --version, completion, and a sandbox round trip
   local -a env_clean=(env -i "PATH=$PATH" "HOME=$work" "LANG=C.UTF-8" "MEMBERS_CONFIG_DIR=$config")
 
   local got
-  got=$("${env_clean[@]}" "$members" --version) || fail "$name: members --version exited with $?"
-  [[ $got == "$version" ]] || fail "$name: members --version printed '$got', expected '$version'"
+  got=$("${env_clean[@]}" "$members" --version | head -n 1) || fail "$name: members --version exited with $?"
+  [[ $got == "members $version" ]] || fail "$name: members --version printed '$got' first, expected 'members $version'"
 
   "${env_clean[@]}" "$members" completion bash | cmp -s - completions/members.bash \
     || fail "$name: the installed members prints another bash script than completions/members.bash"

@@ -9,6 +9,8 @@ import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './lib/e
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 import { youngGenerationHold } from './lib/young-generation.js';
+import { configDir } from './config/paths.js';
+import { firstTime } from './config/told-once.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
@@ -153,4 +155,9 @@ export function processIo(): ProcessIo {
 export async function writeFileAtomically(path: string, data: Uint8Array): Promise<void> {
   const atomic = await import('./lib/atomic-file.js');
   await atomic.writeFileAtomically(path, data);
+}
+
+/** For bin/code-cache.js: true the first time it tells the user about `subject` (remembered in the config directory). */
+export function firstTimeTold(env: Record<string, string | undefined>, subject: string): boolean {
+  return firstTime(configDir(env), subject);
 }

@@ -23,18 +23,20 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerHistory } from './commands/history/index.js';
 import { registerUndo } from './commands/undo/index.js';
+import { registerVersion } from './commands/version/index.js';
+import { versionText } from './lib/version.js';
 
 const registrations: Register[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo,
+  registerHistory, registerUndo, registerVersion,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
   const sessions: Session[] = [];
   const program = new Command('members')
     .description('Administer the students, products and subscriptions of a membership platform.')
-    .version(__MEMBERS_VERSION__, '-V, --version', 'print the version')
+    .version(versionText().trimEnd(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
@@ -82,7 +84,7 @@ const HELP_GROUPS: Record<string, string> = {
   subscriptions: 'Everyday:', courses: 'Everyday:',
   undo: 'Everyday:',
   report: 'Reports:', history: 'Reports:',
-  auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:',
+  auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:', version: 'Setup:',
 };
 
 /** The bulk forms are options of `students` commands, so they get a text section after Everyday. */

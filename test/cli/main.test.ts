@@ -27,10 +27,12 @@ async function members(argv: string[], env: Record<string, string> = {}, stdin?:
 }
 
 describe('the error boundary', () => {
-  it('prints the version', async () => {
-    const result = await members(['--version']);
-    expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  it('prints the version, the Node.js version and the platform, one a line, for --version and version alike', async () => {
+    const expected = `members ${__MEMBERS_VERSION__}\nNode.js ${process.version}\n${process.platform} ${process.arch}\n`;
+    expect(__MEMBERS_VERSION__).toMatch(/^\d+\.\d+\.\d+/);
+    for (const argv of [['--version'], ['-V'], ['version'], ['version', '-q']]) {
+      expect({ argv, ...(await members(argv)) }).toEqual({ argv, code: 0, stdout: expected, stderr: '' });
+    }
   });
 
   it('turns an unknown command into exit 2, with a JSON error line under -o json', async () => {

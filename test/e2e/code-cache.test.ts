@@ -3,7 +3,8 @@
  * user's cache directory: written by the first run that works, used by the
  * next, replaced when V8 refuses it, never a reason for a command to fail.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, run, runInTerminal, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
@@ -187,5 +188,93 @@ describe('the code cache', () => {
     expect(again.stderr).toBe('');
     expect(readFileSync(file).equals(damaged)).toBe(false);
     expect(readFileSync(file).length).toBeGreaterThan(1000);
+  });
+});
+
+/**
+ * A code cache is code: V8 checks only the source's length, its flags and its
+ * own checksum, all of which whoever writes the file can match. `plant` writes
+ * what an attacker would: the cache of another script of the bundle's length,
+ * which writes `marker` when it runs.
+ */
+function plant(file: string, marker: string): void {
+  const source = readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'latin1');
+  // As bin/code-cache.js wraps the bundle.
+  const length = `(function (exports, require, module, __filename, __dirname) {${source}\n})`.length;
+  const payload = `(function (exports, require) { require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); })`;
+  const script = `${payload}/*${' '.repeat(length - payload.length - 4)}*/`;
+  // Compiled in a Node of its own under bin's V8 flags (V8 checks them), its function compiled too.
+  const generator = `
+    const v8 = require('node:v8');
+    for (const flag of ['--liftoff-only', '--verify-snapshot-checksum']) v8.setFlagsFromString(flag);
+    const script = new (require('node:vm').Script)(require('node:fs').readFileSync(0, 'latin1'));
+    script.runInThisContext()({}, () => ({ writeFileSync() {} }));
+    const header = Buffer.alloc(24);
+    header.write('members-code-cache-4');
+    header.writeUInt32LE(1e9, 20);
+    require('node:fs').writeFileSync(${JSON.stringify(file)}, Buffer.concat([header, script.createCachedData()]));`;
+  const made = spawnSync(process.execPath, ['-e', generator], { input: script });
+  expect(made.status, String(made.stderr)).toBe(0);
+}
+
+describe.skipIf(process.platform === 'win32')('a code cache someone else could have written', () => {
+  const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('warning:'));
+  const cacheName = (home: string) => {
+    const buildId = /\/\/ build-id: (\w+)\n$/.exec(readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'latin1'))?.[1] as string;
+    return join(home, 'members', `code-cache-${buildId}-${process.version}-${process.arch}.bin`);
+  };
+  const setUp = (mode: number) => {
+    const home = tempDir('members-cache-');
+    mkdirSync(join(home, 'members'), { mode });
+    chmodSync(join(home, 'members'), mode);
+    const marker = join(home, 'planted-code-ran');
+    plant(cacheName(home), marker);
+    return { home, marker, env: { XDG_CACHE_HOME: home, MEMBERS_CONFIG_DIR: join(home, 'config') } };
+  };
+
+  it('is run by V8 from a directory of the user\'s own: the planted cache is real', async () => {
+    const { marker, env } = setUp(0o700);
+    await run(['history'], { env });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('in a group-writable directory, is not loaded: the command works, the user is told once and the directory left alone', async () => {
+    const { home, marker, env } = setUp(0o770);
+    const dir = join(home, 'members');
+    const first = await run(['history'], { env });
+    expect(existsSync(marker)).toBe(false);
+    expect(first.code).toBe(0);
+    expect(warnings(first.stderr)).toEqual([`warning: the code cache directory ${dir} can be written by other users (mode 0770), who could put code in it `
+      + `that members would run: members runs without it; run \`chmod 700 ${dir}\` (said once)`]);
+    const second = await run(['history'], { env: { ...env, MEMBERS_DEBUG: '1' } });
+    expect(existsSync(marker)).toBe(false);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`debug: code cache: ${dir}: not used: the directory can be written by other users (mode 0770)\n`);
+    expect(warnings(second.stderr)).toEqual([]);
+    expect(cacheFiles(home)).toEqual([basename(cacheName(home))]);
+  });
+
+  it('a cache file others may write, in the user\'s own directory, is not loaded and is replaced by one of the user\'s own', async () => {
+    const { home, marker, env } = setUp(0o700);
+    const file = cacheName(home);
+    chmodSync(file, 0o666);
+    const first = await run(['history'], { env });
+    expect(existsSync(marker)).toBe(false);
+    expect(first.code).toBe(0);
+    expect(warnings(first.stderr)).toEqual([`warning: the code cache ${file} can be written by other users (mode 0666), who could put code in it `
+      + 'that members would run: members did not use it, and replaces it with its own (said once)']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const second = await run(['history'], { env: { ...env, MEMBERS_DEBUG: '1' } });
+    expect(second.stderr).toContain(`debug: code cache: ${file}: used\n`);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('in a directory of another user, is not loaded (as root: one that nobody owns)', async () => {
+    const { home, marker, env } = setUp(0o700);
+    chownSync(join(home, 'members'), 65534, 65534);
+    const result = await run(['history'], { env });
+    expect(existsSync(marker)).toBe(false);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`the code cache directory ${join(home, 'members')} belongs to another user (uid 65534)`);
+    expect(result.stderr).toContain('set XDG_CACHE_HOME to a directory of your own (said once)');
   });
 });

@@ -50,3 +50,24 @@ describe('one GET', () => {
     expect(bundle.match(/node_modules\/undici\/(index\.js|lib\/web\/fetch\/index\.js|lib\/web\/websocket\/\w+\.js|lib\/mock\/\w+\.js)"/g) ?? []).toEqual([]);
   });
 });
+
+describe('the process-wide switches', () => {
+  it('a run with MEMBERS_DEBUG=1 reports, after its output, the V8 flags bin set and what became of the code cache', async () => {
+    const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
+    const id = body.data[0]?.id as string;
+    const cache = tempDir('members-load-');
+    const env = { ...sandbox.env, XDG_CACHE_HOME: cache, MEMBERS_DEBUG: '1' };
+    const file = expect.stringMatching(new RegExp(`^${cache}/members/code-cache-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
+    const reports = [];
+    for (let i = 0; i < 2; i++) {
+      const result = await run(['students', 'get', id, '-o', 'json'], { env });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout).id).toBe(id);
+      const [flags, cacheLine, rest] = result.stderr.split('\n');
+      expect(flags).toBe('debug: V8 flags: --liftoff-only --verify-snapshot-checksum');
+      expect(rest).toBe('');
+      reports.push(/^debug: code cache: (.+): (.+)$/.exec(cacheLine ?? '')?.slice(1));
+    }
+    expect(reports).toEqual([[file, 'none read, written'], [file, 'used']]);
+  });
+});
