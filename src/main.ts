@@ -5,7 +5,7 @@
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io } from './lib/io.js';
-import { CliError, ExitCode, InterruptedError, StdoutClosedError } from './lib/errors.js';
+import { CliError, ExitCode, InterruptedError, StdoutClosedError, type Rerun } from './lib/errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 import { youngGenerationHold } from './lib/young-generation.js';
@@ -31,6 +31,7 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
   let code: number;
   let message: string;
   let status: number | undefined;
+  let rerun: string | undefined;
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return ExitCode.ok;
     // `members help` exits 0; bare `members` (help shown instead of a command) is a usage error.
@@ -44,6 +45,7 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
     code = error.exitCode;
     message = error.message;
     status = error.status;
+    rerun = error.rerun && commandAgain(argv, error.rerun);
   } else {
     code = ExitCode.internal;
     message = `unexpected error: ${(error as Error)?.message ?? String(error)}; run again with MEMBERS_DEBUG=1 and report the stack trace`;
@@ -51,8 +53,9 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
   // Server text is in many messages (its `message`, its field errors): one sanitizer for all of them.
   message = printable(message);
   io.stderr.write(`error: ${message}\n`);
+  if (rerun !== undefined) io.stderr.write(`  ${printable(rerun)}\n`);
   if (wantsJson(argv)) {
-    io.stderr.write(`${JSON.stringify({ error: { exit_code: code, status: status ?? null, message } })}\n`);
+    io.stderr.write(`${JSON.stringify({ error: { exit_code: code, status: status ?? null, message, ...(rerun === undefined ? {} : { rerun }) } })}\n`);
   }
   if (io.env.MEMBERS_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return code;
@@ -70,6 +73,25 @@ function commandPath(program: Command, argv: string[]): string {
   }
   return names.join(' ');
 }
+
+/**
+ * The command line again with the argument the guess replaces (`STUDENT`,
+ * `--student X`, `--student=X`), for the user to copy; undefined when argv
+ * does not hold it as typed.
+ */
+function commandAgain(argv: string[], rerun: Rerun): string | undefined {
+  let replaced = false;
+  const words = argv.map((arg) => {
+    const at = arg.startsWith('--') ? arg.indexOf('=') + 1 : 0;
+    if (arg.slice(at).trim() !== rerun.replace) return arg;
+    replaced = true;
+    return `${arg.slice(0, at)}${rerun.with}`;
+  });
+  return replaced ? ['members', ...words].map(shellWord).join(' ') : undefined;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it needs to be. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** Read from argv, not the parsed options: a usage error may stop parsing before `-o` is seen. */
 function wantsJson(argv: string[]): boolean {

@@ -5,7 +5,7 @@
  * per run so that a student named on many rows is looked up once.
  */
 import type { Api } from '../api/client.js';
-import { NotFoundError } from '../lib/errors.js';
+import { NotFoundError, RouteMissError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { getStudent } from '../api/endpoints/students.js';
 import type { Student } from '../api/endpoints/schemas.js';
@@ -45,7 +45,7 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   const cached = cache?.get(name);
   if (cached) return { ...(await cached), input, key };
 
-  const lookup = getStudent(api, key).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
+  const lookup = lookUpStudent(api, key, input).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
   if (cache) {
     cache.set(name, lookup);
     lookup.then(
@@ -61,6 +61,34 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
     );
   }
   return lookup;
+}
+
+/**
+ * The student with its subscriptions (getStudent); when an e-mail is not
+ * found, the error also says which student was probably meant (`input` is
+ * the argument as typed, for the command to re-run).
+ */
+export async function lookUpStudent(api: Api, key: StudentKey, input = key.value): Promise<Student> {
+  try {
+    return await getStudent(api, key);
+  } catch (error) {
+    throw await withGuess(api, key, input, error);
+  }
+}
+
+/**
+ * `error`, and when it is "not found" for an e-mail, the student the user
+ * probably meant (domain/email-slips.ts): added to its message, and as the
+ * command to re-run. A guess is only ever printed, never acted on.
+ */
+export async function withGuess(api: Api, key: StudentKey, input: string, error: unknown): Promise<unknown> {
+  if (key.kind !== 'email' || !(error instanceof NotFoundError) || error instanceof RouteMissError) return error;
+  const { describeSearch, searchEmailSlips } = await import('./email-slips.js');
+  const search = await searchEmailSlips(api, key.value);
+  const text = describeSearch(search, key.value);
+  if (text) error.message += `\n${text}`;
+  if (search.suggestions.length === 1) error.rerun = { replace: input, with: (search.suggestions[0] as { email: string }).email };
+  return error;
 }
 
 /** `Maria Silva <maria@example.com>` when the record is known, else the key (`student 42`, `student with e-mail …`). */

@@ -14,8 +14,14 @@ import { fold } from './names.js';
 
 const digits = (text: string) => text.replace(/\D/g, '');
 
-/** A test for one student; a query too short to mean anything is a usage error. */
-export function studentMatcher(query: string): (student: Student) => boolean {
+/** Where a query was found in a student: a table shows the column (a phone is not among its usual ones). */
+export type MatchedField = 'name' | 'email' | 'phone' | 'document';
+
+/**
+ * Where the query is found in one student (empty: it is not); a query too
+ * short to mean anything is a usage error.
+ */
+export function matchedFields(query: string): (student: Student) => MatchedField[] {
   const text = fold(query);
   if (text.length < 2) throw new UsageError('give at least 2 characters to search for (a name, an e-mail, a phone or a document fragment)');
   const number = digits(query);
@@ -24,10 +30,22 @@ export function studentMatcher(query: string): (student: Student) => boolean {
   // Each word on its own: "joao silva" finds "João da Silva", "silva gmail" an e-mail at gmail.
   const words = text.split(' ');
   return (student) => {
-    if (byDigits) return digits(student.phone ?? '').includes(number) || digits(student.document ?? '').includes(number);
-    const haystack = fold(`${personName(student)} ${student.email ?? ''} ${student.document ?? ''}`);
-    return words.every((word) => haystack.includes(word));
+    if (byDigits) {
+      const found: MatchedField[] = [];
+      if (digits(student.phone ?? '').includes(number)) found.push('phone');
+      if (digits(student.document ?? '').includes(number)) found.push('document');
+      return found;
+    }
+    const fields: Array<[MatchedField, string]> = [['name', fold(personName(student))], ['email', fold(student.email ?? '')], ['document', fold(student.document ?? '')]];
+    if (!words.every((word) => fields.some(([, value]) => value.includes(word)))) return [];
+    return fields.filter(([, value]) => words.some((word) => value.includes(word))).map(([field]) => field);
   };
+}
+
+/** A test for one student; a query too short to mean anything is a usage error. */
+export function studentMatcher(query: string): (student: Student) => boolean {
+  const where = matchedFields(query);
+  return (student) => where(student).length > 0;
 }
 
 export interface SearchProgress {

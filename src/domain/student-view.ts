@@ -8,12 +8,13 @@
 import type { Api } from '../api/client.js';
 import { courseAccesses, listCollection } from '../api/endpoints/catalog.js';
 import type { Course, Score, Student, Subscription } from '../api/endpoints/schemas.js';
-import { getScores, getStudent } from '../api/endpoints/students.js';
+import { getScores } from '../api/endpoints/students.js';
 import type { StudentKey } from '../api/endpoints/student-key.js';
 import { NotFoundError } from '../lib/errors.js';
 import { today } from '../lib/values.js';
 import { runPool } from './bulk/pool.js';
 import { hasAccess } from './changes.js';
+import { lookUpStudent } from './resolve.js';
 
 export interface SubscriptionState extends Subscription {
   /** yes / no, from the access flag. */
@@ -52,8 +53,8 @@ export function accessWhy(subscription: Subscription, now = new Date()): string 
   return `access off: ${status}, ${when}`;
 }
 
-export async function studentOverview(api: Api, key: StudentKey, now = new Date()): Promise<StudentOverview> {
-  const student = await getStudent(api, key);
+export async function studentOverview(api: Api, key: StudentKey, now = new Date(), input = key.value): Promise<StudentOverview> {
+  const student = await lookUpStudent(api, key, input);
   const [score, courses] = await Promise.all([
     getScores(api, student.id).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;

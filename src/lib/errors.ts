@@ -17,7 +17,16 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** A guess at what the user meant: the error boundary prints the command line again with `replace` → `with` (never runs it). */
+export interface Rerun {
+  replace: string;
+  with: string;
+}
+
 export class CliError extends Error {
+  /** Set on a "not found" when a near student exists (domain/email-slips.ts). */
+  rerun?: Rerun;
+
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue,

@@ -21,6 +21,12 @@ const LIST_COLUMNS: Column[] = [
 
 export const STUDENT_LIST_VIEW: View = { noun: 'students', columns: LIST_COLUMNS };
 
+/** `students search` when a phone matched, or two students share a name: the phone beside the e-mail. */
+export const STUDENT_LIST_WITH_PHONE_VIEW: View = {
+  noun: 'students',
+  columns: [...LIST_COLUMNS.slice(0, 2), { header: 'phone', path: 'phone' }, ...LIST_COLUMNS.slice(2)],
+};
+
 /** `--with-subscriptions` adds the titles of each student's products. */
 export const STUDENT_LIST_WITH_PRODUCTS_VIEW: View = {
   noun: 'students',

@@ -38,15 +38,33 @@ const PUNCTUATED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
  */
 export function isCpf(text: string): boolean {
   if (PUNCTUATED_CPF.test(text)) return true;
-  if (!/^\d{11}$/.test(text) || /^(\d)\1{10}$/.test(text)) return false;
-  const digits = [...text].map(Number);
+  return /^\d{11}$/.test(text) && cpfCheckDigits(text) === text.slice(9);
+}
+
+/** The two check digits the first nine digits of a CPF call for; undefined for a number of one repeated digit (never issued). */
+export function cpfCheckDigits(cpf: string): string | undefined {
+  const digits = [...cpf.replace(/\D/g, '').slice(0, 9)].map(Number);
+  if (digits.length !== 9 || digits.every((digit) => digit === digits[0])) return undefined;
   for (const length of [9, 10]) {
     let sum = 0;
     for (let i = 0; i < length; i++) sum += (digits[i] as number) * (length + 1 - i);
     const rest = sum % 11;
-    if ((rest < 2 ? 0 : 11 - rest) !== digits[length]) return false;
+    digits.push(rest < 2 ? 0 : 11 - rest);
   }
-  return true;
+  return digits.slice(9).join('');
+}
+
+/**
+ * `346.719.699-07 is not a valid CPF: its check digits would be -39` for a
+ * CPF-shaped text (punctuated, or 11 digits) whose check digits are wrong;
+ * undefined otherwise. The support person can tell the student so.
+ */
+export function invalidCpf(text: string): string | undefined {
+  if (!PUNCTUATED_CPF.test(text) && !/^\d{11}$/.test(text)) return undefined;
+  const wanted = cpfCheckDigits(text);
+  if (wanted === text.slice(-2)) return undefined;
+  if (wanted === undefined) return `${text} is not a valid CPF: no CPF is one digit repeated`;
+  return `${text} is not a valid CPF: its check digits would be ${text.includes('-') ? '-' : ''}${wanted}`;
 }
 
 /** A document key; a CPF also carries its other spelling, since servers store either. */
@@ -65,15 +83,16 @@ export function describeKey(key: StudentKey): string {
 }
 
 /**
- * What to add to "not found" for an id: for 11 digits, why it was not taken
- * for a CPF; for a name (letters and a space, or accents: never an id), how to
- * search for it.
+ * What to add to "not found": for a CPF-shaped key with wrong check digits,
+ * that it is not a valid CPF (and, typed bare, that it was taken for an id);
+ * for a name (letters and a space, or accents: never an id), how to search
+ * for it.
  */
 export function notFoundHint(key: StudentKey): string {
+  const invalid = key.kind === 'id' || key.kind === 'document' ? invalidCpf(key.value) : undefined;
+  if (key.kind === 'document') return invalid ? `. ${invalid} (a typo?)` : '';
   if (key.kind !== 'id') return '';
-  if (/^\d{11}$/.test(key.value)) {
-    return `. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:${key.value}`;
-  }
+  if (invalid) return `. ${invalid} (a typo?), so it was taken for an id. To look it up as a document anyway: doc:${key.value}`;
   if (/\s/.test(key.value) || /[^\p{ASCII}]/u.test(key.value)) {
     return `. It was taken for an id; to find a student by name: members students search ${JSON.stringify(key.value)}`;
   }

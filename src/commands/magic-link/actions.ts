@@ -10,7 +10,7 @@ import type { View } from '../../output/view.js';
 import type { Session } from '../../session/session.js';
 import { parseDuration } from '../../lib/values.js';
 import { withOutput } from '../../session/list-flags.js';
-import { resolveStudent } from '../../domain/resolve.js';
+import { resolveStudent, withGuess } from '../../domain/resolve.js';
 
 const MAGIC_LINK_VIEW: View = {
   noun: 'magic links',
@@ -32,7 +32,7 @@ export async function magicLink(session: Session, input: string, opts: { expireI
     const { data, requestId } = await postMagicLink(api, target, expireIn).catch(async (error: unknown) => {
       // Laravel decodes %2F before routing: an e-mail with a "/" is a route miss, answered before any controller
       // ran (nothing was made), so the link is asked for by id instead.
-      if (!(error instanceof RouteMissError) || target.kind !== 'email') throw error;
+      if (!(error instanceof RouteMissError) || target.kind !== 'email') throw await withGuess(api, key, input, error);
       target = await byId();
       return postMagicLink(api, target, expireIn);
     });

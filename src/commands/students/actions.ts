@@ -3,19 +3,21 @@ import { Student, Subscription } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import {
-  createStudent, deleteStudent, getStudent, listStudents, studentProducts, type NewStudent,
+  createStudent, deleteStudent, listStudents, studentProducts, type NewStudent,
 } from '../../api/endpoints/students.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { Session } from '../../session/session.js';
 import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
 import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
-import { resolveStudent, studentLabel } from '../../domain/resolve.js';
-import { productTitles, resolveProduct } from '../../domain/names.js';
-import { searchStudents, studentMatcher } from '../../domain/search.js';
+import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
+import { fold, productTitles, resolveProduct } from '../../domain/names.js';
+import { matchedFields, searchStudents } from '../../domain/search.js';
+import { personName } from '../../lib/people.js';
 import type { JsonRecord } from '../../output/index.js';
+import type { Listing } from '../../lib/batches.js';
 import {
-  COURSE_PROGRESS_VIEW, SCORE_VIEW, STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW,
+  COURSE_PROGRESS_VIEW, SCORE_VIEW, STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PHONE_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW,
 } from '../../views/students.js';
 import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
@@ -32,14 +34,16 @@ export async function list(session: Session, opts: ListOptions): Promise<void> {
 }
 
 /**
- * Streams the matches as the pages arrive (a table waits for the end); says
+ * Streams the matches as the pages arrive (a table waits for the end, and
+ * then shows the phone when a phone matched or two students share a name); says
  * on stderr how much of the list it read, since that is what the search costs.
  */
 export async function search(session: Session, text: string): Promise<void> {
-  studentMatcher(text);
+  const where = matchedFields(text);
   const api = await session.api();
   const messages = await session.messages();
   const count = (n: number) => n.toLocaleString('en-US');
+  const { globals } = session;
   let read = 0;
   const found = await withOutput(session, async (output) => {
     const spinner = await messages.spinner('Searching the student list…');
@@ -47,13 +51,29 @@ export async function search(session: Session, text: string): Promise<void> {
       read = sofar;
       spinner.update(`Searching the student list: ${count(sofar)}${total === undefined ? '' : ` of ${count(total)}`} students, ${plural(matched, 'match', 'matches')} so far…`);
     };
+    let matches: Listing<Student> = interruptible(searchStudents(api, text, progress), session.io);
+    let view = STUDENT_LIST_VIEW;
     try {
-      return await output.list(interruptible(searchStudents(api, text, progress) as AsyncIterable<JsonRecord>, session.io), STUDENT_LIST_VIEW);
+      if (globals.output === 'table' && !globals.fields) {
+        // A table holds its rows anyway: hold them here, to choose the columns.
+        const all: Student[] = [];
+        for await (const student of matches) all.push(student);
+        if (showsPhones(all, where)) view = STUDENT_LIST_WITH_PHONE_VIEW;
+        matches = all;
+      }
     } finally {
       spinner.stop();
     }
+    return output.list(matches as Listing<JsonRecord>, view);
   });
   messages.notice(`${plural(found, 'match', 'matches')} for ${JSON.stringify(text)} among ${count(read)} students (${plural(Math.max(1, Math.ceil(read / 100)), 'page')} of 100 read)`);
+}
+
+/** A phone that matched is the column that says why; two students of one name are told apart by it. */
+function showsPhones(students: readonly Student[], where: (student: Student) => string[]): boolean {
+  if (students.some((student) => where(student).includes('phone'))) return true;
+  const names = students.map((student) => fold(personName(student))).filter(Boolean);
+  return new Set(names).size < names.length;
 }
 
 /** One view of a student: in a table, its sections one after the other; otherwise one record holding them all. */
@@ -64,7 +84,7 @@ export async function show(session: Session, input: string): Promise<void> {
   const spinner = await messages.spinner('Gathering the student, subscriptions, score and courses…');
   let overview: StudentOverview;
   try {
-    overview = await studentOverview(api, key);
+    overview = await studentOverview(api, key, new Date(), input);
   } finally {
     spinner.stop();
   }
@@ -94,7 +114,7 @@ export async function get(session: Session, input: string): Promise<void> {
   const key = parseStudentKey(input);
   const { globals } = session;
   await withOutput(session, async (output) => {
-    const student = await getStudent(await session.api(), key);
+    const student = await lookUpStudent(await session.api(), key, input);
     await output.one(student, STUDENT_VIEW);
     // Below the student, its subscriptions; json and the others give the record as the API sent it.
     if (globals.output === 'table' && !globals.fields && student.subscriptions) {

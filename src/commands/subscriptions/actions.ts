@@ -5,7 +5,7 @@ import { resolveProduct } from '../../domain/names.js';
 import type { Api } from '../../api/client.js';
 import type { Subscription } from '../../api/endpoints/schemas.js';
 import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
-import { getStudent } from '../../api/endpoints/students.js';
+import { lookUpStudent } from '../../domain/resolve.js';
 import { batched, batchesOf, type Batched } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import type { JsonRecord, View } from '../../output/index.js';
@@ -103,7 +103,7 @@ function filtered(api: Api, walk: ListOptions, filters: Filters): Batched<Subscr
   return batched(async function* () {
     // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
     const { student } = filters;
-    const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await getStudent(api, student)).id;
+    const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await lookUpStudent(api, student)).id;
     // A title or prefix becomes the id; an unknown product is an error (exit 2), never an empty list.
     const productId = filters.productId === undefined ? undefined
       : (await resolveProduct(api, filters.productId, { argument: '--product', check: true })).id;

@@ -52,4 +52,17 @@ describe('magic-link', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('error: student with e-mail nobody@example.com not found (POST /api/v1/students/email/nobody%40example.com/magic-link)\n');
   });
+
+  it('a slip of the domain: the student meant, with the command to run again; nothing else is sent, and the exit stays 4', async () => {
+    t.pool().intercept({ path: '/api/v1/students/email/thais.leao21%40gmial.com/magic-link', method: 'POST' }).reply(404, { message: 'Student not found.' });
+    t.pool().intercept({ path: '/api/v1/students/email/thais.leao21%40gmail.com', method: 'GET' })
+      .reply(200, { data: { id: 's9', email: 'thais.leao21@gmail.com', full_name: 'Thaís Leão Simões' } });
+    const { code, stdout, stderr } = await t.cli(['magic-link', 'thais.leao21@gmial.com', '--expire-in', '2h', '-o', 'json']);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    const message = 'student with e-mail thais.leao21@gmial.com not found (POST /api/v1/students/email/thais.leao21%40gmial.com/magic-link)\n'
+      + 'Did you mean: thais.leao21@gmail.com (Thaís Leão Simões)?';
+    const rerun = 'members magic-link thais.leao21@gmail.com --expire-in 2h -o json';
+    expect(stderr).toBe(`→ default (members.example.com)\nerror: ${message}\n  ${rerun}\n${JSON.stringify({ error: { exit_code: 4, status: 404, message, rerun } })}\n`);
+  });
 });

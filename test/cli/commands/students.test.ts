@@ -96,12 +96,12 @@ describe('students get', () => {
     expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 not found (GET /api/v1/students/52998224725)\n');
   });
 
-  it('an id of 11 digits that is no CPF says how to look it up as a document', async () => {
+  it('an id of 11 digits that is no CPF says what its check digits would be, and how to look it up as a document', async () => {
     get('/api/v1/students/52998224726').reply(404, NOT_FOUND);
     const { code, stderr } = await t.cli(['students', 'get', '52998224726']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: student 52998224726 not found (GET /api/v1/students/52998224726). It was taken for an id, not a CPF: '
-      + 'its check digits are wrong (a typo?). To look it up as a document anyway: doc:52998224726\n');
+    expect(stderr).toBe('error: student 52998224726 not found (GET /api/v1/students/52998224726). 52998224726 is not a valid CPF: '
+      + 'its check digits would be 25 (a typo?), so it was taken for an id. To look it up as a document anyway: doc:52998224726\n');
   });
 
   it('shows the student, then its subscriptions, in table mode', async () => {

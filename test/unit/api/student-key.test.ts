@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeKey, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/endpoints/student-key.js';
+import { cpfCheckDigits, describeKey, invalidCpf, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/endpoints/student-key.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
@@ -29,12 +29,30 @@ describe('what "not found" says about a CPF', () => {
     expect(describeKey(parseStudentKey('doc:RG/1'))).toBe('student with document RG/1');
   });
 
-  it('an id of 11 digits says why it was not taken for a CPF, and how to ask for a document', () => {
+  it('an id of 11 digits says it is not a valid CPF, what its check digits would be, and how to ask for a document', () => {
     expect(notFoundHint(parseStudentKey('07069205547'))).toBe(
-      '. It was taken for an id, not a CPF: its check digits are wrong (a typo?). To look it up as a document anyway: doc:07069205547',
+      '. 07069205547 is not a valid CPF: its check digits would be 46 (a typo?), so it was taken for an id. To look it up as a document anyway: doc:07069205547',
     );
     expect(notFoundHint(parseStudentKey('1234'))).toBe('');
     expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');
+  });
+
+  it('a document shaped like a CPF with wrong check digits is said to be invalid; a valid one or another document is not', () => {
+    expect(notFoundHint(parseStudentKey('346.719.699-07'))).toBe('. 346.719.699-07 is not a valid CPF: its check digits would be -39 (a typo?)');
+    expect(notFoundHint(parseStudentKey('doc:34671969907'))).toBe('. 34671969907 is not a valid CPF: its check digits would be 39 (a typo?)');
+    expect(notFoundHint(parseStudentKey('doc:111.111.111-11'))).toBe('. 111.111.111-11 is not a valid CPF: no CPF is one digit repeated (a typo?)');
+    expect(notFoundHint(parseStudentKey('070.692.055-46'))).toBe('');
+    expect(notFoundHint(parseStudentKey('doc:RG/1234567-8'))).toBe('');
+    expect(notFoundHint(parseStudentKey('maria@example.com'))).toBe('');
+    expect(notFoundHint(parseStudentKey('ref:34671969907'))).toBe('');
+  });
+
+  it('computes both check digits from the first nine, whatever the punctuation', () => {
+    expect(cpfCheckDigits('529.982.247-00')).toBe('25');
+    expect(cpfCheckDigits('000000001')).toBe('91');
+    expect(cpfCheckDigits('5299822')).toBeUndefined();
+    expect(invalidCpf('529.982.247-25')).toBeUndefined();
+    expect(invalidCpf('5299822472')).toBeUndefined();
   });
 
   it('a name given where an id goes says how to search for it; an id-like key does not', () => {

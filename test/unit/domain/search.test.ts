@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchStudents, studentMatcher } from '../../../src/domain/search.js';
+import { matchedFields, searchStudents, studentMatcher } from '../../../src/domain/search.js';
 import type { Student } from '../../../src/api/endpoints/schemas.js';
 import { UsageError } from '../../../src/lib/errors.js';
 import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
@@ -22,6 +22,15 @@ describe('studentMatcher', () => {
   it('digits alone match phones and documents only, not an e-mail that holds them', () => {
     expect(studentMatcher('1983')(student({ email: 'jgomes1983@example.com', phone: null, document: null }))).toBe(false);
     expect(studentMatcher('gomes1983')(student({ email: 'jgomes1983@example.com' }))).toBe(true);
+  });
+
+  it('says where the query was found: the phone or the document by digits, the name, e-mail or document by words', () => {
+    expect(matchedFields('(11) 91234-5678')(joao)).toEqual(['phone']);
+    expect(matchedFields('070.692')(joao)).toEqual(['document']);
+    expect(matchedFields('5678')(student({ document: '123.456.785-678' }))).toEqual(['phone', 'document']);
+    expect(matchedFields('joao example')(joao)).toEqual(['name', 'email']);
+    expect(matchedFields('silva')(joao)).toEqual(['name', 'email']);
+    expect(matchedFields('maria')(joao)).toEqual([]);
   });
 
   it('a query of fewer than 2 characters is a usage error', () => {
