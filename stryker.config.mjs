@@ -25,6 +25,7 @@ export default {
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
     'src/domain/bulk/reads.ts',
+    'src/domain/email-slips.ts',
     'src/config/settings.ts',
     'src/audit/journal.ts',
     'src/audit/intents.ts',
