@@ -129,8 +129,11 @@ describe('students get', () => {
     const { code, stdout, stderr } = await members(['students', 'get', 'nobody@example.com', '-o', 'json']);
     expect(code).toBe(4);
     expect(stdout).toBe('');
-    const message = 'student with e-mail nobody@example.com not found (GET /api/v1/students/email/nobody%40example.com)';
-    expect(stderr).toBe(`error: ${message}\n${JSON.stringify({ error: { exit_code: 4, status: 404, message } })}\n`);
+    // The "not found", then where it looked for the student meant (issue 30): no e-mail of the list is near this one.
+    const [text = '', json = ''] = stderr.trimEnd().split(/\n(?=\{"error")/);
+    expect(text).toMatch(new RegExp('^error: student with e-mail nobody@example\\.com not found \\(GET /api/v1/students/email/nobody%40example\\.com\\)\n'
+      + 'No student has a close e-mail \\(usual slips of the domain tried, all \\d+ e-mails compared\\)'));
+    expect(JSON.parse(json)).toEqual({ error: { exit_code: 4, status: 404, message: text.slice('error: '.length) } });
   });
 
   it('a refused token is exit 3', async () => {
