@@ -5,7 +5,7 @@
  * them (the output is checked), so these tests only catch a change that loads
  * them again.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
@@ -40,6 +40,14 @@ describe('one GET', () => {
       expect(JSON.parse(stdout).id).toBe(id);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
+    }
+  });
+
+  it('reads bundles that point at no source map: the package ships none', () => {
+    const bundles = readdirSync(new URL('../../dist/', import.meta.url)).filter((name) => name.endsWith('.cjs'));
+    expect(bundles).toContain('main.cjs');
+    for (const name of bundles) {
+      expect({ name, links: readFileSync(new URL(`../../dist/${name}`, import.meta.url), 'latin1').match(/sourceMappingURL/g) }).toEqual({ name, links: null });
     }
   });
 
