@@ -13,7 +13,9 @@
  *   id; e-mail case-insensitively; document as typed, then in its other CPF
  *   spelling, then (bare digits) as an id; reference.
  * - `Snapshot.subscription(studentId, productId)`, `Snapshot.holders(productId)`.
- * - `Snapshot.pages` (requests spent), `Snapshot.total` (students held).
+ * - `Snapshot.pages` (requests spent), `Snapshot.total` (students read),
+ *   `Snapshot.size` (students kept: `keep` may keep only those a file names,
+ *   and only some products' subscriptions; holders() then lists those only).
  * - `Snapshot.record(...)`: a change the run made, so that a later row sees it.
  *
  * Only what plans need is kept (keys, name, subscription and product ids,
@@ -73,6 +75,46 @@ export interface SnapshotOptions {
   maxConcurrency?: number;
   /** Read the students alone (an import needs no subscriptions): smaller pages. Default true. */
   subscriptions?: boolean;
+  /** Keep only what a run needs (default: everything, as `members sync` needs it). */
+  keep?: SnapshotKeep;
+}
+
+/**
+ * What a snapshot keeps of the walk: the students some key names (a bulk
+ * file's rows) and the subscriptions of some products. The walk still reads
+ * every page; memory then grows with the file, not with the platform.
+ */
+export interface SnapshotKeep {
+  students?: StudentKeyFilter;
+  products?: ReadonlySet<string>;
+}
+
+/** The students a set of STUDENT keys can name, matched as findStudent matches them. */
+export class StudentKeyFilter {
+  private readonly ids = new Set<string>();
+  private readonly emails = new Set<string>();
+  private readonly documents = new Set<string>();
+  private readonly references = new Set<string>();
+
+  constructor(keys: Iterable<StudentKey>) {
+    for (const key of keys) {
+      if (key.kind === 'id') this.ids.add(key.value);
+      else if (key.kind === 'email') this.emails.add(emailKey(key.value));
+      else if (key.kind === 'reference') this.references.add(key.value);
+      else {
+        this.documents.add(key.value);
+        if (key.also !== undefined) this.documents.add(key.also);
+        if (key.orId) this.ids.add(key.value);
+      }
+    }
+  }
+
+  wants(student: Pick<Student, 'id' | 'email' | 'document' | 'reference_id'>): boolean {
+    return this.ids.has(student.id)
+      || (Boolean(student.email) && this.emails.has(emailKey(student.email as string)))
+      || (Boolean(student.document) && this.documents.has(student.document as string))
+      || (Boolean(student.reference_id) && this.references.has(student.reference_id as string));
+  }
 }
 
 export const SNAPSHOT_PATH = '/api/v1/students';
@@ -88,14 +130,18 @@ export class Snapshot {
   private readonly byReference = new Map<string, SnapshotStudent>();
   private readonly held = new Map<string, SnapshotSubscription[]>();
   private readonly titles = new Map<string, string>();
-  /** One copy of each repeated string (product ids, statuses). */
+  /** One copy of each repeated string (product ids, statuses, dates). */
   private readonly interned = new Map<string, string>();
   private byProduct?: Map<string, SnapshotSubscription[]>;
   /** Requests the walk took. */
   pages = 0;
+  /** Students the walk read (kept or not). */
+  total = 0;
 
-  /** Students held. */
-  get total(): number {
+  constructor(private readonly keep: SnapshotKeep = {}) {}
+
+  /** Students kept (every one read, unless `keep.students` chose). */
+  get size(): number {
     return this.byId.size;
   }
 
@@ -120,7 +166,7 @@ export class Snapshot {
     return this.held.get(studentId)?.find((subscription) => subscription.productId === productId);
   }
 
-  /** The subscriptions of a product, with or without access. */
+  /** The subscriptions of a product, with or without access (of the students kept). */
   holders(productId: string): readonly SnapshotSubscription[] {
     if (!this.byProduct) {
       this.byProduct = new Map();
@@ -151,15 +197,20 @@ export class Snapshot {
 
   /** Adds one student record of the list. */
   add(student: Student): void {
-    const entry: SnapshotStudent = { id: student.id, name: personName(student) };
-    if (student.email) entry.email = student.email;
-    if (student.document) entry.document = student.document;
-    if (student.reference_id) entry.reference = student.reference_id;
+    this.total++;
+    if (this.keep.students && !this.keep.students.wants(student)) return;
+    // One literal with every field (undefined when absent): V8 then keeps them all inside the object.
+    const entry: SnapshotStudent = {
+      id: student.id, name: personName(student),
+      email: student.email || undefined, document: student.document || undefined, reference: student.reference_id || undefined,
+    };
     this.byId.set(entry.id, entry);
     if (entry.email) this.byEmail.set(emailKey(entry.email), entry);
     if (entry.document) this.byDocument.set(entry.document, entry);
     if (entry.reference) this.byReference.set(entry.reference, entry);
-    const subscriptions = student.subscriptions ?? [];
+    const { products } = this.keep;
+    const all = student.subscriptions ?? [];
+    const subscriptions = products ? all.filter((subscription) => products.has(subscription.product_id)) : all;
     if (subscriptions.length > 0) this.held.set(entry.id, subscriptions.map((subscription) => this.compact(entry.id, subscription)));
   }
 
@@ -167,12 +218,11 @@ export class Snapshot {
     const productId = this.intern(subscription.product_id);
     const title = subscription.product?.title;
     if (title && !this.titles.has(productId)) this.titles.set(productId, title);
-    const entry: SnapshotSubscription = { studentId, productId, hasAccess: hasAccess(subscription) };
-    if (subscription.id !== undefined && subscription.id !== null) entry.id = subscription.id;
-    if (subscription.accession_date) entry.accessionDate = subscription.accession_date;
-    if (subscription.expiration_date) entry.expirationDate = subscription.expiration_date;
-    if (subscription.status) entry.status = this.intern(subscription.status);
-    return entry;
+    const known = (text: string | null | undefined) => (text ? this.intern(text) : undefined);
+    return {
+      id: subscription.id ?? undefined, studentId, productId, hasAccess: hasAccess(subscription),
+      accessionDate: known(subscription.accession_date), expirationDate: known(subscription.expiration_date), status: known(subscription.status),
+    };
   }
 
   private intern(text: string): string {
@@ -244,7 +294,7 @@ export async function openSnapshot(api: Api, options: SnapshotOptions = {}): Pro
     async read() {
       if (used) throw new Error('a snapshot is read once');
       used = true;
-      const snapshot = new Snapshot();
+      const snapshot = new Snapshot(options.keep);
       const counted = async (page: Promise<Page<Student>>) => {
         const got = await page;
         snapshot.pages++;

@@ -27,15 +27,15 @@ export async function stateGet<T>(sandbox: SandboxProcess, path: string): Promis
   throw new Error(`GET ${path}: the sandbox kept failing`);
 }
 
-/** Every student with their subscriptions, page by page. */
+/** Every student with their subscriptions, page by page until no page links on (simplePaginate too). */
 export async function allStudents(sandbox: SandboxProcess): Promise<Student[]> {
   const students: Student[] = [];
   for (let page = 1; ; page++) {
-    const body = await stateGet<{ data: Student[]; meta: { last_page: number } }>(
+    const body = await stateGet<{ data: Student[]; links: { next: string | null } }>(
       sandbox, `/api/v1/students?per_page=100&with=subscriptions&page=${page}`,
     );
     students.push(...body.data);
-    if (page >= body.meta.last_page) return students;
+    if (!body.links.next) return students;
   }
 }
 
@@ -45,7 +45,17 @@ export async function products(sandbox: SandboxProcess): Promise<Product[]> {
 
 /** Requests per route template, introspection excluded (never faulted). */
 export async function stats(sandbox: SandboxProcess): Promise<Record<string, number>> {
-  return (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
+  return (await requestCounts(sandbox)).requests;
+}
+
+/** The sandbox's own counters: requests per route template, answers per status, and the total. */
+export async function requestCounts(sandbox: SandboxProcess): Promise<{ requests: Record<string, number>; statuses: Record<string, number>; total: number }> {
+  return (await sandboxGet<{ requests: Record<string, number>; statuses: Record<string, number>; total: number }>(sandbox, '/__sandbox/stats')).body;
+}
+
+/** Sets the sandbox's counters back to zero. */
+export async function resetCounts(sandbox: SandboxProcess): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/stats/reset`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.apiToken}` } });
 }
 
 export const holds = (student: Student, productId: string) =>

@@ -34,7 +34,7 @@ import {
 } from '../changes.js';
 import { resolveStudent, type ResolvedStudent, type StudentCache } from '../resolve.js';
 import type { ReadNeeds } from '../read-plan.js';
-import { asStudent, type Snapshot, type SnapshotStudent } from '../snapshot.js';
+import { asStudent, StudentKeyFilter, type Snapshot, type SnapshotKeep, type SnapshotStudent } from '../snapshot.js';
 import type { KeyedQueue } from './pool.js';
 
 /** The columns of a bulk CSV file, by (lower-case) header name. */
@@ -105,8 +105,15 @@ export interface BulkOperation<Plan> {
   products?: { of(plan: Plan): string; with(plan: Plan, productId: string): Plan };
   /** The confirmation question for `count` rows of `source`. */
   question(count: number, source: string): string;
-  /** What the per-row reads of the valid rows cost, for the read plan; and whether a snapshot needs the subscriptions. */
-  reads: { needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>; subscriptions: boolean };
+  /**
+   * What the per-row reads of the valid rows cost, for the read plan; whether
+   * a snapshot needs the subscriptions, and what of it the rows need.
+   */
+  reads: {
+    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>;
+    subscriptions: boolean;
+    keep(plans: readonly Plan[]): SnapshotKeep;
+  };
 }
 
 /** A required cell: blank is a usage error naming the column. */
@@ -198,10 +205,17 @@ function fromSnapshot(plan: ChangePlan, found: SnapshotStudent, fetch: boolean):
 }
 
 /** Grant and revoke: a lookup per distinct student key that is not an id, a state check per row. */
-function changeNeeds(plans: readonly ChangePlan[]) {
-  const keys = new Set(plans.filter((plan) => plan.key.kind !== 'id').map((plan) => keyText(plan.key)));
-  return { distinctStudentKeys: keys.size, rows: plans.length };
-}
+const changeReads = {
+  needs(plans: readonly ChangePlan[]) {
+    const keys = new Set(plans.filter((plan) => plan.key.kind !== 'id').map((plan) => keyText(plan.key)));
+    return { distinctStudentKeys: keys.size, rows: plans.length };
+  },
+  subscriptions: true,
+  /** The students the rows name, and the subscriptions of their products. */
+  keep: (plans: readonly ChangePlan[]) => ({
+    students: new StudentKeyFilter(plans.map((plan) => plan.key)), products: new Set(plans.map((plan) => plan.productId)),
+  }),
+};
 
 export const grantOperation: BulkOperation<GrantPlan> = {
   command: 'students grant',
@@ -223,7 +237,7 @@ export const grantOperation: BulkOperation<GrantPlan> = {
       renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
     })),
   question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
-  reads: { needs: changeNeeds, subscriptions: true },
+  reads: changeReads,
 };
 
 export const revokeOperation: BulkOperation<ChangePlan> = {
@@ -239,7 +253,7 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
     revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, known })),
   question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,
-  reads: { needs: changeNeeds, subscriptions: true },
+  reads: changeReads,
 };
 
 const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;
@@ -291,6 +305,10 @@ export const importOperation: BulkOperation<NewStudent> = {
     return { ...base, result: 'created', student_id: data.id, requestId, recovered, message: `created student ${nameAndEmail(data)}${note}` };
   },
   question: (count, source) => `Create the students on ${plural(count, 'row')} of ${source}?`,
-  reads: { needs: (bodies) => ({ distinctStudentKeys: bodies.length, rows: 0 }), subscriptions: false },
+  reads: {
+    needs: (bodies) => ({ distinctStudentKeys: bodies.length, rows: 0 }),
+    subscriptions: false,
+    keep: (bodies) => ({ students: new StudentKeyFilter(bodies.map((body) => ({ kind: 'email', value: body.email }))) }),
+  },
 };
 

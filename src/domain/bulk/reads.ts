@@ -15,7 +15,7 @@ export interface BulkReads {
   snapshot?: Snapshot;
 }
 
-export interface ReadSettings extends Pick<SnapshotOptions, 'onPage' | 'signal' | 'concurrency' | 'maxConcurrency'> {
+export interface ReadSettings extends Pick<SnapshotOptions, 'onPage' | 'signal' | 'concurrency' | 'maxConcurrency' | 'keep'> {
   choice: StrategyChoice;
   /** The snapshot needs the students' subscriptions (grant, revoke; not an import). */
   subscriptions: boolean;

@@ -164,12 +164,16 @@ async function readState<Plan>(
   const abort = new AbortController();
   const stop = () => abort.abort(new InterruptedError('interrupted while reading the student list; nothing was changed'));
   const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
-  const needs = { ...op.reads.needs(run.todo.map((row) => row.plan)), needsProductList: options.needsProductList };
+  const plans = run.todo.map((row) => row.plan);
+  const needs = { ...op.reads.needs(plans), needsProductList: options.needsProductList };
   const spinner = await messages.spinner('Reading the state of the rows…');
   try {
     const reads = await chooseReads(api, needs, {
-      choice: options.strategy, subscriptions: op.reads.subscriptions, signal: abort.signal,
-      onPage: (pages) => spinner.update(`Reading the student list: ${plural(pages, 'page')}…`),
+      choice: options.strategy, subscriptions: op.reads.subscriptions, keep: op.reads.keep(plans), signal: abort.signal,
+      onPage: (pages) => {
+        io.onPage?.();
+        spinner.update(`Reading the student list: ${plural(pages, 'page')}…`);
+      },
     });
     if (globals.verbose) messages.notice(`reads: ${reads.plan.strategy}, ${reads.plan.reason}`);
     return reads;

@@ -99,11 +99,26 @@ export function student(n: number): Record<string, unknown> {
   };
 }
 
-/** One page of a Laravel paginator over `total` generated students. */
-export function studentPage(base: string, page: number, perPage: number, total: number, options: { meta?: boolean } = {}): unknown {
+/** Student n's subscription to product k, with its product, as the student endpoints send it. */
+export function subscription(n: number, k: number): Record<string, unknown> {
+  const productId = `00000000-0000-4000-9000-${String(k).padStart(12, '0')}`;
+  return {
+    id: n * 10 + k, active: 1, status: 'active', product_id: productId, payment_last_date: '2024-03-05', accession_date: '2024-03-05',
+    expiration_date: '2026-03-05', cancel_date: null,
+    product: { id: productId, title: `Curso ${k}`, description: 'Um curso', created_at: '2024-01-01T00:00:00.000000Z', updated_at: '2024-01-01T00:00:00.000000Z' },
+    created_at: '2024-03-05T14:22:09.000000Z', updated_at: '2024-03-05T14:22:09.000000Z',
+  };
+}
+
+/** One page of a Laravel paginator over `total` generated students (with `subscriptions` to products 1…n each, when asked). */
+export function studentPage(base: string, page: number, perPage: number, total: number, options: { meta?: boolean; subscriptions?: number } = {}): unknown {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const first = (page - 1) * perPage;
-  const data = Array.from({ length: Math.max(0, Math.min(perPage, total - first)) }, (_, i) => student(first + i + 1));
+  const held = options.subscriptions;
+  const data = Array.from({ length: Math.max(0, Math.min(perPage, total - first)) }, (_, i) => {
+    const n = first + i + 1;
+    return held === undefined ? student(n) : { ...student(n), subscriptions: Array.from({ length: held }, (_, k) => subscription(n, k + 1)) };
+  });
   const link = (p: number) => `${base}/api/v1/students?page=${p}&per_page=${perPage}`;
   return {
     data,

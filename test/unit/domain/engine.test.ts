@@ -31,7 +31,7 @@ function operation(apply: (plan: Plan) => Promise<Omit<BulkRowOutcome, 'line'>> 
     apply: (_context, plan) => apply(plan),
     products: { of: (plan) => plan.product, with: (plan, product) => ({ ...plan, product }) },
     question: (count) => `grant ${count}?`,
-    reads: { needs: (plans) => ({ distinctStudentKeys: plans.length, rows: plans.length }), subscriptions: true },
+    reads: { needs: (plans) => ({ distinctStudentKeys: plans.length, rows: plans.length }), subscriptions: true, keep: () => ({}) },
   };
 }
 const granted = (plan: Plan): Omit<BulkRowOutcome, 'line'> => ({ student: plan.student, product_id: plan.product, result: 'granted', message: 'ok' });

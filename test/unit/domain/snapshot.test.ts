@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Student, Subscription } from '../../../src/api/endpoints/schemas.js';
 import { parseStudentKey } from '../../../src/api/endpoints/student-key.js';
-import { asStudent, openSnapshot, readSnapshot, Snapshot, SubscriptionsMissingError } from '../../../src/domain/snapshot.js';
+import { asStudent, openSnapshot, readSnapshot, Snapshot, StudentKeyFilter, SubscriptionsMissingError } from '../../../src/domain/snapshot.js';
 import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
 
 const { api, pool } = mockApi();
@@ -59,6 +59,7 @@ describe('readSnapshot', () => {
     expect(asked.sort()).toEqual([1, 2, 3]);
     expect(snapshot.pages).toBe(3);
     expect(snapshot.total).toBe(250);
+    expect(snapshot.size).toBe(250);
     expect(pages).toEqual([1, 2, 3]);
   });
 
@@ -213,5 +214,50 @@ describe('Snapshot lookups', () => {
     const [a, b] = snapshot.holders('p1');
     expect(a?.productId).toBe(b?.productId);
     expect(a?.status).toBe('active');
+  });
+});
+
+describe('StudentKeyFilter and keep', () => {
+  const keys = ['s1', 'PERSON2@example.com', 'ref:R-3', '070.692.055-46', '52998224725', 'doc:RG/9'].map((key) => parseStudentKey(key));
+  const filter = new StudentKeyFilter(keys);
+  const someone = { id: 'x', email: 'x@example.com', document: null, reference_id: null };
+
+  it('wants the students the keys name, by any of their keys, as findStudent finds them', () => {
+    expect(filter.wants({ ...someone, id: 's1' })).toBe(true);
+    expect(filter.wants({ ...someone, email: 'person2@EXAMPLE.com' })).toBe(true);
+    expect(filter.wants({ ...someone, reference_id: 'R-3' })).toBe(true);
+    expect(filter.wants({ ...someone, document: '07069205546' })).toBe(true);
+    expect(filter.wants({ ...someone, document: '070.692.055-46' })).toBe(true);
+    expect(filter.wants({ ...someone, document: '529.982.247-25' })).toBe(true);
+    // Bare CPF digits may be an id.
+    expect(filter.wants({ ...someone, id: '52998224725' })).toBe(true);
+    expect(filter.wants({ ...someone, document: 'RG/9' })).toBe(true);
+  });
+
+  it('wants nobody else', () => {
+    expect(filter.wants(someone)).toBe(false);
+    expect(filter.wants({ ...someone, email: null, document: 'R-3', reference_id: 's1' })).toBe(false);
+    expect(filter.wants({ ...someone, id: '07069205546' })).toBe(false);
+    expect(new StudentKeyFilter([]).wants({ ...someone, id: '' })).toBe(false);
+  });
+
+  it('a snapshot keeps those students and those products only, and counts every student read', () => {
+    const snapshot = new Snapshot({ students: filter, products: new Set(['p1']) });
+    snapshot.add(student(1, [sub('p1'), sub('p2')]));
+    snapshot.add(student(2, [sub('p2')]));
+    snapshot.add(student(3, [sub('p1')]));
+    expect(snapshot).toMatchObject({ total: 3, size: 2 });
+    expect(snapshot.findStudent('s1')?.id).toBe('s1');
+    expect(snapshot.findStudent('person2@example.com')?.id).toBe('s2');
+    expect(snapshot.findStudent('s3')).toBeUndefined();
+    expect(snapshot.subscription('s1', 'p1')).toBeDefined();
+    expect(snapshot.subscription('s1', 'p2')).toBeUndefined();
+    expect(snapshot.holders('p1').map((held) => held.studentId)).toEqual(['s1']);
+  });
+
+  it('readSnapshot passes keep on', async () => {
+    serve(Array.from({ length: 120 }, (_, i) => student(i)));
+    const snapshot = await readSnapshot(api(), { keep: { students: new StudentKeyFilter([parseStudentKey('s7')]) } });
+    expect(snapshot).toMatchObject({ total: 120, size: 1, pages: 2 });
   });
 });
