@@ -38,6 +38,7 @@ export default defineConfig({
       'test/unit/domain/read-plan.test.ts',
       'test/unit/domain/reads.test.ts',
       'test/unit/domain/email-slips.test.ts',
+      'test/unit/domain/sync-*.test.ts',
       'test/unit/config/settings.test.ts',
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',

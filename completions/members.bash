@@ -20,6 +20,7 @@ __members_subcommand() {
     "|history") echo history ;;
     "|undo") echo undo ;;
     "|version") echo version ;;
+    "|sync") echo sync ;;
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
@@ -60,7 +61,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"courses list|--page"|"courses list|--per-page"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -68,7 +69,7 @@ __members_takes_value() {
 # __members_commands PATH: the subcommands of PATH.
 __members_commands() {
   case "$1" in
-    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version help" ;;
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync help" ;;
     "students") echo "list search show get create delete products grant revoke import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
@@ -129,6 +130,7 @@ __members_flags() {
     "history") echo "--student --since --limit -h --help" ;;
     "undo") echo "--reason -h --help" ;;
     "version") echo "-h --help" ;;
+    "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;
     "help") echo "-h --help" ;;
   esac
   echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --out"
@@ -166,6 +168,7 @@ __members_values() {
     "sandbox|--flavor") __members_words "default laravel" ;;
     "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
+    "sync|--file") __members_files ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv xlsx" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;

@@ -34,6 +34,8 @@ function __members_subcommand --argument-names path word
             echo undo
         case '|version'
             echo version
+        case '|sync'
+            echo sync
         case '|help'
             echo help
         case 'students|list'
@@ -108,7 +110,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'courses list|--page' 'courses list|--per-page' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
             return 0
     end
     return 1
@@ -218,6 +220,7 @@ complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell 
 complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
 complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log: a grant, renewal, revoke, scores set or delete (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
+complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
@@ -403,4 +406,17 @@ complete -c members -n '__members_at \'undo\'' -l reason -x -d 'why you make thi
 complete -c members -n '__members_at \'undo\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'undo\' 0' -x -a '(__members_helper undo)'
 complete -c members -n '__members_at \'version\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'sync\'' -l file -r -F -d 'the desired state: one row per student and product that should have access (- for stdin)'
+complete -c members -n '__members_at \'sync\'' -l product -x -d 'every row is for this product (repeatable): its id, title or start of title; the file then has no product_id column'
+complete -c members -n '__members_at \'sync\'' -l add-only -d 'grant, restore and change expirations; never revoke'
+complete -c members -n '__members_at \'sync\'' -l remove-only -d 'revoke only; never grant'
+complete -c members -n '__members_at \'sync\'' -l max-revoke -x -d 'the most revocations per product, or a percentage of its holders (default: 10 % of its holders, at most 50); over it: exit 9, nothing changed'
+complete -c members -n '__members_at \'sync\'' -l check -d 'print the plan and change nothing; exit 8 when anything would change (monitoring)'
+complete -c members -n '__members_at \'sync\'' -l dry-run -d 'print the plan and change nothing'
+complete -c members -n '__members_at \'sync\'' -l plan-out -x -d 'write the plan to a file and change nothing; apply it later with --apply'
+complete -c members -n '__members_at \'sync\'' -l apply -x -d 'apply a plan written by --plan-out, each change checked against the state it was planned from'
+complete -c members -n '__members_at \'sync\'' -l include-status-changes -d 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)'
+complete -c members -n '__members_at \'sync\'' -l concurrency -x -d 'changes in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'sync\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'sync\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'help\'' -s h -l help -d 'show help for a command'

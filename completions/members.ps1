@@ -2,7 +2,7 @@
 Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
-    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'help')
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')
     'scores' = @('get', 'set', 'help')
     'products' = @('list', 'get', 'help')
@@ -61,6 +61,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history' = @('--student', '--since', '--limit', '-h', '--help')
     'undo' = @('--reason', '-h', '--help')
     'version' = @('-h', '--help')
+    'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
     'help' = @('-h', '--help')
   }
   $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')
@@ -153,6 +154,13 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history|--since' = @()
     'history|--limit' = @()
     'undo|--reason' = @()
+    'sync|--file' = 'files'
+    'sync|--product' = @()
+    'sync|--max-revoke' = @()
+    'sync|--plan-out' = @()
+    'sync|--apply' = @()
+    'sync|--concurrency' = @()
+    'sync|--reason' = @()
   }
   $argumentValues = @{
     'students grant|1' = '__complete-products'

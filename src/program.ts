@@ -25,11 +25,12 @@ import { registerHistory } from './commands/history/index.js';
 import { registerUndo } from './commands/undo/index.js';
 import { registerVersion } from './commands/version/index.js';
 import { versionText } from './lib/version.js';
+import { registerSync } from './commands/sync/index.js';
 
 const registrations: Register[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo, registerVersion,
+  registerHistory, registerUndo, registerVersion, registerSync,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
@@ -82,7 +83,7 @@ const HELP_SECTIONS = ['Everyday:', 'Bulk:', 'Reports:', 'Setup:'];
 const HELP_GROUPS: Record<string, string> = {
   students: 'Everyday:', scores: 'Everyday:', 'magic-link': 'Everyday:', products: 'Everyday:',
   subscriptions: 'Everyday:', courses: 'Everyday:',
-  undo: 'Everyday:',
+  undo: 'Everyday:', sync: 'Everyday:',
   report: 'Reports:', history: 'Reports:',
   auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:', version: 'Setup:',
 };

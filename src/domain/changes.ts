@@ -111,7 +111,7 @@ export function checkProductId(productId: string, name = 'PRODUCT_ID'): string {
   return id;
 }
 
-const productLabel = (productId: string, subscription?: Subscription) => {
+export const productLabel = (productId: string, subscription?: Subscription) => {
   const title = subscription?.product?.title;
   return title ? `product "${title}" (${productId})` : `product ${productId}`;
 };
@@ -185,6 +185,17 @@ export function renewalDates(held: Subscription, asked: GrantDates, now = new Da
 }
 
 /** Revoke, then grant again with `dates`: the one change the API allows to restore access or move an expiration. */
+export async function replaceSubscription(api: Api, studentId: string, productId: string, dates: GrantDates) {
+  try {
+    await revokeProduct(api, studentId, productId);
+  } catch (error) {
+    // A retried DELETE whose first attempt went through finds nothing left to delete.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  return grantProduct(api, studentId, { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration });
+}
+
+/** A renewal asked for (or refused) by the command, then replaceSubscription. */
 async function renew(
   api: Api, student: ResolvedStudent, productId: string, held: Subscription, gap: string, dates: GrantDates, options: ChangeOptions,
 ): Promise<ChangeOutcome> {
@@ -199,14 +210,7 @@ async function renew(
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
   }
   await options.beforeChange?.(held);
-  try {
-    await revokeProduct(api, student.id, productId);
-  } catch (error) {
-    // A retried DELETE whose first attempt went through finds nothing left to delete.
-    if (!(error instanceof NotFoundError)) throw error;
-  }
-  const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
-  const { data, requestId, recovered } = await grantProduct(api, student.id, body);
+  const { data, requestId, recovered } = await replaceSubscription(api, student.id, productId, dates);
   return {
     ...base, result: 'renewed', message: `renewed ${what} for ${label}: ${gap}; revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
     subscription: data, replaced: held, requestId, recovered,

@@ -11,6 +11,10 @@ export const ExitCode = {
   rejected: 5,
   transient: 6,
   bulkFailed: 7,
+  // members sync --check: the platform differs from the file (monitoring alerts on it).
+  drift: 8,
+  // members sync: the plan would revoke more than --max-revoke (or the default cap) allows; nothing was changed.
+  revokeCap: 9,
   interrupted: 130,
   // stdout closed by its reader (128 + SIGPIPE, as shells report it).
   stdoutClosed: 141,
@@ -101,6 +105,20 @@ export class BulkFailedError extends CliError {
 export class StdoutClosedError extends CliError {
   constructor(message = '') {
     super(message, ExitCode.stdoutClosed);
+  }
+}
+
+/** `members sync --check`: something would change (exit 8). */
+export class DriftError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.drift);
+  }
+}
+
+/** `members sync`: a product would lose more holders than its cap allows (exit 9); nothing was changed. */
+export class RevokeCapError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.revokeCap);
   }
 }
 

@@ -9,7 +9,7 @@ import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, Trans
 import { plural } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
 import type { ReadPlan } from '../read-plan.js';
-import type { BulkOperation, BulkResult, BulkResultKind, BulkRowOutcome, RowContext } from './operations.js';
+import type { BulkOperation, BulkResultKind, BulkRowOutcome, RowContext, RowReader } from './operations.js';
 import { KeyedQueue, runPool } from './pool.js';
 
 /** A parsed data row: its line in the file, its cells by column, and a structural problem if any. */
@@ -21,7 +21,8 @@ export interface ParsedRow {
 
 export interface CheckedRow<Plan> {
   line: number;
-  identity: Pick<BulkResult, 'student' | 'product_id'>;
+  /** What a result names, failed or not (a sync's changes add their action). */
+  identity: Pick<BulkRowOutcome, 'student' | 'product_id' | 'action'>;
   plan?: Plan;
   problem?: string;
 }
@@ -34,7 +35,7 @@ export interface PlannedRun<Plan> {
 }
 
 /** Checks every row offline: its own cells, then duplicates of an earlier row. */
-export function planRun<Plan>(op: BulkOperation<Plan>, parsed: Iterable<ParsedRow>, now: Date): PlannedRun<Plan> {
+export function planRun<Plan>(op: RowReader<Plan>, parsed: Iterable<ParsedRow>, now: Date): PlannedRun<Plan> {
   const planner = new RunPlanner(op, now);
   for (const row of parsed) planner.add(row);
   return planner.done();
@@ -48,7 +49,7 @@ export class RunPlanner<Plan> {
   private readonly rows: CheckedRow<Plan>[] = [];
   private readonly unique: (row: CheckedRow<Plan>) => CheckedRow<Plan>;
 
-  constructor(private readonly op: BulkOperation<Plan>, private readonly now: Date) {
+  constructor(private readonly op: RowReader<Plan>, private readonly now: Date) {
     this.unique = deduplicator(op);
   }
 
@@ -61,7 +62,7 @@ export class RunPlanner<Plan> {
   }
 }
 
-function checkRow<Plan>(op: BulkOperation<Plan>, row: ParsedRow, now: Date): CheckedRow<Plan> {
+function checkRow<Plan>(op: RowReader<Plan>, row: ParsedRow, now: Date): CheckedRow<Plan> {
   const identity = op.identify(row.values);
   if (row.problem !== undefined) return { line: row.line, identity, problem: row.problem };
   try {
@@ -73,7 +74,7 @@ function checkRow<Plan>(op: BulkOperation<Plan>, row: ParsedRow, now: Date): Che
 }
 
 /** A row that does what an earlier one does is a problem of its own (it would be applied twice). */
-function deduplicator<Plan>(op: BulkOperation<Plan>): (row: CheckedRow<Plan>) => CheckedRow<Plan> {
+function deduplicator<Plan>(op: RowReader<Plan>): (row: CheckedRow<Plan>) => CheckedRow<Plan> {
   const firstLine = new Map<string, number>();
   return (row) => {
     if (row.plan === undefined) return row;
@@ -91,7 +92,7 @@ function planned<Plan>(rows: CheckedRow<Plan>[]): PlannedRun<Plan> {
   return { rows, invalid, todo };
 }
 
-const withoutDuplicates = <Plan>(op: BulkOperation<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> => planned(checked.map(deduplicator(op)));
+const withoutDuplicates = <Plan>(op: RowReader<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> => planned(checked.map(deduplicator(op)));
 
 /**
  * Resolves every distinct product cell once (an id, a title, a prefix: see
@@ -100,7 +101,7 @@ const withoutDuplicates = <Plan>(op: BulkOperation<Plan>, checked: CheckedRow<Pl
  * name the same product twice become duplicates.
  */
 export async function resolveProducts<Plan>(
-  op: BulkOperation<Plan>, run: PlannedRun<Plan>, resolve: (cell: string) => Promise<string>,
+  op: RowReader<Plan>, run: PlannedRun<Plan>, resolve: (cell: string) => Promise<string>,
 ): Promise<PlannedRun<Plan>> {
   const products = op.products;
   if (!products) return run;
@@ -149,7 +150,7 @@ export interface Execution {
 }
 
 /** Starts applying the valid rows of `run`; `api`-less runs (nothing to do) settle at once. */
-export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue'> | undefined, settings: RunSettings): Execution {
+export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue'> | undefined, settings: RunSettings): Execution {
   const { rows, todo } = run;
   const results: Array<BulkRowOutcome | undefined> = rows.map((row) =>
     row.problem === undefined ? undefined : { line: row.line, ...row.identity, result: 'failed', message: `invalid row: ${row.problem}`, reason: settings.reason });
@@ -203,13 +204,13 @@ export function execute<Plan>(op: BulkOperation<Plan>, run: PlannedRun<Plan>, co
 
 /** One row, never rejecting: a failure becomes a `failed` result with the reason. */
 async function applyRow<Plan>(
-  op: BulkOperation<Plan>, context: RowContext, plan: Plan, identity: Pick<BulkResult, 'student' | 'product_id'> | undefined,
+  op: Pick<BulkOperation<Plan>, 'apply'>, context: RowContext, plan: Plan, identity: CheckedRow<Plan>['identity'] | undefined,
 ): Promise<Omit<BulkRowOutcome, 'line'>> {
   try {
     return await op.apply(context, plan);
   } catch (error) {
     return {
-      student: identity?.student ?? '', product_id: identity?.product_id ?? '', result: 'failed',
+      student: '', product_id: '', ...identity, result: 'failed',
       message: failureMessage(error), reason: context.reason, error,
     };
   }
@@ -226,12 +227,15 @@ function failureMessage(error: unknown): string {
 /** A refused token fails every row alike, and a bug is a bug: stop taking rows. */
 const isFatal = (error: unknown) => error instanceof AuthError || !(error instanceof CliError);
 
+/** Rows by result: the results of grant, revoke and import always, the others (sync's) when some row had them. */
+export type BulkCounts = Record<'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed', number> & Partial<Record<BulkResultKind, number>>;
+
 export interface BulkSummary {
   /** Data rows in the file (blank rows aside), valid or not. */
   rows: number;
   /** Rows with a result (all of them, unless interrupted). */
   processed: number;
-  counts: Record<BulkResultKind, number>;
+  counts: BulkCounts;
   seconds: number;
   interrupted: boolean;
   dryRun: boolean;
@@ -247,8 +251,8 @@ export function summarize(
   run: PlannedRun<unknown>, execution: Execution, facts: { seconds: number; interrupted: boolean; dryRun: boolean; reads?: BulkSummary['reads'] },
 ): BulkSummary {
   const outcomes = execution.outcomes();
-  const counts: Record<BulkResultKind, number> = { granted: 0, revoked: 0, renewed: 0, created: 0, skipped: 0, failed: 0 };
-  for (const outcome of outcomes) counts[outcome.result]++;
+  const counts: BulkCounts = { granted: 0, revoked: 0, renewed: 0, created: 0, skipped: 0, failed: 0 };
+  for (const outcome of outcomes) counts[outcome.result] = (counts[outcome.result] ?? 0) + 1;
   return {
     rows: run.rows.length,
     processed: outcomes.length,

@@ -43,7 +43,8 @@ export interface CsvColumns {
   optional: readonly string[];
 }
 
-export type BulkResultKind = 'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed';
+/** Every result a row may have; `members sync` adds `restored`, `expiration-changed` and `stale` (a state changed since it was planned). */
+export type BulkResultKind = 'granted' | 'revoked' | 'renewed' | 'created' | 'restored' | 'expiration-changed' | 'skipped' | 'stale' | 'failed';
 
 /** The record printed for each row (contract §5), keys in this order. */
 export interface BulkResult {
@@ -56,6 +57,8 @@ export interface BulkResult {
 
 /** A row's result and what the audit log needs besides; only the BulkResult part is printed. */
 export interface BulkRowOutcome extends BulkResult {
+  /** `members sync`: the planned action (grant, restore, change-expiration, revoke). */
+  action?: string;
   student_id?: string;
   /** The server's request id of the change, if it sent one. */
   requestId?: string;
@@ -116,14 +119,17 @@ export interface BulkOperation<Plan> {
   };
 }
 
+/** What reading and checking the rows of a file takes of an operation (`members sync` reads its rows with it too). */
+export type RowReader<Plan> = Pick<BulkOperation<Plan>, 'identify' | 'plan' | 'key' | 'sameWhat' | 'products'>;
+
 /** A required cell: blank is a usage error naming the column. */
-function required(values: Record<string, string>, column: string): string {
+export function required(values: Record<string, string>, column: string): string {
   const value = values[column] ?? '';
   if (value === '') throw new UsageError(`${column} is empty`);
   return value;
 }
 
-function studentKey(values: Record<string, string>): StudentKey {
+export function studentKey(values: Record<string, string>): StudentKey {
   const input = required(values, 'student');
   try {
     return parseStudentKey(input);
@@ -133,7 +139,7 @@ function studentKey(values: Record<string, string>): StudentKey {
 }
 
 /** Two keys name the same student when they are equal; e-mails compare case-insensitively. */
-const keyText = (key: StudentKey) => `${key.kind}:${key.kind === 'email' ? key.value.toLowerCase() : key.value}`;
+export const keyText = (key: StudentKey) => `${key.kind}:${key.kind === 'email' ? key.value.toLowerCase() : key.value}`;
 
 /** The core's outcome as a row's, noting a POST that was confirmed instead of resent. */
 function fromChange(outcome: ChangeOutcome): Omit<BulkRowOutcome, 'line'> {

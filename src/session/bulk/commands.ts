@@ -20,8 +20,12 @@ export interface BulkCommandFlags extends BulkFlags {
   renew?: boolean;
 }
 
-/** Records the run in the audit log: each applied row as it is applied, then one record for the run, after the caller's own hook. */
-function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
+/**
+ * Records the run in the audit log: each applied row as it is applied, then
+ * one record for the run, after the caller's own hook; `onRecorded` receives
+ * the run's id when any row was recorded (`members sync` names it).
+ */
+export function audited(session: Session, hooks: BulkHooks = {}, onRecorded?: (runId: string) => void | Promise<void>): BulkHooks {
   let recorder: Promise<BulkRecorder> | undefined;
   const recorderFor = (run: Parameters<typeof bulkRecorder>[1]) => (recorder ??= bulkRecorder(session, run));
   return {
@@ -30,7 +34,8 @@ function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
     },
     async onFinish(report) {
       await hooks.onFinish?.(report);
-      await (await recorderFor(report)).finish(report.summary);
+      const runId = await (await recorderFor(report)).finish(report.summary);
+      if (runId !== undefined) await onRecorded?.(runId);
     },
   };
 }

@@ -39,7 +39,7 @@ import {
 import { readsProductList, resolveProduct } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../output/fields.js';
-import type { JsonRecord, Output } from '../../output/index.js';
+import type { JsonRecord, Output, View } from '../../output/index.js';
 import type { Messages } from '../../output/messages.js';
 import type { Session } from '../session.js';
 import { plural } from '../../lib/values.js';
@@ -147,7 +147,7 @@ export async function runBulk<Plan>(
     const context = api && {
       api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, snapshot: reads?.snapshot,
     };
-    return await apply(session, op, run, context, options, hooks, { source, output, messages, started }, reads);
+    return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op), reads);
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
     if (!printing) await output.abort();
@@ -183,7 +183,7 @@ async function readState<Plan>(
   }
 }
 
-interface Terminal {
+export interface Terminal {
   source: string;
   output: Output;
   messages: Messages;
@@ -191,9 +191,28 @@ interface Terminal {
   started: number;
 }
 
-async function apply<Plan>(
-  session: Session, op: BulkOperation<Plan>, run: PlannedRun<Plan>, context: Parameters<typeof execute>[2],
-  options: BulkOptions, hooks: BulkHooks, { source, output, messages, started }: Terminal, reads: BulkReads | undefined,
+/** How a run's results look: their view, each printed record, the summary line, and the error it ends with. */
+export interface RunPresentation {
+  view: View;
+  printed(outcome: BulkRowOutcome): JsonRecord;
+  summaryLine(summary: BulkSummary): string;
+  /** How a finished run ends (engine.ts runError for the bulk forms). */
+  runError(summary: BulkSummary, fatal: unknown): unknown;
+}
+
+function bulkPresentation(op: Pick<BulkOperation<unknown>, 'done'>): RunPresentation {
+  return { view: bulkResultView(op), printed, summaryLine: (summary) => summaryLine(op, summary), runError };
+}
+
+/**
+ * Applies the planned rows and prints their results (`members sync` applies
+ * its plan here too): progress, Ctrl-C and SIGTERM, results in input order,
+ * the summary, the hooks (the audit log), and the run's error.
+ */
+export async function applyRun<Plan>(
+  session: Session, op: Pick<BulkOperation<Plan>, 'apply' | 'command'>, run: PlannedRun<Plan>, context: Parameters<typeof execute>[2],
+  options: Pick<BulkOptions, 'concurrency' | 'dryRun' | 'reason'>, hooks: BulkHooks, { source, output, messages, started }: Terminal,
+  presentation: RunPresentation, reads?: BulkReads,
 ): Promise<BulkReport> {
   const { io, globals } = session;
   let interrupted = false;
@@ -224,7 +243,7 @@ async function apply<Plan>(
   removers.push(io.onInterrupt(onSignal), io.onTerminate?.(onSignal));
 
   async function* printedInOrder(): AsyncGenerator<JsonRecord> {
-    for await (const outcome of execution.inOrder()) yield printed(outcome);
+    for await (const outcome of execution.inOrder()) yield presentation.printed(outcome);
   }
 
   /** The results could not all be delivered: stdout closed by its reader, or --out failed late (a full disk). */
@@ -232,7 +251,7 @@ async function apply<Plan>(
   try {
     // On a terminal, results wait for the end rather than tear the progress bar.
     if (io.stdout.isTTY && !globals.out) await settled;
-    await output.list(printedInOrder(), bulkResultView(op));
+    await output.list(printedInOrder(), presentation.view);
     await settled;
   } catch (error) {
     execution.stop();
@@ -256,13 +275,13 @@ async function apply<Plan>(
   const summary = summarize(run, execution, {
     seconds: (monotonicMs() - started) / 1000, interrupted: interrupted || undelivered !== undefined, dryRun: options.dryRun, reads: reads?.plan,
   });
-  messages.notice(summaryLine(op, summary));
+  messages.notice(presentation.summaryLine(summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await Promise.all(recording);
   await hooks.onFinish?.(report);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
-  const error = runError(summary, execution.fatal);
+  const error = presentation.runError(summary, execution.fatal);
   if (error !== undefined) throw error;
   return report;
 }

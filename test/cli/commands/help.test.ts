@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { grantOperation, importOperation, revokeOperation } from '../../../src/domain/bulk/operations.js';
+import { ExitCode } from '../../../src/lib/errors.js';
 
 async function members(args: string[]) {
   const fake = fakeIo({ columns: 100 });
@@ -21,6 +22,14 @@ describe('members help', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toContain(line);
+  });
+
+  it('help exit-codes explains every exit code members uses (sync\'s 8 and 9 too)', async () => {
+    const { stdout } = await members(['help', 'exit-codes']);
+    const listed = [...stdout.matchAll(/^ {2}(\d+) {2,}/gm)].map((match) => Number(match[1]));
+    expect(listed).toEqual(Object.values(ExitCode));
+    expect(stdout).toContain('  8    sync --check: the platform differs from the file');
+    expect(stdout).toContain('  9    sync: a product would lose more holders than --max-revoke');
   });
 
   it('walks nested commands: help students grant is the help of grant', async () => {

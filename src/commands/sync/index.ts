@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
+import type { SyncFlags } from '../../session/sync/flags.js';
+
+const repeat = (value: string, previous?: string[]) => [...(previous ?? []), value];
+
+export function registerSync(program: Command, runner: Runner): void {
+  program.command('sync')
+    .description('Make product access match a CSV of who should have it: planned, capped, recorded, undoable')
+    .usage('--file <file> [options] | --apply <plan>')
+    .option('--file <file>', 'the desired state: one row per student and product that should have access (- for stdin)')
+    .option('--product <product>', 'every row is for this product (repeatable): its id, title or start of title; the file then has no product_id column', repeat)
+    .option('--add-only', 'grant, restore and change expirations; never revoke')
+    .option('--remove-only', 'revoke only; never grant')
+    .option('--max-revoke <n|n%>', 'the most revocations per product, or a percentage of its holders (default: 10 % of its holders, at most 50); over it: exit 9, nothing changed')
+    .option('--check', 'print the plan and change nothing; exit 8 when anything would change (monitoring)')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--plan-out <plan.json>', 'write the plan to a file and change nothing; apply it later with --apply')
+    .option('--apply <plan.json>', 'apply a plan written by --plan-out, each change checked against the state it was planned from')
+    .option('--include-status-changes', 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)')
+    .option('--concurrency <n>', 'changes in flight at once, 1–32 (default 4)')
+    .option(...REASON_OPTION)
+    .addHelpText('after', `${examples(
+      'members sync --file access.csv --dry-run                # columns: student,product_id[,accession_date][,expiration_date]',
+      'members sync --file buyers.csv --product "Python Pro" --check',
+      'members sync --file access.csv --max-revoke 5% --yes --reason "nightly sync"',
+      'members sync --file access.csv --plan-out plan.json && members sync --apply plan.json --yes',
+      'members undo RUN_ID                                      # reverses a whole sync',
+    )}
+The file is the desired state: every student and product it names should have access; every
+subscription with access to a product in scope (named in the file or by --product) that no row
+names is revoked. Nothing outside the products in scope is touched. An empty file, or any invalid
+row, is refused (exit 2) before any request: an empty export must never revoke everyone.
+
+Plan kinds: grant (no subscription), restore (a subscription without access: revoked and granted
+again, keeping its accession date unless the file gives one), change-expiration (the file's
+expiration_date differs; an empty cell leaves it alone), revoke, and rows already in sync.
+
+Exit codes: 0 done (or nothing to do); 2 invalid input, or --yes missing off a terminal; 7 a change
+failed or was stale; 8 --check found changes to make; 9 a product would lose more holders than
+--max-revoke (or the default cap) allows: nothing was changed. See \`members help exit-codes\`.
+`)
+    .action(async (flags: SyncFlags, cmd: Command) => {
+      const { sync } = await import('./actions.js');
+      await sync(runner.session(cmd), flags);
+    });
+}

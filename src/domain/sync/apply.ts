@@ -1,0 +1,168 @@
+/**
+ * Applying one change of a sync plan, for the bulk engine (engine.ts
+ * execute): the plan was made from a snapshot read moments ago, so a change
+ * is sent without reading its state again — a grant is one POST, a revoke one
+ * DELETE, a restore or an expiration change a DELETE and a POST (changes.ts
+ * replaceSubscription) — and the state is read only when the server refuses
+ * (someone changed it meanwhile). A saved plan applied later (`verify`) reads
+ * each row's state first: changed since it was planned is `stale`, already as
+ * planned (an earlier run of the same plan) is `skipped`, nothing sent.
+ */
+import type { Subscription } from '../../api/endpoints/schemas.js';
+import { grantProduct, revokeProduct, studentProduct } from '../../api/endpoints/students.js';
+import { BulkFailedError, CliError, ExitCode, InterruptedError, NotFoundError, RejectedError } from '../../lib/errors.js';
+import { plural } from '../../lib/values.js';
+import type { BulkSummary } from '../bulk/engine.js';
+import { hasAccess, productLabel, replaceSubscription } from '../changes.js';
+import { resolveStudent } from '../resolve.js';
+import type { BulkOperation, BulkRowOutcome, RowContext } from '../bulk/operations.js';
+import type { HeldState, PlannedChange } from './plan.js';
+
+type Outcome = Omit<BulkRowOutcome, 'line'>;
+
+const dateOf = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
+
+/** A held subscription in the shape of HeldState (the plan's), for comparing. */
+function stateOf(held: Subscription): HeldState {
+  const state: HeldState = { hasAccess: hasAccess(held) };
+  if (held.status) state.status = held.status;
+  const accession = dateOf(held.accession_date);
+  const expiration = dateOf(held.expiration_date);
+  if (accession !== undefined) state.accessionDate = accession;
+  if (expiration !== undefined) state.expirationDate = expiration;
+  return state;
+}
+
+/** The subscription is as it was when the change was planned (none: none). */
+export function unchangedSince(held: Subscription | undefined, from: HeldState | undefined): boolean {
+  if (held === undefined || from === undefined) return held === undefined && from === undefined;
+  const now = stateOf(held);
+  return now.hasAccess === from.hasAccess && now.status === from.status && now.accessionDate === from.accessionDate
+    && now.expirationDate === from.expirationDate;
+}
+
+/** The subscription is already what the change would leave: revoked (none), or access on with the planned expiration. */
+export function asPlanned(held: Subscription | undefined, change: Pick<PlannedChange, 'action' | 'expiration'>): boolean {
+  if (change.action === 'revoke') return held === undefined;
+  return held !== undefined && hasAccess(held) && dateOf(held.expiration_date) === change.expiration;
+}
+
+/** The planned-from state in the API's shape: the audit log's `before` (what undo grants back). */
+export function heldSubscription(productId: string, from: HeldState): Subscription {
+  return {
+    product_id: productId, active: from.hasAccess ? 1 : 0, status: from.status ?? null,
+    accession_date: from.accessionDate ?? null, expiration_date: from.expirationDate ?? null,
+  };
+}
+
+const describe = (held: Subscription | undefined) => {
+  if (!held) return 'no subscription';
+  const parts = [hasAccess(held) ? 'access on' : 'access off', held.status ? `status ${held.status}` : '', `expiration ${dateOf(held.expiration_date) ?? 'none'}`];
+  return parts.filter(Boolean).join(', ');
+};
+
+/** Found changed: stale (a person decides), unless it is already as planned (then nothing is left to do). */
+function foundChanged(change: PlannedChange, base: Outcome, held: Subscription | undefined, when: string): Outcome {
+  const what = productLabel(change.productId, held);
+  if (asPlanned(held, change)) {
+    return { ...base, result: 'skipped', message: `${what} of ${change.student} is already as planned (${describe(held)}; ${when}); nothing sent` };
+  }
+  return { ...base, result: 'stale', message: `${what} of ${change.student} changed since the plan was made (now ${describe(held)}); nothing sent. Plan again` };
+}
+
+export interface SyncApplyOptions {
+  /** Read each change's state first (a saved plan): stale when it changed since it was planned. */
+  verify: boolean;
+}
+
+/** The sync's changes as the bulk engine's operation (audit command `sync`). */
+export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<PlannedChange>, 'apply' | 'command'> {
+  return {
+    command: 'sync',
+    apply: (context, change) => applyChange(context, change, options),
+  };
+}
+
+async function applyChange(context: RowContext, change: PlannedChange, options: SyncApplyOptions): Promise<Outcome> {
+  const { api } = context;
+  const studentId = change.studentId ?? (await resolveStudent(api, change.student, { cache: context.cache, fetch: true })).id;
+  const base: Outcome = { action: change.action, student: change.student, student_id: studentId, product_id: change.productId, result: 'failed', message: '', reason: context.reason };
+  if (options.verify) {
+    const held = await studentProduct(api, studentId, change.productId);
+    if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else');
+  }
+  const before = change.from && heldSubscription(change.productId, change.from);
+  switch (change.action) {
+    case 'grant': {
+      const dates = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+      let granted: Awaited<ReturnType<typeof grantProduct>>;
+      try {
+        granted = await grantProduct(api, studentId, dates);
+      } catch (error) {
+        // Refused: the student has the product now (someone granted it since the snapshot).
+        if (!(error instanceof RejectedError)) throw error;
+        const now = await studentProduct(api, studentId, change.productId);
+        if (!now) throw error;
+        return foundChanged(change, base, now, 'granted meanwhile by someone else');
+      }
+      const { data, requestId, recovered } = granted;
+      return {
+        ...base, result: 'granted', requestId, recovered, change: { ...base, result: 'granted', student_id: studentId, subscription: data },
+        message: `granted ${productLabel(change.productId, data)} to ${change.student}${datesText(change)}${recoveredNote(recovered)}`,
+      };
+    }
+    case 'revoke': {
+      let requestId: string | undefined;
+      let gone = '';
+      try {
+        ({ requestId } = await revokeProduct(api, studentId, change.productId));
+      } catch (error) {
+        // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
+        if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) throw error;
+        gone = ' (it was already gone when the server answered: a retried request, or revoked meanwhile)';
+      }
+      return {
+        ...base, result: 'revoked', requestId, change: { ...base, result: 'revoked', student_id: studentId, subscription: before },
+        message: `revoked ${productLabel(change.productId)} from ${change.student}${gone}`,
+      };
+    }
+    case 'restore':
+    case 'change-expiration': {
+      const dates = change.expiration === undefined ? { accession: change.accession as string } : { accession: change.accession as string, expiration: change.expiration };
+      const { data, requestId, recovered } = await replaceSubscription(api, studentId, change.productId, dates);
+      const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
+      const what = change.action === 'restore'
+        ? `restored ${productLabel(change.productId, data)} for ${change.student}`
+        : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;
+      return {
+        ...base, result, requestId, recovered, change: { ...base, result: 'renewed', student_id: studentId, subscription: data, replaced: before },
+        message: `${what}: revoked and granted again${datesText(change)}${change.notes.length > 0 ? `; ${change.notes.join('; ')}` : ''}${recoveredNote(recovered)}`,
+      };
+    }
+  }
+}
+
+const datesText = (change: PlannedChange) => `, accession ${change.accession}, expiration ${change.expiration ?? 'none'}`;
+const recoveredNote = (recovered: boolean | undefined) => (recovered ? ' (an uncertain response was checked: applied once, not resent)' : '');
+
+/**
+ * How an applied sync ends: its fatal error, an interruption (130), changes
+ * that failed or were stale (7; 6 when every failure was transient), else
+ * undefined. `again` says how to finish the work.
+ */
+export function syncRunError(summary: BulkSummary, fatal: unknown, again: string): unknown {
+  if (fatal !== undefined) return fatal;
+  const of = `${summary.processed} of ${plural(summary.rows, 'change')}`;
+  if (summary.interrupted) return new InterruptedError(`interrupted after ${of}; ${again} to apply the rest`);
+  if (summary.tripped) {
+    return new CliError(`stopped after ${of}: the last changes all failed for a transient reason (the server is down or rate limiting); ${again} later`, ExitCode.transient);
+  }
+  const failed = summary.counts.failed;
+  const stale = summary.counts.stale ?? 0;
+  if (failed > 0 && stale === 0 && summary.transientOnly) {
+    return new CliError(`${failed} of ${plural(summary.rows, 'change')} failed, all for a transient reason (429, 5xx, network, timeout); ${again} later`, ExitCode.transient);
+  }
+  if (failed + stale === 0) return undefined;
+  const what = [failed > 0 ? `${failed} failed` : '', stale > 0 ? `${stale} ${stale === 1 ? 'was' : 'were'} stale (changed since it was planned)` : ''].filter(Boolean).join(' and ');
+  return new BulkFailedError(`of ${plural(summary.rows, 'change')}, ${what}; see their results for the reasons, fix the cause, then ${again}`);
+}

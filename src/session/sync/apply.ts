@@ -1,0 +1,79 @@
+/**
+ * Applying a sync plan (from a file just now, or a saved one): confirmation
+ * on a terminal (type the number of changes), then the bulk engine through
+ * session/bulk/run.ts applyRun — exactly once, paced, Ctrl-C stops cleanly,
+ * results in plan order — and the audit log, every change under one run id.
+ */
+import type { Api } from '../../api/client.js';
+import type { PlannedRun, BulkSummary } from '../../domain/bulk/engine.js';
+import type { BulkRowOutcome } from '../../domain/bulk/operations.js';
+import { syncOperation, syncRunError } from '../../domain/sync/apply.js';
+import { countActions, type PlannedChange } from '../../domain/sync/plan.js';
+import type { PlanRecord } from '../../domain/sync/records.js';
+import { plural } from '../../lib/values.js';
+import { monotonicMs } from '../../lib/time/monotonic.js';
+import type { JsonRecord } from '../../output/index.js';
+import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
+import type { Session } from '../session.js';
+import { applyRun, type RunPresentation } from '../bulk/run.js';
+import { audited } from '../bulk/commands.js';
+
+/** The plan's records to stdout (or --out), in the output format asked. */
+export async function printPlanRecords(session: Session, records: readonly PlanRecord[]): Promise<void> {
+  const output = await session.output();
+  try {
+    await output.list(records, SYNC_PLAN_VIEW);
+    await output.close();
+  } catch (error) {
+    await output.abort();
+    throw error;
+  }
+}
+
+export interface ApplySettings {
+  source: string;
+  reason?: string;
+  concurrency: number;
+  /** Read each change's state first (a saved plan). */
+  verify: boolean;
+}
+
+/** Confirms on a terminal (type the number of changes), then applies through the bulk engine and the audit log. */
+export async function applyPlan(session: Session, api: Api, changes: readonly PlannedChange[], settings: ApplySettings): Promise<void> {
+  const messages = await session.messages();
+  if (changes.length === 0) {
+    messages.notice('Nothing to change.');
+    return;
+  }
+  await session.announceChange();
+  await session.confirm(`Apply ${plural(changes.length, 'change')} (${describeCounts(changes)})?`, String(changes.length));
+  const rows = changes.map((change) => ({ line: change.line ?? 0, identity: { action: change.action, student: change.student, product_id: change.productId }, plan: change }));
+  const run: PlannedRun<PlannedChange> = { rows, invalid: [], todo: rows.map((row, index) => ({ index, line: row.line, plan: row.plan })) };
+  const again = settings.verify ? 'apply the same plan again (changes already applied come back "skipped")' : 'run the same sync again (it plans only what is left)';
+  const presentation: RunPresentation = {
+    view: SYNC_RESULT_VIEW, printed, summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again),
+  };
+  await applyRun(session, syncOperation({ verify: settings.verify }), run, { api, dryRun: false, reason: settings.reason },
+    { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, audited(session, {}, async (runId) => messages.notice(`Recorded as run ${runId} in the audit log (\`members history\`).`)), { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation);
+}
+
+/** `41 grant, 17 revoke` */
+const describeCounts = (changes: readonly PlannedChange[]) =>
+  Object.entries(countActions(changes)).filter(([, n]) => n > 0).map(([action, n]) => `${n} ${action}`).join(', ');
+
+/** The printed result: revokes have no line in the file. */
+const printed = (outcome: BulkRowOutcome): JsonRecord => ({
+  line: outcome.line || null, action: outcome.action ?? null, student: outcome.student, product_id: outcome.product_id, result: outcome.result, message: outcome.message,
+});
+
+/** `63 changes: 41 granted, 3 restored, 2 expiration changed, 17 revoked, 0 stale, 0 failed in 12.3s` */
+function summaryLine(summary: BulkSummary): string {
+  const { counts } = summary;
+  const changes = summary.processed === summary.rows ? plural(summary.rows, 'change') : `${summary.processed} of ${plural(summary.rows, 'change')}`;
+  const parts = [
+    `${counts.granted} granted`, `${counts.restored ?? 0} restored`, `${counts['expiration-changed'] ?? 0} expiration changed`, `${counts.revoked} revoked`,
+    ...(counts.skipped > 0 ? [`${counts.skipped} already as planned`] : []), `${counts.stale ?? 0} stale`, `${counts.failed} failed`,
+  ];
+  const note = summary.tripped ? ' (stopped: the server kept failing)' : summary.interrupted ? ' (interrupted)' : '';
+  return `${changes}: ${parts.join(', ')} in ${summary.seconds.toFixed(1)}s${note}`;
+}

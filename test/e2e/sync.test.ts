@@ -1,0 +1,297 @@
+/**
+ * `members sync` end to end (issue 29), against the default sandbox and the
+ * laravel flavor: the plan with every kind of change and exact counts, the
+ * caps, an empty file, the modes, --check, saved plans (stale rows, an edited
+ * plan, another server), a re-run that sends nothing, and a SIGKILL
+ * mid-apply followed by a re-run that applies every change once. The server's
+ * own state and request counters are the judges, not only the CLI's output.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ndjson, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
+import type { SandboxProcess } from './harness.js';
+
+/** A subscription as `members subscriptions list -o json` prints it (dates read back as calendar dates). */
+interface Held {
+  product_id: string;
+  active: number;
+  status: string | null;
+  accession_date: string | null;
+  expiration_date: string | null;
+  student: { id: string; email: string };
+}
+interface PlanRow { action: string; line: number | null; student: string; student_id: string | null; product_id: string; expiration_date: string | null; note: string | null }
+interface ResultRow { line: number | null; action: string; student: string; product_id: string; result: string; message: string }
+
+const CHANGES = ['POST /api/v1/students/{id}/products', 'DELETE /api/v1/students/{id}/products/{product_id}'];
+/** The requests that change something, out of the sandbox's counters. */
+const changesIn = (counts: Record<string, number>) => Object.fromEntries(CHANGES.map((key) => [key, counts[key] ?? 0]));
+const diff = (after: Record<string, number>, before: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - (before[key] ?? 0)]).filter(([, n]) => n !== 0));
+
+async function post(sandbox: SandboxProcess, path: string, body: unknown): Promise<number> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST', body: JSON.stringify(body),
+    headers: { authorization: `Bearer ${sandbox.apiToken}`, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'members-e2e' },
+  });
+  await response.text();
+  return response.status;
+}
+
+/** Every subscription, through the CLI (so that every flavor's dates read the same). */
+async function dump(b: BulkSandbox, productId?: string): Promise<Held[]> {
+  const { code, stdout, stderr } = await b.members(['subscriptions', 'list', '--all', '-o', 'json', ...(productId ? ['--product', productId] : [])]);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(stdout) as Held[];
+}
+
+/** Who has access to what, with which dates and status: what a sync changes and its undo puts back. */
+const access = (subscriptions: Held[]) => subscriptions.filter((held) => held.active === 1)
+  .map(({ student, product_id, status, accession_date, expiration_date }) => `${student.id} ${product_id} ${status} ${accession_date} ${expiration_date}`).sort();
+
+const FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
+
+describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
+  const b = useBulkSandbox(['--students', '400', '--seed', '29', '--latency', '10ms', ...flavorArgs]);
+  const students = () => b.students;
+  const nonHolders = (subscriptions: Held[], count: number, skip = 0) => {
+    const holding = new Set(subscriptions.map((held) => held.student.id));
+    return students().filter((student) => !holding.has(student.id)).slice(skip, skip + count);
+  };
+  /** A product with what a test needs, from the ones no earlier test took. */
+  const taken = new Set<string>();
+  async function productWith(needs: (subscriptions: Held[]) => boolean): Promise<{ id: string; title: string; subscriptions: Held[] }> {
+    for (const product of b.catalog) {
+      if (taken.has(product.id)) continue;
+      const subscriptions = await dump(b, product.id);
+      if (needs(subscriptions)) {
+        taken.add(product.id);
+        return { ...product, subscriptions };
+      }
+    }
+    throw new Error('no product of the sandbox fits');
+  }
+  const withAccess = (subscriptions: Held[]) => subscriptions.filter((held) => held.active === 1);
+
+  it('plans every kind of change with exact counts, applies them once, and a re-run sends nothing', async () => {
+    const product = await productWith((subs) => subs.some((h) => h.active === 0) && subs.some((h) => h.active === 1 && h.status === 'canceled')
+      && subs.filter((h) => h.active === 1 && h.status === 'active').length >= 4);
+    const on = withAccess(product.subscriptions);
+    const active = on.filter((held) => held.status === 'active');
+    const revoked = active.slice(-2);
+    const changed = active[0] as Held;
+    const canceled = on.find((held) => held.status === 'canceled') as Held;
+    const restored = product.subscriptions.find((held) => held.active === 0) as Held;
+    const [newcomer, dated] = nonHolders(product.subscriptions, 2);
+    const kept = on.filter((held) => !revoked.includes(held) && held !== changed && held !== canceled);
+    const file = writeCsv(b.dir, `every-kind-${_name}.csv`, [
+      'student,product_id,accession_date,expiration_date',
+      `${newcomer?.email},${product.title},,`,
+      `${dated?.id},${product.id},2025-01-15,2031-12-31`,
+      `${restored.student.email},${product.id},,2031-06-30`,
+      `${changed.student.id},${product.id},,2031-01-31`,
+      `${canceled.student.email},${product.id},,2031-02-28`,
+      ...kept.map((held, index) => `${index % 2 ? held.student.id : held.student.email.toUpperCase()},${product.id},2001-01-01,${held.expiration_date ?? ''}`),
+    ]);
+    const summary = `Plan for 1 product: 2 to grant, 1 to restore, 1 to change expiration, 2 to revoke, ${kept.length} already in sync. `
+      + '1 expiration change left out: it would reset a status (--include-status-changes to make it).';
+
+    const counted = await stats(b.sandbox);
+    const dry = await b.members(['sync', '--file', file, '--dry-run', '--max-revoke', '2', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as PlanRow[];
+    expect(plan.map((row) => [row.action, row.line, row.student])).toEqual([
+      ['grant', 2, newcomer?.email], ['grant', 3, dated?.id], ['restore', 4, restored.student.email], ['change-expiration', 5, changed.student.id],
+      ...plan.slice(4).map((row) => ['revoke', null, row.student]),
+    ]);
+    expect(plan.slice(4).map((row) => row.student_id).sort()).toEqual(revoked.map((held) => held.student.id).sort());
+    expect(plan.map((row) => row.expiration_date)).toEqual([null, '2031-12-31', '2031-06-30', '2031-01-31', null, null]);
+    expect(dry.stderr).toContain(`warning: left out: line 6, ${canceled.student.email}, product ${product.id}: expiration ${canceled.expiration_date ?? 'none'} → 2031-02-28 would reset its status (canceled)\n`);
+    expect(dry.stderr.trimEnd().split('\n').at(-1)).toBe(summary);
+    // The plan read the product list once and the student list once (400 students: 4 pages), and changed nothing.
+    expect(diff(await stats(b.sandbox), counted)).toEqual({ 'GET /api/v1/products': 1, 'GET /api/v1/students': 4 });
+
+    const check = await b.members(['sync', '--file', file, '--check', '--max-revoke', '2', '-o', 'ndjson']);
+    expect(check.code).toBe(8);
+    expect(ndjson<PlanRow>(check.stdout)).toEqual(plan);
+    expect(check.stderr).toContain('error: the platform differs from');
+
+    const atApply = await stats(b.sandbox);
+    const applied = await b.members(['sync', '--file', file, '--yes', '--max-revoke', '2', '--reason', 'nightly', '-o', 'ndjson']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const results = ndjson<ResultRow>(applied.stdout);
+    expect(results.map((row) => [row.line, row.action, row.result])).toEqual([
+      [2, 'grant', 'granted'], [3, 'grant', 'granted'], [4, 'restore', 'restored'], [5, 'change-expiration', 'expiration-changed'],
+      [null, 'revoke', 'revoked'], [null, 'revoke', 'revoked'],
+    ]);
+    const lines = timeless(applied.stderr).trimEnd().split('\n');
+    expect(lines.at(-2)).toBe('6 changes: 2 granted, 1 restored, 1 expiration changed, 2 revoked, 0 stale, 0 failed in X.Xs');
+    expect(lines.at(-1)).toMatch(/^Recorded as run \S+ in the audit log \(`members history`\)\.$/);
+    // Each change once: a grant is one POST, a revoke one DELETE, a restore or an expiration change one of each.
+    expect(changesIn(diff(await stats(b.sandbox), atApply))).toEqual({ [CHANGES[0] as string]: 4, [CHANGES[1] as string]: 4 });
+
+    const now = new Map((await dump(b, product.id)).map((held) => [held.student.id, held]));
+    expect(now.get(newcomer?.id as string)).toMatchObject({ active: 1, expiration_date: null });
+    expect(now.get(dated?.id as string)).toMatchObject({ active: 1, accession_date: '2025-01-15', expiration_date: '2031-12-31' });
+    expect(now.get(restored.student.id)).toMatchObject({ active: 1, status: 'active', accession_date: restored.accession_date, expiration_date: '2031-06-30' });
+    expect(now.get(changed.student.id)).toMatchObject({ active: 1, accession_date: changed.accession_date, expiration_date: '2031-01-31' });
+    expect(now.get(canceled.student.id)).toMatchObject({ active: 1, status: 'canceled', expiration_date: canceled.expiration_date });
+    for (const held of revoked) expect(now.has(held.student.id)).toBe(false);
+
+    const again = await b.members(['sync', '--file', file, '--yes', '--max-revoke', '2']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain(`Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, ${kept.length + 4} already in sync.`);
+    expect(again.stderr.trimEnd().split('\n').at(-1)).toBe('Nothing to change.');
+    expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(0);
+    const afterRerun = await stats(b.sandbox);
+    expect(changesIn(diff(afterRerun, atApply))).toEqual({ [CHANGES[0] as string]: 4, [CHANGES[1] as string]: 4 });
+
+  }, 120_000);
+
+  it('caps: a plan over --max-revoke (or the default) is exit 9 with nothing sent but reads, in --dry-run and --check too', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 20);
+    const on = withAccess(product.subscriptions);
+    const cap = Math.floor(on.length / 10);
+    const file = writeCsv(b.dir, `cap-${_name}.csv`, ['student,product_id', ...on.slice(cap + 1).map((held) => `${held.student.id},${product.id}`)]);
+    const counted = await stats(b.sandbox);
+    for (const mode of [['--yes'], ['--dry-run'], ['--check']]) {
+      const { code, stdout, stderr } = await b.members(['sync', '--file', file, ...mode]);
+      expect(code, stderr).toBe(9);
+      expect(stderr).toContain(`error: product ${product.id} would lose ${cap + 1} of its ${on.length} holders, over the cap of ${cap} (the default: 10 % of its holders, at most 50); nothing was changed.`);
+      if (mode[0] === '--yes') expect(stdout).toBe('');
+    }
+    const explicit = await b.members(['sync', '--file', file, '--yes', '--max-revoke', String(cap)]);
+    expect(explicit.code).toBe(9);
+    expect(explicit.stderr).toContain(`over the cap of ${cap} (--max-revoke)`);
+    expect(changesIn(diff(await stats(b.sandbox), counted))).toEqual({ [CHANGES[0] as string]: 0, [CHANGES[1] as string]: 0 });
+    expect(access(await dump(b, product.id))).toEqual(access(product.subscriptions));
+  }, 60_000);
+
+  it('an empty file, or one whose every row is invalid, is exit 2 before any request', async () => {
+    const counted = await stats(b.sandbox);
+    const empty = writeCsv(b.dir, 'empty.csv', ['student,product_id']);
+    const blank = await b.members(['sync', '--file', empty, '--yes']);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toBe(`error: ${empty} has no rows: a sync makes access match the file, so an empty file would revoke everyone in scope; nothing was sent\n`);
+    const product = writeCsv(b.dir, 'empty-product.csv', ['student']);
+    expect((await b.members(['sync', '--file', product, '--product', 'Python', '--dry-run'])).code).toBe(2);
+    const invalid = writeCsv(b.dir, 'invalid.csv', ['student,product_id,expiration_date', 'a@example.com,p1,2025-02-30', ',p1,']);
+    const bad = await b.members(['sync', '--file', invalid, '--check']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe([
+      'error: line 2: invalid expiration_date "2025-02-30": expected a real calendar date as YYYY-MM-DD',
+      'error: line 3: student is empty',
+      `error: every row of ${invalid} is invalid; nothing was sent. A sync takes the whole file as the desired state (a row left out would be revoked): fix them and run again`,
+      '',
+    ].join('\n'));
+    expect(diff(await stats(b.sandbox), counted)).toEqual({});
+  });
+
+  it('--add-only never revokes; --remove-only never grants; --check is 8 until the platform matches, then 0', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 10);
+    const on = withAccess(product.subscriptions);
+    const [newcomer] = nonHolders(product.subscriptions, 1, 5);
+    const file = writeCsv(b.dir, `modes-${_name}.csv`, ['student', `${newcomer?.email}`, ...on.slice(1).map((held) => held.student.email)]);
+    const args = ['sync', '--file', file, '--product', product.id, '--max-revoke', '1', '-o', 'ndjson'];
+
+    const addOnly = await b.members([...args.filter((arg, i) => arg !== '--max-revoke' && args[i - 1] !== '--max-revoke'), '--add-only', '--yes']);
+    expect(addOnly.code, addOnly.stderr).toBe(0);
+    expect(ndjson<ResultRow>(addOnly.stdout).map((row) => [row.action, row.result, row.student])).toEqual([['grant', 'granted', newcomer?.email]]);
+    expect(addOnly.stderr).toContain('--add-only leaves out 1 revocation.');
+    const drift = await b.members([...args, '--check']);
+    expect(drift.code).toBe(8);
+    expect(ndjson<PlanRow>(drift.stdout).map((row) => [row.action, row.student_id])).toEqual([['revoke', on[0]?.student.id]]);
+
+    const removeOnly = await b.members([...args, '--remove-only', '--yes']);
+    expect(removeOnly.code, removeOnly.stderr).toBe(0);
+    expect(ndjson<ResultRow>(removeOnly.stdout).map((row) => [row.action, row.result])).toEqual([['revoke', 'revoked']]);
+    expect((await b.members([...args, '--check'])).code).toBe(0);
+    const now = await dump(b, product.id);
+    expect(withAccess(now).map((held) => held.student.id).sort()).toEqual([newcomer?.id, ...on.slice(1).map((held) => held.student.id)].sort());
+  }, 60_000);
+
+  it('a saved plan: written 0600 with nothing changed, applied with each row checked (stale, already as planned); an edited plan or another server is refused', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 10);
+    const on = withAccess(product.subscriptions);
+    const [first, second, third] = nonHolders(product.subscriptions, 3, 10);
+    const file = writeCsv(b.dir, `saved-${_name}.csv`, [
+      'student,product_id,expiration_date',
+      ...[first, second, third].map((student) => `${student?.id},${product.id},2032-01-01`),
+      ...on.slice(1).map((held) => `${held.student.id},${product.id},${held.expiration_date ?? ''}`),
+    ]);
+    const planFile = join(b.dir, `plan-${_name}.json`);
+    const counted = await stats(b.sandbox);
+    const saved = await b.members(['sync', '--file', file, '--plan-out', planFile, '--max-revoke', '1', '-o', 'json']);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect((JSON.parse(saved.stdout) as PlanRow[]).map((row) => row.action)).toEqual(['grant', 'grant', 'grant', 'revoke']);
+    expect(saved.stderr).toContain(`Plan written to ${planFile}; nothing was changed. Apply it with \`members sync --apply ${planFile}\`.`);
+    expect(statSync(planFile).mode & 0o777).toBe(0o600);
+    expect(changesIn(diff(await stats(b.sandbox), counted))).toEqual({ [CHANGES[0] as string]: 0, [CHANGES[1] as string]: 0 });
+    const text = readFileSync(planFile, 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ kind: 'members-sync-plan', version: 1, base_url: b.sandbox.url, products: [product.id], source: file });
+
+    // Edited, or for another server: refused before any request.
+    const edited = join(b.dir, `edited-${_name}.json`);
+    writeFileSync(edited, text.replace('"2032-01-01"', '"2033-01-01"'));
+    const beforeRefusals = await stats(b.sandbox);
+    const tampered = await b.members(['sync', '--apply', edited, '--yes']);
+    expect(tampered.code).toBe(2);
+    expect(tampered.stderr).toContain(`error: ${edited} was changed after it was written (its hash does not match); nothing was sent.`);
+    const elsewhere = await b.members(['sync', '--apply', planFile, '--yes', '--base-url', 'http://127.0.0.1:9']);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(`error: ${planFile} was made for ${b.sandbox.url} (profile default), but the profile in force is default (http://127.0.0.1:9); nothing was sent.`);
+    expect((await b.members(['sync', '--apply', planFile])).code).toBe(2);
+    expect(diff(await stats(b.sandbox), beforeRefusals)).toEqual({});
+
+    // Since the plan: the second student got the product as planned, the third another way.
+    expect(await post(b.sandbox, `/api/v1/students/${second?.id}/products`, { product_id: product.id, accession_date: '2025-01-01', expiration_date: '2032-01-01' })).toBe(201);
+    expect(await post(b.sandbox, `/api/v1/students/${third?.id}/products`, { product_id: product.id, accession_date: '2025-01-01', expiration_date: '2030-01-01' })).toBe(201);
+    const applied = await b.members(['sync', '--apply', planFile, '--yes', '-o', 'ndjson']);
+    expect(applied.code).toBe(7);
+    const results = ndjson<ResultRow>(applied.stdout);
+    expect(results.map((row) => [row.action, row.result])).toEqual([['grant', 'granted'], ['grant', 'skipped'], ['grant', 'stale'], ['revoke', 'revoked']]);
+    expect(results[2]?.message).toContain('changed since the plan was made (now access on, status active, expiration 2030-01-01); nothing sent');
+    expect(applied.stderr).toContain('error: of 4 changes, 1 was stale (changed since it was planned); see their results for the reasons');
+    const now = new Map((await dump(b, product.id)).map((held) => [held.student.id, held]));
+    expect(now.get(third?.id as string)?.expiration_date).toBe('2030-01-01');
+    expect(now.has(on[0]?.student.id as string)).toBe(false);
+
+    // Applied again: what is done comes back "skipped", nothing sent twice.
+    const atRerun = await stats(b.sandbox);
+    const rerun = await b.members(['sync', '--apply', planFile, '--yes', '-o', 'ndjson']);
+    expect(ndjson<ResultRow>(rerun.stdout).map((row) => row.result)).toEqual(['skipped', 'skipped', 'stale', 'skipped']);
+    expect(changesIn(diff(await stats(b.sandbox), atRerun))).toEqual({ [CHANGES[0] as string]: 0, [CHANGES[1] as string]: 0 });
+  }, 60_000);
+
+  it('killed with SIGKILL mid-apply, then run again: every change applied exactly once', async () => {
+    const product = await productWith((subs) => nonHolders(subs, 400).length >= 250);
+    const newcomers = nonHolders(product.subscriptions, 250);
+    const on = withAccess(product.subscriptions);
+    const file = writeCsv(b.dir, `kill-${_name}.csv`, ['student,product_id', ...[...on, ...newcomers.map((student) => ({ student }))].map((row) => `${row.student.id},${product.id}`)]);
+    const args = ['sync', '--file', file, '--yes', '--concurrency', '4', '-o', 'ndjson'];
+    const posts = async () => (await stats(b.sandbox))[CHANGES[0] as string] ?? 0;
+    const start = await posts();
+    const first = spawnMembers(args, b.sandbox.env);
+    await waitFor(async () => (await posts()) >= start + 30);
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    // A request written before the kill may still reach the server: let it land before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const killedAt = await posts();
+    expect(killedAt - start).toBeLessThan(250);
+
+    const second = await b.members(args);
+    expect(second.code, second.stderr).toBe(0);
+    const granted = ndjson<ResultRow>(second.stdout).filter((row) => row.result === 'granted').length;
+    // The rerun planned only what the first left: every POST of both runs made one grant.
+    expect(granted).toBe(250 - (killedAt - start));
+    expect((await posts()) - start).toBe(250);
+    const now = await dump(b, product.id);
+    const holders = new Map<string, number>();
+    for (const held of withAccess(now)) holders.set(held.student.id, (holders.get(held.student.id) ?? 0) + 1);
+    expect(newcomers.filter((student) => holders.get(student.id) !== 1)).toEqual([]);
+    expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(0);
+  }, 120_000);
+});
