@@ -88,7 +88,7 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
         fields,
         header,
         // A file is never a terminal, even when FORCE_COLOR asks for colour.
-        layout: { tty: isTTY, width: destination.columns, color: !opts.out && colorEnabled(isTTY, io.env, opts.color) },
+        layout: { tty: isTTY, width: destination.columns, color: !opts.out && colorEnabled(isTTY, io.env, opts.color), ascii: io.env.TERM === 'dumb' },
         notice: createMessages(io, opts).notice,
       });
   }

@@ -16,6 +16,8 @@ export interface Layout {
   /** Its width; the table is fitted to it when known and `tty`. */
   width: number | undefined;
   color: boolean;
+  /** TERM=dumb: a terminal that may not draw Unicode, so the box is drawn with ASCII. */
+  ascii?: boolean;
 }
 
 export interface TableOptions {
@@ -95,6 +97,14 @@ const MIN_WIDTH = 4;
 /** cli-table3's box: one border before each column and after the last, one space of padding each side. */
 const boxOverhead = (columnCount: number) => 3 * columnCount + 1;
 
+/** The box in ASCII (`+`, `-`, `|`), for TERM=dumb. */
+const ASCII_CHARS = {
+  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
+  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
+  left: '|', 'left-mid': '+', mid: '-', 'mid-mid': '+', right: '|', 'right-mid': '+',
+  middle: '|',
+};
+
 const PLAIN_CHARS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
   bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
@@ -102,7 +112,7 @@ const PLAIN_CHARS = {
   middle: '  ',
 };
 
-async function renderGrid(grid: Grid, { tty, width, color }: Layout): Promise<string> {
+async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layout): Promise<string> {
   const [{ default: Table }, { default: stringWidth }] = await Promise.all([import('cli-table3'), import('string-width')]);
   const fit = tty && width !== undefined;
   const { head = [], rows, labelled = false, whole = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
@@ -119,7 +129,8 @@ async function renderGrid(grid: Grid, { tty, width, color }: Layout): Promise<st
     style: tty
       ? { head: [], border: [], compact: true }
       : { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
-    chars: tty ? undefined : PLAIN_CHARS,
+    chars: tty ? (ascii ? ASCII_CHARS : undefined) : PLAIN_CHARS,
+    ...(tty && ascii ? { truncate: '~' } : {}),
   });
   table.push(...rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest])));
   const text = table.toString();

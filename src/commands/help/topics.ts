@@ -17,12 +17,21 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
                            (default: $XDG_CONFIG_HOME/members, else the platform's config directory)
   MEMBERS_DEBUG=1          stack traces for errors; after the run, the V8 flags and the code cache's state
   MEMBERS_NO_SPINNER=1     no spinners or progress bars (screen readers), messages unchanged
+  MEMBERS_CSV_DIALECT      the default of --csv-dialect (e.g. excel-br)
+
+Files:
+  XDG_CONFIG_HOME          where the config directory goes (absolute paths only)
+  APPDATA                  Windows: the config directory's parent
+  XDG_CACHE_HOME           where the code cache goes (default ~/.cache; macOS ~/Library/Caches)
+  LOCALAPPDATA             Windows: the code cache's parent
+  NODE_DISABLE_COMPILE_CACHE=1  no code cache (Node's own switch)
+  USER, LOGNAME, USERNAME  who made a change, as the audit log records it
 
 Terminal and colour:
   NO_COLOR                 no colour (any non-empty value)
   FORCE_COLOR, CLICOLOR_FORCE  colour even when not a terminal (FORCE_COLOR=0 turns it off)
   CLICOLOR=0               no colour
-  TERM=dumb                no colour, no spinners
+  TERM=dumb                no colour, no spinners, tables boxed in ASCII
   CI                       no spinners or progress bars
   TZ                       the time zone of the times shown in tables (e.g. America/Sao_Paulo)
 

@@ -115,6 +115,22 @@ describe('table, on a terminal', () => {
     expect(stdout).toBe(BOXED);
   });
 
+  it('draws the box in ASCII under TERM=dumb (no colour there either), and truncates with ~', async () => {
+    const { stdout } = await render({}, list, { stdoutTTY: true, columns: 120, env: { TERM: 'dumb' } });
+    expect(stdout).toBe([
+      '+----+------------------+--------+------------------+---------+',
+      '| ID | NAME             | ACTIVE | CREATED          | PRODUCT |',
+      '+----+------------------+--------+------------------+---------+',
+      '| s1 | Maria Souza      | yes    | 2024-03-05 14:22 | Yoga    |',
+      '| s2 | João, "Jô" Souza | no     | 2024-03-06 12:05 | Pilates |',
+      '+----+------------------+--------+------------------+---------+',
+      '',
+    ].join('\n'));
+    const narrow = await render({}, list, { stdoutTTY: true, columns: 40, env: { TERM: 'dumb' } });
+    expect(narrow.stdout).toContain('~');
+    expect(narrow.stdout).not.toMatch(/[─│┌…]/);
+  });
+
   it('fits the terminal width: a low-value column (created) goes before a name is cut', async () => {
     const { stdout } = await render({ color: false }, list, { stdoutTTY: true, columns: 50 });
     expect(stdout).toBe([
