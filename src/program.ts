@@ -47,10 +47,10 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
       getOutHelpWidth: () => deps.io.stdout.columns ?? 80,
       getErrHelpWidth: () => deps.io.stderr.columns ?? 80,
     })
-    .exitOverride()
-    // Copied into every subcommand made after this: their --help lists the global options too, as gh does.
-    .configureHelp({ showGlobalOptions: true });
+    .exitOverride();
   addGlobalOptions(program);
+  // A command's --help shows its own arguments, options and commands; the global options follow in a few lines (gh's INHERITED FLAGS).
+  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : inheritedOptions(program, deps.io.stdout.columns ?? 80)));
 
   const runner: Runner = {
     session(command) {
@@ -117,6 +117,23 @@ export function groupCommandsForHelp(program: Command): void {
       return [...list, helper.styleTitle('Bulk:'), ...bulk.map(([term, text]) => helper.formatItem(term, width, text, helper)), ''];
     },
   });
+}
+
+/** The global options as one wrapped list of their flags, after a subcommand's help: `members --help` describes each. */
+function inheritedOptions(program: Command, width: number): string {
+  const flags = program.options.filter((option) => !option.hidden).map((option) => option.flags);
+  const lines: string[] = [];
+  let line = ' ';
+  for (const flag of flags) {
+    const item = ` ${flag}${flag === flags.at(-1) ? '' : ','}`;
+    if (line.length + item.length > Math.max(width, 40) && line.trim()) {
+      lines.push(line);
+      line = ' ';
+    }
+    line += item;
+  }
+  lines.push(line);
+  return `Global options (valid on every command; members --help describes them):\n${lines.join('\n')}`;
 }
 
 function addGlobalOptions(program: Command): void {

@@ -38,6 +38,24 @@ describe('members help', () => {
     expect(stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product> | --file <file>');
   });
 
+  it("a command's help shows its own options and commands first, then the global options in a few lines", async () => {
+    const { stdout } = await members(['students', '--help']);
+    const sections = stdout.split('\n').filter((line) => /^[A-Z][A-Za-z ]+(\(.*\))?:$/.test(line));
+    expect(sections).toEqual(['Options:', 'Commands:', 'Examples:', 'Global options (valid on every command; members --help describes them):']);
+    const global = stdout.slice(stdout.indexOf('Global options'));
+    expect(global.trimEnd().split('\n').length).toBeLessThanOrEqual(5);
+    for (const flag of ['-p, --profile <name>', '--base-url <url>', '--timeout <duration>', '-y, --yes', '--out <file>']) expect(global).toContain(flag);
+    expect(stdout).not.toContain('per-request timeout');
+    const grant = (await members(['students', 'grant', '--help'])).stdout;
+    expect(grant.indexOf('--renew')).toBeLessThan(grant.indexOf('Global options'));
+  });
+
+  it("the root's help keeps describing each global option", async () => {
+    const { stdout } = await members(['--help']);
+    expect(stdout).toContain('per-request timeout');
+    expect(stdout).not.toContain('Global options (valid on every command');
+  });
+
   it('an unknown topic is exit 2 naming the topics', async () => {
     const { code, stdout, stderr } = await members(['help', 'nope']);
     expect(code).toBe(2);
