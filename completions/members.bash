@@ -133,7 +133,7 @@ __members_flags() {
     "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;
     "help") echo "-h --help" ;;
   esac
-  echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --out"
+  echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --no-pager --out"
 }
 
 # __members_values PATH FLAG: completes the value of FLAG.

@@ -203,6 +203,7 @@ complete -c members -l base-url -x -d 'API base URL (env MEMBERS_BASE_URL)'
 complete -c members -l timeout -x -d 'per-request timeout'
 complete -c members -l retries -x -d 'retry budget per request'
 complete -c members -s y -l yes -d 'answer yes to confirmations'
+complete -c members -l no-pager -d 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)'
 complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600); - is stdout'
 
 # Commands, their options and arguments

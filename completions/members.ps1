@@ -64,7 +64,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
     'help' = @('-h', '--help')
   }
-  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--out')
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out')
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'

@@ -4,7 +4,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
-import type { Io } from './lib/io.js';
+import type { Io, Pager } from './lib/io.js';
 import { CliError, ExitCode, InterruptedError, StdoutClosedError, type Rerun } from './lib/errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
@@ -131,6 +131,9 @@ export function processIo(): ProcessIo {
     get columns() {
       return process.stdout.columns;
     },
+    get rows() {
+      return process.stdout.rows;
+    },
     get closed() {
       return closed || process.stdout.destroyed;
     },
@@ -169,6 +172,7 @@ export function processIo(): ProcessIo {
       }
     },
     onPage: hold.check,
+    startPager,
     restoreV8Flags: hold.release,
   };
 }
@@ -182,4 +186,48 @@ export async function writeFileAtomically(path: string, data: Uint8Array): Promi
 /** For bin/code-cache.js: true the first time it tells the user about `subject` (remembered in the config directory). */
 export function firstTimeTold(env: Record<string, string | undefined>, subject: string): boolean {
   return firstTime(configDir(env), subject);
+}
+
+/**
+ * The pager, started without a shell: its command line is words, as gh reads
+ * PAGER. `less` gets gh's defaults when the user set none (quit at the end of
+ * one screen, colour, no screen clearing). A pager that cannot start leaves
+ * the output to stdout.
+ */
+async function startPager(command: string): Promise<Pager | undefined> {
+  const { spawn } = await import('node:child_process');
+  const [file = '', ...args] = command.split(/\s+/);
+  const child = spawn(file, args, {
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { ...process.env, LESS: process.env.LESS ?? 'FRX', LV: process.env.LV ?? '-c' },
+  });
+  const started = await new Promise<boolean>((resolve) => {
+    child.once('spawn', () => resolve(true));
+    child.once('error', () => resolve(false));
+  });
+  if (!started) return undefined;
+  let closed = false;
+  const stdin = child.stdin;
+  stdin.on('error', () => (closed = true));
+  stdin.on('close', () => (closed = true));
+  return {
+    stdin: {
+      write: (chunk) => stdin.write(chunk),
+      // Quitting the pager closes the pipe: a writer waiting for 'drain' is woken then too.
+      once: (_event: 'drain', listener: () => void) => {
+        const wake = () => {
+          stdin.off('drain', wake).off('close', wake);
+          listener();
+        };
+        stdin.on('drain', wake).on('close', wake);
+      },
+      isTTY: true,
+      columns: process.stdout.columns,
+      get closed() {
+        return closed;
+      },
+      end: () => void stdin.end(),
+    },
+    exited: new Promise((resolve) => child.once('close', () => resolve())),
+  };
 }

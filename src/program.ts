@@ -152,6 +152,7 @@ function addGlobalOptions(program: Command): void {
     .option('--timeout <duration>', 'per-request timeout', '30s')
     .option('--retries <n>', 'retry budget per request', '3')
     .option('-y, --yes', 'answer yes to confirmations')
+    .option('--no-pager', 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)')
     .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout');
 }
 
@@ -177,6 +178,7 @@ export function globalOptions(raw: Record<string, unknown>, env: Record<string, 
     yes: Boolean(raw.yes),
     // `--out -` is stdout, as for curl and most tools.
     out: raw.out === '-' ? undefined : raw.out as string | undefined,
+    pager: raw.pager !== false,
   };
 }
 

@@ -103,8 +103,9 @@ export class BulkFailedError extends CliError {
  * applied first.
  */
 export class StdoutClosedError extends CliError {
-  constructor(message = '') {
-    super(message, ExitCode.stdoutClosed);
+  /** `ok` when a person quit the pager: they had what they wanted. */
+  constructor(message = '', exitCode: ExitCodeValue = ExitCode.stdoutClosed) {
+    super(message, exitCode);
   }
 }
 

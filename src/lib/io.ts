@@ -9,8 +9,16 @@ export interface OutStream {
   once?(event: 'drain', listener: () => void): unknown;
   isTTY?: boolean;
   columns?: number;
+  /** A terminal's height: the pager starts once the output is longer (output/pager.ts). */
+  rows?: number;
   /** The reader went away (EPIPE): nothing written any more reaches anyone. */
   readonly closed?: boolean;
+}
+
+export interface Pager {
+  stdin: OutStream & { end(): void };
+  /** Resolves when the pager has ended (the person read to the end, or quit). */
+  exited: Promise<void>;
 }
 
 export interface Io {
@@ -27,6 +35,8 @@ export interface Io {
   pid?: number;
   /** Whether a process of this machine is running (the writer of a change in flight, before another run checks it). */
   isRunning?(pid: number): boolean;
+  /** Starts a pager (a shell command line) reading what is written to `stdin`; it writes to the terminal itself. */
+  startPager?(command: string): Promise<Pager | undefined>;
   /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
   onPage?(): void;
 }
@@ -47,6 +57,8 @@ export interface GlobalOptions {
   retries: number;
   yes: boolean;
   out?: string;
+  /** False with --no-pager. */
+  pager: boolean;
 }
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xlsx'] as const;

@@ -14,6 +14,7 @@ import { assertKnownFields } from './fields.js';
 import type { Format, Records } from './format.js';
 import { jsonFormat, ndjsonFormat } from './json.js';
 import { createMessages } from './messages.js';
+import { pagedDestination, pagerCommand } from './pager.js';
 import { printableJson } from './sanitize.js';
 import { tableFormat } from './table.js';
 import { xlsxFormat } from './xlsx.js';
@@ -45,7 +46,7 @@ export interface Output {
 export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output> {
   const destination = opts.out
     ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out))
-    : stdoutDestination(io.stdout);
+    : terminalOrPipe(io, opts);
   const format = formatFor(io, opts, destination);
   const { fields } = opts;
   return {
@@ -67,6 +68,12 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
     close: () => destination.close(),
     abort: () => destination.abort(),
   };
+}
+
+/** stdout; at a terminal, through the pager once the output is longer than the screen. */
+function terminalOrPipe(io: Io, opts: GlobalOptions): Destination {
+  const command = io.stdout.isTTY === true && io.startPager ? pagerCommand(io.env, opts.pager) : undefined;
+  return command === undefined ? stdoutDestination(io.stdout) : pagedDestination(io, command);
 }
 
 function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Format {

@@ -18,6 +18,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   MEMBERS_DEBUG=1          stack traces for errors; after the run, the V8 flags and the code cache's state
   MEMBERS_NO_SPINNER=1     no spinners or progress bars (screen readers), messages unchanged
   MEMBERS_CSV_DIALECT      the default of --csv-dialect (e.g. excel-br)
+  MEMBERS_PAGER, PAGER     the pager for output longer than the terminal (default less -FRX;
+                           empty MEMBERS_PAGER or --no-pager: none; never into a pipe or file)
+  LESS, LV                 the pager's own options (default LESS=FRX, LV=-c, as gh sets them)
 
 Files:
   XDG_CONFIG_HOME          where the config directory goes (absolute paths only)

@@ -15,6 +15,7 @@ export function globals(overrides: Partial<GlobalOptions> = {}): GlobalOptions {
     timeoutMs: 30_000,
     retries: 3,
     yes: false,
+    pager: true,
     ...overrides,
   };
 }
