@@ -24,6 +24,7 @@ export default {
     'src/domain/changes.ts',
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
+    'src/domain/course-audience.ts',
     'src/domain/bulk/reads.ts',
     'src/domain/email-slips.ts',
     'src/domain/sync/plan.ts',

@@ -36,6 +36,7 @@ export default defineConfig({
       'test/unit/domain/engine.test.ts',
       'test/unit/domain/snapshot.test.ts',
       'test/unit/domain/read-plan.test.ts',
+      'test/unit/domain/course-audience.test.ts',
       'test/unit/domain/reads.test.ts',
       'test/unit/domain/email-slips.test.ts',
       'test/unit/domain/sync-*.test.ts',

@@ -18,7 +18,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type RunResult, type SandboxProcess } from './harness.js';
+import { allPages, run, sandboxGet, startSandbox, tempDir, type RunResult, type SandboxProcess } from './harness.js';
 import { FLAVORS, FORMATS, SEED, readRecords, type FlatRecord, type Format } from './flavors.js';
 
 interface Subscription { id: string | number; product_id: string; status: string; active: number; accession_date: string; expiration_date: string | null }
@@ -46,15 +46,6 @@ const scratchDir = () => {
 const outDir = scratchDir();
 /** Every read run, by sandbox, command line, format and (for tables) zone: the reference's are shared by the variants. */
 const outputs = new Map<string, Promise<RunResult>>();
-
-async function allPages<T>(sandbox: SandboxProcess, path: string): Promise<T[]> {
-  const records: T[] = [];
-  for (let page = 1; ; page++) {
-    const body = (await sandboxGet<{ data: T[]; meta: { last_page: number } }>(sandbox, `${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`)).body;
-    records.push(...body.data);
-    if (page >= body.meta.last_page) return records;
-  }
-}
 
 beforeAll(async () => {
   reference = await startSandbox(SEED);

@@ -107,6 +107,16 @@ export async function sandboxGet<T = unknown>(sandbox: SandboxProcess, path: str
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
+/** Every record of a paginated list of the sandbox (a length-aware one: `meta.last_page`), read through its own API. */
+export async function allPages<T>(sandbox: SandboxProcess, path: string): Promise<T[]> {
+  const records: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await sandboxGet<{ data: T[]; meta: { last_page: number } }>(sandbox, `${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`)).body;
+    records.push(...body.data);
+    if (page >= body.meta.last_page) return records;
+  }
+}
+
 /** Whether `runInTerminal` can work here: util-linux `script` (Linux; Debian's bsdutils is essential). */
 export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 

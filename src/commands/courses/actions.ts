@@ -1,11 +1,17 @@
+import type { Api } from '../../api/client.js';
 import { courseAccesses, getCourse, listCollection } from '../../api/endpoints/catalog.js';
-import type { Course } from '../../api/endpoints/schemas.js';
+import type { Course, CourseAccess } from '../../api/endpoints/schemas.js';
 import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
-import { listOptions, printList, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
+import {
+  FOLLOW_PER_PAGE, LIST_CONCURRENCY, MAX_LIST_CONCURRENCY, listOptions, printList, printPagedList, withOutput, type ListFlags,
+} from '../../session/list-flags.js';
+import { batched, batchesOf } from '../../lib/batches.js';
+import { UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
-import { byIdOrName, resolveCourse } from '../../domain/names.js';
+import { byCompletion, neverOpened, openedBy, type CompletionFilter } from '../../domain/course-audience.js';
+import { byIdOrName, resolveCourse, resolveProduct } from '../../domain/names.js';
 
 interface ModuleLike {
   id?: unknown;
@@ -110,9 +116,66 @@ export async function getCourseCommand(session: Session, id: string): Promise<vo
   await withOutput(session, async (output) => output.one(await byIdOrName(id, (courseId) => getCourse(api, courseId), () => resolveCourse(api, id), 'course'), COURSE_VIEW));
 }
 
-export async function courseAccessesCommand(session: Session, id: string): Promise<void> {
+export interface AccessFlags {
+  finished?: boolean;
+  notFinished?: boolean;
+  never?: boolean;
+  product?: string;
+}
+
+/** The holders of a product who never opened the course: who they are, and since when they hold it. */
+export const NEVER_OPENED_VIEW: View = {
+  noun: 'holders who never opened the course',
+  columns: [
+    { header: 'Name', path: 'name' },
+    { header: 'E-mail', path: 'email' },
+    { header: 'Student ID', path: 'id', dropLate: true },
+    { header: 'Status', path: 'status' },
+    { header: 'Accession', path: 'accession_date', format: 'date' },
+    { header: 'Expiration', path: 'expiration_date', format: 'date' },
+  ],
+};
+
+/** Validates the flags before any request (exit 2): one of --finished, --not-finished, --never; --product goes with --never. */
+export function accessFilter(flags: AccessFlags): { completion?: CompletionFilter; never?: string } {
+  const chosen = [flags.finished && '--finished', flags.notFinished && '--not-finished', flags.never && '--never'].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined: choose one`);
+  if (flags.never) {
+    const product = flags.product?.trim();
+    if (!product) throw new UsageError('--never needs --product PRODUCT: the holders of that product who never opened the course');
+    return { never: product };
+  }
+  if (flags.product !== undefined) throw new UsageError('--product goes with --never: `members courses accesses COURSE --never --product PRODUCT`');
+  if (flags.finished) return { completion: 'finished' };
+  return flags.notFinished ? { completion: 'not-finished' } : {};
+}
+
+export async function courseAccessesCommand(session: Session, id: string, flags: AccessFlags = {}): Promise<void> {
+  const filter = accessFilter(flags);
   const api = await session.api();
+  const accesses = () => byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course');
+  if (filter.never !== undefined) {
+    await printList(session, NEVER_OPENED_VIEW, holdersWhoNeverOpened(api, accesses, filter.never) as AsyncIterable<JsonRecord>);
+    return;
+  }
+  const { completion } = filter;
   await printList(session, COURSE_ACCESS_VIEW, (async function* () {
-    yield* (await byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course')) as JsonRecord[];
+    const entries = await accesses();
+    yield* (completion ? byCompletion(entries, completion) : entries) as JsonRecord[];
   })());
+}
+
+/**
+ * The course's accesses (one request), then the product's holders from the
+ * subscriptions list, page by page: the API lists no holders of one product.
+ * Lazy, so that it runs once the output is open (a bad --out fails first).
+ */
+function holdersWhoNeverOpened(api: Api, accesses: () => Promise<CourseAccess[]>, product: string) {
+  return batched(async function* () {
+    // Both names are checked before the walk: an unknown product is exit 2, an unknown course exit 4.
+    const productId = (await resolveProduct(api, product, { argument: '--product', check: true })).id;
+    const opened = openedBy(await accesses());
+    const walk = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONCURRENCY, maxConcurrency: MAX_LIST_CONCURRENCY };
+    for await (const page of batchesOf(listCollection(api, 'subscriptions', walk))) yield neverOpened(page, productId, opened);
+  });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { COURSE_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
 import { addListOptions, type ListFlags } from '../../session/list-flags.js';
+import type { AccessFlags } from './actions.js';
 
 export function registerCourses(program: Command, runner: Runner): void {
   const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')
@@ -34,15 +35,23 @@ export function registerCourses(program: Command, runner: Runner): void {
     });
 
   printsRecords(courses.command('accesses'), 'CourseAccess')
-    .description('Who accessed a course: last access, whether and when they finished it')
+    .description('Who accessed a course: last access, whether and when they finished it; or who holds a product and never opened it')
     .argument('<course>', COURSE_ARGUMENT)
-    .addHelpText('after', examples(
+    .option('--finished', 'keep those who finished the course (the certificate list)')
+    .option('--not-finished', 'keep those who have not finished it')
+    .option('--never', 'instead: the holders of --product (with access) who never opened the course, with names and e-mails')
+    .option('--product <product>', `with --never: ${PRODUCT_ARGUMENT}`)
+    .addHelpText('after', `${examples(
       'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
-      'members courses accesses "Programacao em Python" -o csv',
-      'members courses accesses 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b -o csv --out accesses.csv',
-    ))
-    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      'members courses accesses "Programacao em Python" --finished -o csv',
+      'members courses accesses "Programacao em Python" --never --product "Python Pro" -o csv --out welcome.csv',
+    )}
+--never reads the course's accesses once, then the subscriptions list (every
+page): the API lists no holders of one product. A holder never opened the
+course when the accesses have no entry for them, or one without a last access.
+`)
+    .action(async (id: string, flags: AccessFlags, cmd: Command) => {
       const { courseAccessesCommand } = await import('./actions.js');
-      await courseAccessesCommand(runner.session(cmd), id);
+      await courseAccessesCommand(runner.session(cmd), id, flags);
     });
 }

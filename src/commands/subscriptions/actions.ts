@@ -8,6 +8,7 @@ import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-ke
 import { lookUpStudent } from '../../domain/resolve.js';
 import { batched, batchesOf, type Batched } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
+import { parseDuration, today } from '../../lib/values.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
 import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../../session/list-flags.js';
@@ -17,6 +18,8 @@ export interface SubscriptionListFlags extends ListFlags {
   access?: 'active' | 'inactive';
   product?: string;
   student?: string;
+  expiring?: string;
+  expired?: boolean;
 }
 
 /** The student's name, or their e-mail when the API sent no name. */
@@ -59,11 +62,23 @@ interface Filters {
   access?: 'active' | 'inactive';
   productId?: string;
   student?: StudentKey;
+  /** Expiration dates kept, as YYYY-MM-DD, both ends included. */
+  expiration?: { from?: string; to?: string };
 }
 
-/** Validates the filters before any request (exit 2). */
-export function parseFilters(flags: SubscriptionListFlags): Filters | undefined {
+/** Validates the filters before any request (exit 2); `now` fixes today for --expiring and --expired. */
+export function parseFilters(flags: SubscriptionListFlags, now = new Date()): Filters | undefined {
   const filters: Filters = {};
+  if (flags.expiring !== undefined && flags.expired) throw new UsageError('--expiring and --expired cannot be combined: choose one');
+  if (flags.expiring !== undefined) {
+    // Access that ends: only subscriptions that have it.
+    if (flags.access !== undefined) throw new UsageError('--expiring keeps subscriptions with access (their access is what ends): drop --access');
+    const seconds = parseDuration(flags.expiring, '--expiring');
+    filters.access = 'active';
+    filters.expiration = { from: today(now), to: today(new Date(now.getTime() + seconds * 1000)) };
+  }
+  // Expired the day before today at the latest: an expiration of today still gives access today.
+  if (flags.expired) filters.expiration = { to: today(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1)) };
   if (flags.status !== undefined) filters.statuses = new Set(parseChoiceList(flags.status, '--status', SUBSCRIPTION_STATUSES));
   if (flags.access !== undefined) filters.access = flags.access;
   if (flags.product !== undefined) {
@@ -74,12 +89,20 @@ export function parseFilters(flags: SubscriptionListFlags): Filters | undefined 
   return Object.keys(filters).length > 0 ? filters : undefined;
 }
 
+/** A subscription without an expiration never expires: outside every window. */
+function within(expiration: string | null | undefined, { from, to }: { from?: string; to?: string }): boolean {
+  if (!expiration) return false;
+  const day = expiration.slice(0, 10);
+  return (from === undefined || day >= from) && (to === undefined || day <= to);
+}
+
 function matcher(filters: Filters, studentId: string | undefined): (subscription: Subscription) => boolean {
   return (subscription) => {
     if (filters.statuses && !filters.statuses.has(String(subscription.status ?? '').toLowerCase())) return false;
     if (filters.access && (subscription.active === 1 ? 'active' : 'inactive') !== filters.access) return false;
     if (filters.productId !== undefined && (subscription.product_id ?? subscription.product?.id) !== filters.productId) return false;
     if (studentId !== undefined && subscription.student?.id !== studentId) return false;
+    if (filters.expiration && !within(subscription.expiration_date, filters.expiration)) return false;
     return true;
   };
 }
@@ -87,7 +110,7 @@ function matcher(filters: Filters, studentId: string | undefined): (subscription
 export async function listSubscriptions(session: Session, flags: SubscriptionListFlags): Promise<void> {
   const filters = parseFilters(flags);
   if (filters && flags.page !== undefined) {
-    throw new UsageError('--page cannot be combined with --status, --access, --product or --student: the filters apply to every page');
+    throw new UsageError('--page cannot be combined with --status, --access, --product, --student, --expiring or --expired: the filters apply to every page');
   }
   const walk = listOptions(filters ? { ...flags, all: true } : flags);
   const api = await session.api();

@@ -15,8 +15,12 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
     .addOption(new Option('--access <state>', 'keep subscriptions whose access is released (active) or not (inactive)').choices(['active', 'inactive']))
     .option('--product <product>', 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)')
     .option('--student <student>', 'keep subscriptions of this student (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)')
-    .addHelpText('after', `\nThe filters are applied to every page (they imply --all); matching records\nare printed as the pages arrive.\n${examples(
+    .option('--expiring <duration>', 'keep subscriptions with access that expire from today to today + DURATION (7d, 36h)')
+    .option('--expired', 'keep subscriptions whose expiration date has passed (with or without access: add --access)')
+    .addHelpText('after', `\nThe filters are applied to every page (they imply --all); matching records\nare printed as the pages arrive. Dates are days of your calendar: an\nexpiration of today still gives access today, so it is --expiring, not --expired.\n${examples(
       'members subscriptions list --access active --status canceled,refunded',
+      'members subscriptions list --expiring 7d --product "Python Pro" -o csv',
+      'members subscriptions list --expired --access active',
       'members subscriptions list --student maria@example.com -o json',
       'members subscriptions list --product "Python Pro" --access inactive',
       'members subscriptions list --product 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f -o csv --out subscribers.csv',
