@@ -35,6 +35,7 @@ export default {
     'src/audit/journal.ts',
     'src/audit/intents.ts',
     'src/audit/resolve.ts',
+    'src/audit/forget.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

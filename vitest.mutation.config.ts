@@ -44,6 +44,7 @@ export default defineConfig({
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',
+      'test/unit/audit/forget.test.ts',
     ],
   },
 });

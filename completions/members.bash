@@ -61,7 +61,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -90,7 +90,7 @@ __members_flags() {
     "students show") echo "-h --help" ;;
     "students get") echo "-h --help" ;;
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
-    "students delete") echo "--reason -h --help" ;;
+    "students delete") echo "--reason --forget -h --help" ;;
     "students products") echo "-h --help" ;;
     "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
     "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
@@ -127,7 +127,7 @@ __members_flags() {
     "api") echo "-X --method -f --field --input --paginate -h --help" ;;
     "sandbox") echo "--host --port --seed --students --latency --fail-rate --rate-limit --flavor --paginator --server-tz --maintenance --data --login -h --help" ;;
     "completion") echo "-h --help" ;;
-    "history") echo "--student --since --limit -h --help" ;;
+    "history") echo "--student --since --limit --forget --reason -h --help" ;;
     "undo") echo "--reason -h --help" ;;
     "version") echo "-h --help" ;;
     "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;

@@ -9,6 +9,7 @@
  * `ID.PID.claim` (a rename is atomic: of two runs resolving at once, one
  * wins), so that no change is resolved, and recorded, twice.
  */
+import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditIntentsDir, auditLogPath } from '../config/paths.js';
@@ -48,7 +49,12 @@ export function logSize(dir: string): number {
 export function writeIntent(dir: string, intent: Intent): void {
   const folder = auditIntentsDir(dir);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const fd = openSync(join(folder, `${intent.record.id}.json`), OPEN_NEW, 0o600);
+  writeSynced(join(folder, `${intent.record.id}.json`), intent);
+}
+
+/** A new file holding `intent`, on the disk when this returns. */
+function writeSynced(path: string, intent: Intent): void {
+  const fd = openSync(path, OPEN_NEW, 0o600);
   try {
     const bytes = Buffer.from(JSON.stringify(intent));
     for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
@@ -56,6 +62,19 @@ export function writeIntent(dir: string, intent: Intent): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Puts `intent` in place of the one claimed at `claimed` (by this run), and
+ * gives it back unclaimed: its run is gone, so the next run checks it. A
+ * crash on the way leaves the claim (old or new content), which a later run
+ * takes back once this one is gone.
+ */
+export function replaceClaimedIntent(dir: string, claimed: string, intent: Intent): void {
+  const temporary = join(auditIntentsDir(dir), `.${intent.record.id}.${randomBytes(6).toString('hex')}.tmp`);
+  writeSynced(temporary, intent);
+  renameSync(temporary, claimed);
+  renameSync(claimed, intentPath(dir, intent.record.id));
 }
 
 /** Forgets an intent whose outcome is recorded (or that was never sent). */

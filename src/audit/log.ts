@@ -10,9 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, createReadStream, fchmodSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import * as z from 'zod';
-import { auditLogPath } from '../config/paths.js';
+import { acquireFileLock, type LockOptions } from '../config/lock.js';
+import { auditLockPath, auditLogPath } from '../config/paths.js';
 
-export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'renew', 'scores.set', 'magic-link', 'bulk', 'undo'] as const;
+export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'renew', 'scores.set', 'magic-link', 'bulk', 'undo', 'forget'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A flat picture of a resource: what undo needs to restore or to check it. */
@@ -60,6 +61,11 @@ export interface AuditEntry {
    * (journal.ts, resolve.ts).
    */
   checked?: string;
+  /**
+   * The personal data of a student erased from this record (forget.ts): when,
+   * and which fields (`student`, `before.email`, `reason`…) lost it.
+   */
+  forgotten?: { at: string; fields: string[] };
 }
 
 export interface AuditRecord extends AuditEntry {
@@ -86,7 +92,7 @@ export function newAuditId(now: number = Date.now()): string {
 /** The order of the keys in a line, so that the log reads the same way throughout. */
 const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
   'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
-  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'before', 'after',
+  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'forgotten', 'before', 'after',
 ];
 
 function ordered(record: AuditRecord): Record<string, unknown> {
@@ -136,24 +142,42 @@ function longestString(object: Record<string, unknown>): { holder: Record<string
 }
 
 /**
+ * The audit log's lock: an append holds it for microseconds, a rewrite
+ * (forget.ts) for as long as it reads and writes the log, refreshing it
+ * meanwhile; a waiter outlasts a lock left by a crash.
+ */
+export const AUDIT_LOCK: LockOptions = { timeoutMs: 20_000, staleMs: 10_000, guards: 'the audit log' };
+
+/**
  * Appends records to `audit.jsonl` in `dir`, one write(2) per record on one
- * O_APPEND descriptor. The directory is created 0700 and the file 0600,
- * whatever the umask; a file found looser is tightened before anything is
- * written to it. Throws on any failure (the caller decides what to say).
+ * O_APPEND descriptor, under the log's lock (a rewrite replaces the file:
+ * an append to the old one would be lost). The directory is created 0700 and
+ * the file 0600, whatever the umask; a file found looser is tightened before
+ * anything is written to it. Throws on any failure (the caller decides what to say).
  */
 export function appendAudit(dir: string, records: AuditRecord | readonly AuditRecord[]): void {
   const list = Array.isArray(records) ? records : [records as AuditRecord];
   if (list.length === 0) return;
   const lines = list.map(auditLine);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const lock = acquireFileLock(auditLockPath(dir), AUDIT_LOCK);
+  try {
+    appendLines(auditLogPath(dir), lines);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The lines, each in one write(2), to the end of the file at `path` (created 0600). */
+export function appendLines(path: string, lines: readonly string[]): void {
   // O_NOFOLLOW: a log replaced by a symlink is refused (ELOOP), never followed and its target chmod'ed.
-  const fd = openSync(auditLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     if ((fstatSync(fd).mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
     for (const line of lines) {
       const bytes = Buffer.from(line);
       const written = writeSync(fd, bytes);
-      if (written !== bytes.length) throw new Error(`short write to ${auditLogPath(dir)} (${written} of ${bytes.length} bytes)`);
+      if (written !== bytes.length) throw new Error(`short write to ${path} (${written} of ${bytes.length} bytes)`);
     }
   } finally {
     closeSync(fd);
@@ -235,7 +259,7 @@ export async function* readLocatedAudit(dir: string, onSkip: (skipped: SkippedLi
 }
 
 /** The lines of a file (LF or CRLF) with the byte offset where each starts; none when there is no file. */
-async function* lines(path: string): AsyncGenerator<{ text: string; offset: number }> {
+export async function* lines(path: string): AsyncGenerator<{ text: string; offset: number }> {
   const stream = createReadStream(path);
   const opened = new Promise<boolean>((resolve, reject) => {
     stream.once('ready', () => resolve(true));

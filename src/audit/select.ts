@@ -20,7 +20,8 @@ export interface StudentAliases {
   reference_id?: string | null;
 }
 
-function aliasesOf(student: StudentAliases): string[] {
+/** Every key a change may have named the student by: id, e-mail, document (both spellings, with and without `doc:`), `ref:`. */
+export function aliasesOf(student: StudentAliases): string[] {
   const { id, email, document, reference_id: reference } = student;
   const documents = document ? [document, `doc:${document}`, document.replace(/\D/g, ''), `doc:${document.replace(/\D/g, '')}`] : [];
   return [id, email ?? '', ...documents, reference ? `ref:${reference}` : ''].filter(Boolean);

@@ -6,6 +6,8 @@ export interface LockOptions {
   timeoutMs: number;
   /** A lock older than this was left by a crashed process and is removed. */
   staleMs: number;
+  /** What the lock guards, for the error of a waiter that gives up: `the config` unless told. */
+  guards?: string;
 }
 
 const DEFAULT_LOCK: LockOptions = { timeoutMs: 5_000, staleMs: 30_000 };
@@ -19,15 +21,34 @@ const DEFAULT_LOCK: LockOptions = { timeoutMs: 5_000, staleMs: 30_000 };
  * may both remove it; that needs a crash followed by a race within 30 s.
  */
 export function withFileLock<T>(lockPath: string, fn: () => T, options: LockOptions = DEFAULT_LOCK): T {
-  acquire(lockPath, options);
+  const lock = acquireFileLock(lockPath, options);
   try {
     return fn();
   } finally {
-    fs.rmSync(lockPath, { force: true });
+    lock.release();
   }
 }
 
-function acquire(lockPath: string, { timeoutMs, staleMs }: LockOptions): void {
+/** A lock held across asynchronous work: whoever holds it longer than `staleMs` must `refresh` it, or waiters take it for a crash's. */
+export interface HeldLock {
+  /** Tells waiters the holder is alive (the lock's age counts from here). */
+  refresh(): void;
+  release(): void;
+}
+
+/** Takes the lock, waiting as withFileLock does; the caller releases it. */
+export function acquireFileLock(lockPath: string, options: LockOptions = DEFAULT_LOCK): HeldLock {
+  acquire(lockPath, options);
+  return {
+    refresh: () => {
+      const now = new Date();
+      fs.utimesSync(lockPath, now, now);
+    },
+    release: () => fs.rmSync(lockPath, { force: true }),
+  };
+}
+
+function acquire(lockPath: string, { timeoutMs, staleMs, guards = 'the config' }: LockOptions): void {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -45,7 +66,7 @@ function acquire(lockPath: string, { timeoutMs, staleMs }: LockOptions): void {
     }
     if (Date.now() >= deadline) {
       throw new CliError(
-        `another members command is changing the config (lock ${lockPath}); try again, and if none is running, remove the lock file`,
+        `another members command is changing ${guards} (lock ${lockPath}); try again, and if none is running, remove the lock file`,
         ExitCode.transient,
       );
     }

@@ -29,6 +29,14 @@ export function auditLogPath(dir: string): string {
   return path.join(dir, 'audit.jsonl');
 }
 
+/**
+ * Held while a record is appended to the log, and while the log is rewritten
+ * (audit/forget.ts): an append never lands in a file about to be replaced.
+ */
+export function auditLockPath(dir: string): string {
+  return `${auditLogPath(dir)}.lock`;
+}
+
 /** The records of changes in flight (audit/intents.ts): one file each, until its outcome is in the log. */
 export function auditIntentsDir(dir: string): string {
   return path.join(dir, 'audit-intents');

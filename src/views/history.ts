@@ -23,7 +23,8 @@ export const HISTORY_VIEW: View = {
     { header: 'profile', path: 'profile' },
     // On a narrow terminal these go after user, profile and reason: the result says what was done, the title to what.
     { header: 'command', path: 'command', dropLate: true },
-    { header: 'student', path: 'student' },
+    // A record whose student was forgotten (LGPD) names it by id.
+    { header: 'student', path: 'student', format: (value, record) => String(value ?? record.student_id ?? '') },
     { header: 'product', path: 'product_title' },
     { header: 'product id', path: 'product_id', dropLate: true },
     { header: 'result', path: 'result' },

@@ -1,7 +1,9 @@
 /**
  * 32 processes appending to one audit log at once, each record close to the
- * 4 KiB limit: every line arrives whole (one O_APPEND write per record).
- * The audit module is bundled on its own for this (dist/main.cjs is the whole program).
+ * 4 KiB limit: every line arrives whole (one O_APPEND write per record). And
+ * appends while another process rewrites the log again and again (a forget,
+ * LGPD): none is lost, since both hold the log's lock.
+ * The audit modules are bundled on their own for this (dist/main.cjs is the whole program).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,14 +22,38 @@ let work: string;
 beforeAll(async () => {
   work = tempDir('members-audit-race-');
   await build({
-    entryPoints: [fileURLToPath(new URL('../../src/audit/log.ts', import.meta.url))],
-    outfile: join(work, 'audit.mjs'),
+    entryPoints: {
+      audit: fileURLToPath(new URL('../../src/audit/log.ts', import.meta.url)),
+      forget: fileURLToPath(new URL('../../src/audit/forget.ts', import.meta.url)),
+    },
+    outdir: work,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.18',
     logLevel: 'warning',
   });
+  writeFileSync(join(work, 'forgetter.mjs'), `
+import { appendAudit, newAuditId } from './audit.mjs';
+import { forgetStudent } from './forget.mjs';
+const [dir, rounds] = process.argv.slice(2);
+const context = {
+  io: { env: {}, stderr: process.stderr, pid: process.pid, isRunning: () => false },
+  settings: async () => ({ profile: 'p', baseUrl: 'http://127.0.0.1:1' }),
+  configDir: async () => dir,
+};
+for (let i = 0; i < Number(rounds); i++) {
+  const email = 'secret' + i + '@example.com';
+  appendAudit(dir, {
+    id: newAuditId(), time: new Date().toISOString(), user: 'f', profile: 'p', base_url: 'http://127.0.0.1:1',
+    command: 'students delete', action: 'delete', result: 'deleted', student: email, student_id: 's-forget',
+    before: { id: 's-forget', first_name: 'Secret', last_name: 'Person' + i, email },
+  });
+  const outcome = await forgetStudent(context, 's-forget', { command: 'history --forget' });
+  if (outcome.records === 0) throw new Error('round ' + i + ' found nothing to forget');
+}
+`);
   writeFileSync(join(work, 'writer.mjs'), `
 import { appendAudit, newAuditId } from './audit.mjs';
 const [dir, worker, count] = process.argv.slice(2);
@@ -74,4 +100,20 @@ describe('concurrent appends', () => {
     expect(seen.size).toBe(PROCESSES * RECORDS_EACH);
     expect(statSync(join(dir, 'audit.jsonl')).mode & 0o777).toBe(0o600);
   }, 60_000);
+});
+
+describe('appends while the log is rewritten', () => {
+  it('8 processes × 150 appends while another forgets a student 25 times: every line kept, the person in none', async () => {
+    const dir = join(work, 'forgetting');
+    const writers = Array.from({ length: 8 }, (_, w) => node([join(work, 'writer.mjs'), dir, String(w), '150']));
+    const forgetter = node([join(work, 'forgetter.mjs'), dir, '25']);
+    for (const result of await Promise.all([...writers, forgetter])) expect(result.code, result.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'audit.jsonl'), 'utf8');
+    const records = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord);
+    expect(records.filter((record) => record.action === 'scores.set')).toHaveLength(8 * 150);
+    expect(new Set(records.filter((record) => record.action === 'scores.set').map((record) => record.student)).size).toBe(8 * 150);
+    expect(records.filter((record) => record.action === 'delete')).toHaveLength(25);
+    expect(records.filter((record) => record.action === 'forget')).toHaveLength(25);
+    expect(text).not.toMatch(/secret\d+@example\.com|Person\d+/);
+  });
 });

@@ -160,8 +160,10 @@ state is still the one the change left: if not, nothing is sent (exit 5).
 
 Cannot be undone (exit 2): students create (delete the student), magic-link (it
 expires), a change already undone, a bulk run as a whole (undo its rows one by one:
-members history -o json lists them with its run_id), and a change made on another
-server than the profile in force (use --profile). Exit 4: the student no longer exists.
+members history -o json lists them with its run_id), a delete whose student was then
+forgotten (students delete --forget, history --forget: the person's data is gone), and
+a change made on another server than the profile in force (use --profile). Exit 4: the
+student no longer exists.
 
 The flags of the command: members undo --help.
 `,

@@ -12,6 +12,8 @@ export interface HistoryFlags {
   student?: string;
   since?: string;
   limit?: string;
+  forget?: string;
+  reason?: string;
 }
 
 /** Validates the flags before anything is read (exit 2). */
@@ -43,6 +45,14 @@ async function lookUp(session: Session, student: string): Promise<StudentAliases
 }
 
 export async function history(session: Session, flags: HistoryFlags): Promise<number> {
+  if (flags.forget !== undefined) {
+    const others = (['student', 'since', 'limit'] as const).filter((flag) => flags[flag] !== undefined);
+    if (others.length > 0) throw new UsageError(`--forget cannot be combined with ${others.map((flag) => `--${flag}`).join(', ')}: it erases, it does not list`);
+    const { forgetDeleted } = await import('../../session/forget.js');
+    await forgetDeleted(session, flags.forget, flags.reason);
+    return 0;
+  }
+  if (flags.reason !== undefined) throw new UsageError('--reason goes with --forget: a history changes nothing');
   const filter = historyFilter(flags);
   const dir = await session.configDir();
   const messages = await session.messages();

@@ -174,16 +174,22 @@ export async function create(session: Session, opts: CreateOptions): Promise<voi
   });
 }
 
-export async function remove(session: Session, input: string, opts: { reason?: string }): Promise<void> {
+export async function remove(session: Session, input: string, opts: { reason?: string; forget?: boolean }): Promise<void> {
   parseStudentKey(input);
   // Off a terminal without --yes the answer is known already: fail before any request.
   if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(`Delete student ${input}?`);
   const api = await session.api();
-  const student = await resolveStudent(api, input, { fetch: true });
+  const student = await resolveStudent(api, input, { fetch: true }).catch((error: unknown) => {
+    if (opts.forget && error instanceof NotFoundError) {
+      error.message += '. Deleted earlier? Erase its personal data from the audit log with `members history --forget STUDENT_ID` (`members history --student KEY -o json` shows the id)';
+    }
+    throw error;
+  });
   const label = studentLabel(student);
   await session.announceChange();
   // Irreversible in effect (a new student gets a new id): typing the e-mail, not a reflexive y.
-  await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.`, student.record?.email || student.id);
+  const forget = opts.forget ? " Then its personal data is erased from this machine's audit log (undo will not bring the student back)." : '';
+  await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.${forget}`, student.record?.email || student.id);
   let requestId: string | undefined;
   try {
     ({ requestId } = await deleteStudent(api, student.id));
@@ -198,6 +204,10 @@ export async function remove(session: Session, input: string, opts: { reason?: s
   });
   const message = `deleted student ${label}`;
   (await session.messages()).notice(`✓ ${capitalize(message)}`);
+  if (opts.forget) {
+    const { forgetInLog } = await import('../../session/forget.js');
+    await forgetInLog(session, student.id, { command: 'students delete --forget', reason: opts.reason, known: student.record });
+  }
 }
 
 export async function products(session: Session, input: string): Promise<void> {

@@ -93,11 +93,13 @@ titles when this machine's history names products.`)
     .description('Delete a student (asks first; --yes when not on a terminal)')
     .argument('<student>', STUDENT_ARGUMENT)
     .option(...REASON_OPTION)
+    .option('--forget', "then erase the student's personal data from this machine's audit log (LGPD): ids, actions, times and reasons stay")
     .addHelpText('after', examples(
       'members students delete maria@example.com',
       'members students delete 9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f --yes --reason "GDPR request #311"',
+      'members students delete maria@example.com --forget --reason "LGPD request 2211"',
     ))
-    .action(async (student: string, opts: { reason?: string }, cmd: Command) => {
+    .action(async (student: string, opts: { reason?: string; forget?: boolean }, cmd: Command) => {
       const { remove } = await import('./actions.js');
       await remove(runner.session(cmd), student, opts);
     });

@@ -98,6 +98,10 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
     };
   }
   if (target.action === 'delete' && target.result === 'deleted') {
+    if (target.forgotten) {
+      throw new UsageError(`change ${id} deleted a student whose personal data was then erased from this machine's audit log (${target.forgotten.at}): `
+        + 'undo cannot recreate the person. If they ask to come back, create them again with `members students create`');
+    }
     const before = needs(target.before, "deleted student's fields");
     const body: NewStudent = {
       first_name: needs(text(before.first_name), 'first name'),
@@ -131,6 +135,8 @@ function notUndoable(target: AuditRecord): string {
         + `${target.expire_in ? ` ${target.expire_in}s after ${target.time}` : ''}`;
     case 'bulk':
       return `change ${id} is a bulk run; undo its rows one at a time: \`members history -o json\` lists them with "run_id": "${id}"`;
+    case 'forget':
+      return `change ${id} erased the personal data of student ${target.student_id ?? ''} from this machine's audit log; what was erased is gone`;
     case 'undo':
       return target.result === 'created'
         ? `change ${id} created a deleted student again; to remove it, \`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CliError } from '../../../src/lib/errors.js';
-import { withFileLock } from '../../../src/config/lock.js';
+import { acquireFileLock, withFileLock } from '../../../src/config/lock.js';
 
 let dir: string;
 let lock: string;
@@ -53,5 +53,19 @@ describe('withFileLock', () => {
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(lock, old, old);
     expect(withFileLock(lock, () => 'ran', { timeoutMs: 200, staleMs: 30_000 })).toBe('ran');
+  });
+});
+
+describe('acquireFileLock', () => {
+  it('holds the lock across work until released; refresh makes an old lock fresh again, so no waiter takes it for a crash', () => {
+    const held = acquireFileLock(lock, { timeoutMs: 200, staleMs: 30_000 });
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    held.refresh();
+    expect(Date.now() - fs.statSync(lock).mtimeMs).toBeLessThan(10_000);
+    expect(() => withFileLock(lock, () => 'never', { timeoutMs: 50, staleMs: 30_000, guards: 'the audit log' }))
+      .toThrow(`another members command is changing the audit log (lock ${lock})`);
+    held.release();
+    expect(fs.existsSync(lock)).toBe(false);
   });
 });

@@ -1,0 +1,279 @@
+/**
+ * Erasure means erasure (LGPD, issue 30): once a student is deleted, this
+ * machine's audit log keeps no personal data of theirs — name, e-mail,
+ * phone, birth, document, reference. Ids, actions, times and reasons stay
+ * (a reason loses only the personal values it quotes), and each record that
+ * lost something says so in `forgotten`.
+ *
+ * The log is rewritten into a temporary file beside it, flushed, then renamed
+ * over it, under the log's lock (log.ts appends under it too): a reader sees
+ * the old log or the new one, an interruption leaves the old one whole, and
+ * no append made meanwhile is lost. The intents of changes in flight
+ * (intents.ts) hold records too: those of runs that are gone are rewritten
+ * first (claimed, so that no run checks one meanwhile); those of a run still
+ * going are left, and counted, for a later forget.
+ */
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { acquireFileLock, type HeldLock } from '../config/lock.js';
+import { auditLockPath, auditLogPath } from '../config/paths.js';
+import { openAtomicFile } from '../lib/atomic-file.js';
+import { AUDIT_LOCK, auditLine, lines, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
+import { claimIntent, listIntents, replaceClaimedIntent, type FoundIntent, type Intent } from './intents.js';
+import { aliasesOf } from './select.js';
+import { stamper, type AuditContext } from './stamp.js';
+
+/** The fields of a student's record that are personal data (api-spec §2.1): the student snapshots of create and delete hold them. */
+export const PERSONAL_FIELDS = ['first_name', 'last_name', 'full_name', 'email', 'phone', 'birth', 'document', 'reference_id'] as const;
+
+/** Fields that name things, never people: a personal value is never looked for in them. */
+const STRUCTURAL = new Set([
+  'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student_id', 'product_id', 'result', 'request_id', 'undoes', 'run_id',
+  'checked', 'forgotten', 'accession_date', 'expiration_date', 'status',
+]);
+
+/** What is written instead of a personal value quoted in free text. */
+export const FORGOTTEN_TEXT = '[forgotten]';
+
+/**
+ * Shorter values are erased only where they stand whole (a `student` key):
+ * quoted in a reason, four digits of a phone could be anything.
+ */
+const MIN_QUOTED = 6;
+
+/** A student to forget: its id, the keys changes named it by, and the personal values to erase from free text. */
+export class Person {
+  /** `student` as given, as history compares it (e-mails without case). */
+  private readonly keys = new Set<string>();
+  private readonly values = new Set<string>();
+
+  constructor(readonly id: string) {}
+
+  /** Learns from a record of the student (a snapshot of it: create, delete; a key it was named by). */
+  learn(record: Pick<AuditRecord, 'student' | 'student_id' | 'before' | 'after'>): void {
+    if (record.student !== undefined && record.student !== this.id) this.addKey(record.student);
+    for (const snapshot of [record.before, record.after]) if (snapshot && holdsPerson(snapshot)) this.learnSnapshot(snapshot);
+  }
+
+  /** Learns from the student as the server sent it, or as a record's snapshot kept it. */
+  learnSnapshot(student: Partial<Record<(typeof PERSONAL_FIELDS)[number], unknown>>): void {
+    const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+    const email = text(student.email);
+    const document = text(student.document);
+    const reference = text(student.reference_id);
+    for (const alias of aliasesOf({ id: this.id, email, document, reference_id: reference })) if (alias !== this.id) this.addKey(alias);
+    const first = text(student.first_name);
+    const last = text(student.last_name);
+    const names = [text(student.full_name), first && last ? `${first} ${last}` : undefined];
+    for (const value of [email, document, document?.replace(/\D/g, ''), reference, text(student.phone), ...names]) {
+      if (value !== undefined && value.length >= MIN_QUOTED) this.values.add(value);
+    }
+  }
+
+  /** The record names this student: by id, by a key it was known by, or by the e-mail of its snapshot. */
+  isAbout(record: AuditRecord): boolean {
+    if (record.student_id === this.id) return true;
+    if (record.student_id !== undefined) return false;
+    const email = record.before?.email ?? record.after?.email;
+    return (record.student !== undefined && this.keys.has(keyOf(record.student))) || (typeof email === 'string' && this.keys.has(keyOf(email)));
+  }
+
+  /** `text` with every personal value it quotes replaced (e-mails whatever their case). */
+  erase(text: string): string {
+    let out = text;
+    for (const value of this.values) {
+      const pattern = new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), value.includes('@') ? 'gi' : 'g');
+      out = out.replace(pattern, FORGOTTEN_TEXT);
+    }
+    return out;
+  }
+
+  /** A key is quoted too: `doc:070.692.055-46` in a reason is the document. */
+  private addKey(key: string): void {
+    this.keys.add(keyOf(key));
+    const value = key.trim().replace(/^(doc|ref):/, '');
+    if (value.length >= MIN_QUOTED) this.values.add(value);
+  }
+}
+
+const keyOf = (student: string) => (student.includes('@') ? student.trim().toLowerCase() : student.trim());
+
+/** A snapshot of a student (create's `after`, delete's `before`), not of a subscription or a score. */
+const holdsPerson = (snapshot: Snapshot) => PERSONAL_FIELDS.some((field) => snapshot[field] !== undefined);
+
+/**
+ * The record with the person's data erased, and a `forgotten` marker naming
+ * what was; undefined when it held none.
+ */
+export function forgetRecord(record: AuditRecord, person: Person, at: string): AuditRecord | undefined {
+  const fields: string[] = [];
+  const out: AuditRecord = structuredClone(record);
+  const about = person.isAbout(record);
+  if (about && out.student !== undefined && out.student !== person.id) {
+    delete out.student;
+    fields.push('student');
+  }
+  for (const side of ['before', 'after'] as const) {
+    const snapshot = out[side];
+    if (!snapshot) continue;
+    if (about && holdsPerson(snapshot)) {
+      for (const field of PERSONAL_FIELDS) {
+        if (snapshot[field] === undefined || snapshot[field] === null) continue;
+        delete snapshot[field];
+        fields.push(`${side}.${field}`);
+      }
+    }
+    eraseIn(snapshot, person, side, fields);
+  }
+  eraseIn(out as unknown as Record<string, unknown>, person, '', fields);
+  if (fields.length === 0) return undefined;
+  const earlier = record.forgotten?.fields ?? [];
+  out.forgotten = { at, fields: [...new Set([...earlier, ...fields])] };
+  return out;
+}
+
+/** Erases quoted personal values from the free-text strings of `holder` (not from its nested objects). */
+function eraseIn(holder: Record<string, unknown>, person: Person, prefix: string, fields: string[]): void {
+  for (const [key, value] of Object.entries(holder)) {
+    if (typeof value !== 'string' || STRUCTURAL.has(key)) continue;
+    const erased = person.erase(value);
+    if (erased === value) continue;
+    holder[key] = erased;
+    fields.push(prefix ? `${prefix}.${key}` : key);
+  }
+}
+
+export interface ForgetOptions {
+  /** The command that forgets (`students delete --forget`, `history --forget`), for its own record. */
+  command: string;
+  reason?: string;
+  /** The student as the server sent it before it was deleted: keys and values the log may not hold. */
+  known?: Partial<Record<(typeof PERSONAL_FIELDS)[number], unknown>>;
+}
+
+export interface ForgetOutcome {
+  /** Records of the log that held the person's data, now without it. */
+  records: number;
+  /** Intents of interrupted changes rewritten. */
+  intents: number;
+  /** Intents of runs still going that name the person: not rewritten (forget again once they end). */
+  inFlight: number;
+  /** The forget's own record, when anything was erased. */
+  id?: string;
+}
+
+/**
+ * Erases the personal data of student `id` from the audit log and the
+ * intents of `context`'s config directory, and records that it did
+ * (`action: forget`, with `counts`). Nothing found: nothing is written.
+ */
+export async function forgetStudent(context: AuditContext, id: string, options: ForgetOptions): Promise<ForgetOutcome> {
+  const dir = await context.configDir();
+  const stamp = await stamper(context);
+  const at = new Date().toISOString();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const lock = acquireFileLock(auditLockPath(dir), AUDIT_LOCK);
+  try {
+    const person = new Person(id);
+    if (options.known) person.learnSnapshot(options.known);
+    const found = listIntents(dir);
+    for (const { intent } of found) if (intent && intent.record.student_id === id) person.learn(intent.record);
+    await learnFromLog(dir, person, lock);
+    const outcome: ForgetOutcome = { records: 0, ...forgetIntents(dir, found, person, context, at) };
+    const log = await openAtomicFile(auditLogPath(dir));
+    try {
+      outcome.records = await rewriteLog(dir, person, at, log.write, lock);
+      if (outcome.records + outcome.intents === 0) {
+        await log.discard();
+        return outcome;
+      }
+      const record = stamp({
+        command: options.command, action: 'forget', student_id: id, result: 'forgotten', reason: options.reason,
+        counts: { records: outcome.records, intents: outcome.intents },
+      } as AuditEntry);
+      log.write(auditLine(record));
+      outcome.id = record.id;
+    } catch (error) {
+      await log.discard();
+      throw error;
+    }
+    await log.commit();
+    return outcome;
+  } finally {
+    lock.release();
+  }
+}
+
+/** Refreshes the lock about once a second, so that waiting appenders never take a long rewrite for a crash. */
+function keeper(lock: HeldLock): () => void {
+  let last = Date.now();
+  return () => {
+    if (Date.now() - last < 1000) return;
+    lock.refresh();
+    last = Date.now();
+  };
+}
+
+const parse = (text: string): AuditRecord | undefined => {
+  try {
+    const value = JSON.parse(text) as AuditRecord;
+    return value && typeof value === 'object' && typeof value.id === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The first pass: every key and value the log knows the student by. */
+async function learnFromLog(dir: string, person: Person, lock: HeldLock): Promise<void> {
+  const alive = keeper(lock);
+  for await (const { text } of lines(auditLogPath(dir))) {
+    alive();
+    const record = parse(text);
+    if (record?.student_id === person.id) person.learn(record);
+  }
+}
+
+/**
+ * The second pass: each line as it was, or without the person's data. A line
+ * that is not a record (cut short by a full disk) loses the values it quotes.
+ * Resolves to the records changed.
+ */
+async function rewriteLog(dir: string, person: Person, at: string, write: (text: string) => void, lock: HeldLock): Promise<number> {
+  const alive = keeper(lock);
+  let changed = 0;
+  for await (const { text } of lines(auditLogPath(dir))) {
+    alive();
+    const record = parse(text);
+    const forgotten = record ? forgetRecord(record, person, at) : undefined;
+    if (forgotten) changed++;
+    write(forgotten ? auditLine(forgotten) : `${record ? text : person.erase(text)}\n`);
+  }
+  return changed;
+}
+
+/** An intent whose run may still complete it (and so write its record as it knows it). */
+function inFlight(found: FoundIntent, intent: Intent, context: AuditContext): boolean {
+  const { pid: self = 0, isRunning = () => false } = context.io;
+  const running = (pid: number) => pid !== self && isRunning(pid);
+  if (found.claimedBy !== undefined) return running(found.claimedBy);
+  // Another machine's run (a shared config directory) cannot be asked.
+  return intent.host !== hostname() || running(intent.pid);
+}
+
+/** Rewrites the intents that name the person and whose runs are gone. */
+function forgetIntents(dir: string, found: readonly FoundIntent[], person: Person, context: AuditContext, at: string): Pick<ForgetOutcome, 'intents' | 'inFlight'> {
+  const counts = { intents: 0, inFlight: 0 };
+  for (const item of found) {
+    const intent = item.intent;
+    const record = intent && forgetRecord(intent.record, person, at);
+    if (!intent || !record) continue;
+    const claimed = inFlight(item, intent, context) ? undefined : claimIntent(dir, item, context.io.pid ?? 0);
+    if (claimed === undefined) {
+      counts.inFlight++;
+      continue;
+    }
+    replaceClaimedIntent(dir, claimed, { ...intent, record });
+    counts.intents++;
+  }
+  return counts;
+}

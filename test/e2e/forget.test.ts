@@ -1,0 +1,131 @@
+/**
+ * LGPD: erasure means erasure (issue 30), end to end against the default
+ * sandbox and its Laravel flavour. `students delete --forget` leaves none of
+ * the person's data in audit.jsonl (ids, actions, times and reasons stay),
+ * `history --forget` does the same for a student deleted earlier, and undo
+ * of a forgotten delete says it cannot recreate the person.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allPages, run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+
+interface Student {
+  id: string; first_name: string; last_name: string; email: string; phone: string | null; birth: string | null; document: string | null;
+  reference_id: string | null; subscriptions: Array<{ product_id: string }>;
+}
+interface Product { id: string; title: string }
+interface Line { id: string; time: string; action: string; result: string; student?: string; student_id?: string; reason?: string; forgotten?: { fields: string[] }; before?: Record<string, unknown> }
+
+const FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
+const SEED = ['--students', '40', '--seed', '8'];
+const sandboxes: Record<string, SandboxProcess> = {};
+let students: Student[];
+let products: Product[];
+
+beforeAll(async () => {
+  const started = await Promise.all(FLAVORS.map(([, args]) => startSandbox([...SEED, ...args])));
+  FLAVORS.forEach(([name], index) => (sandboxes[name] = started[index]!));
+  // The same seed: the default sandbox's records, with plain dates, are every flavour's.
+  students = await allPages<Student>(sandboxes.default!, '/api/v1/students?with=subscriptions');
+  products = await allPages<Product>(sandboxes.default!, '/api/v1/products');
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(sandboxes).map((sandbox) => sandbox.stop()));
+});
+
+/** Everything personal of a student, as a record or a reason could hold it. */
+const personal = (s: Student) => [
+  `${s.first_name} ${s.last_name}`, s.email, s.phone, s.birth, s.document, s.document?.replace(/\D/g, ''), s.reference_id,
+].filter((value): value is string => Boolean(value));
+
+const complete = (s: Student) => Boolean(s.phone && s.birth && s.document && s.reference_id && /^\d{3}\./.test(s.document));
+
+describe.each(FLAVORS.map(([name]) => name))('against the %s sandbox', (flavor) => {
+  const configDir = tempDir('members-forget-');
+  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor]!.env, MEMBERS_CONFIG_DIR: configDir } });
+  const log = () => readFileSync(join(configDir, 'audit.jsonl'), 'utf8');
+  const lines = () => log().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+  let maria: Student;
+  let joao: Student;
+  let ana: Student;
+  beforeAll(() => {
+    [maria, joao, ana] = students.filter(complete) as [Student, Student, Student];
+    expect(ana).toBeDefined();
+  });
+  const unheld = (s: Student) => products.find((p) => !s.subscriptions.some((sub) => sub.product_id === p.id))!;
+
+  it('students delete --forget: none of the person\'s data is left in audit.jsonl; ids, actions, times and reasons stay', async () => {
+    const product = unheld(maria);
+    const changes = [
+      ['students', 'grant', maria.email, product.id, '--reason', `ticket 51 from ${maria.email}`],
+      ['students', 'revoke', `doc:${maria.document}`, product.id, '--yes', '--reason', 'refund'],
+      ['scores', 'set', `ref:${maria.reference_id}`, '7'],
+      ['students', 'grant', joao.email, unheld(joao).id, '--reason', `asked by ${maria.first_name} ${maria.last_name}`],
+    ];
+    for (const args of changes) {
+      const result = await members(args);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    const before = lines();
+    const deleted = await members(['students', 'delete', maria.email, '--forget', '--yes', '--reason', 'LGPD request 2211']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain(`✓ Deleted student ${maria.first_name} ${maria.last_name} <${maria.email}>`);
+    expect(deleted.stderr).toMatch(new RegExp(`✓ Forgot student ${maria.id} in this machine's audit log: 5 records no longer hold`));
+
+    const text = log();
+    for (const value of personal(maria)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+    // João's own data stays.
+    expect(text).toContain(joao.email);
+    const after = lines();
+    expect(after.slice(0, before.length).map(({ id, time, action, result }) => ({ id, time, action, result })))
+      .toEqual(before.map(({ id, time, action, result }) => ({ id, time, action, result })));
+    const [grant, revoke, score, other, del, forget] = after;
+    expect(grant).toMatchObject({ student_id: maria.id, reason: 'ticket 51 from [forgotten]', forgotten: { fields: ['student', 'reason'] } });
+    expect(revoke).toMatchObject({ student_id: maria.id, reason: 'refund', forgotten: { fields: ['student'] } });
+    expect(score).toMatchObject({ action: 'scores.set', student_id: maria.id });
+    expect(other).toMatchObject({ student: joao.email, reason: 'asked by [forgotten]' });
+    expect(del).toMatchObject({ action: 'delete', student_id: maria.id, reason: 'LGPD request 2211', before: { id: maria.id } });
+    expect(Object.keys(del!.before!)).toEqual(['id']);
+    expect(forget).toMatchObject({ command: 'students delete --forget', action: 'forget', result: 'forgotten', student_id: maria.id, counts: { records: 5, intents: 0 } });
+
+    // History still finds them by id, and names the student by id.
+    const history = await members(['history', '--student', maria.id, '-o', 'json']);
+    expect(history.code).toBe(0);
+    expect((JSON.parse(history.stdout) as Line[]).map((line) => line.action)).toEqual(['forget', 'delete', 'scores.set', 'revoke', 'grant']);
+    const table = await members(['history', '--student', maria.id, '--fields', 'action,student']);
+    expect(table.stdout.split('\n').slice(1, 3)).toEqual([expect.stringMatching(new RegExp(`^forget +${maria.id}$`)), expect.stringMatching(new RegExp(`^delete +${maria.id}$`))]);
+  });
+
+  it('undo of the forgotten delete says it cannot recreate the person (exit 2, nothing sent)', async () => {
+    const del = lines().find((line) => line.action === 'delete' && line.student_id === maria.id)!;
+    const undo = await members(['undo', del.id, '--yes']);
+    expect(undo.code).toBe(2);
+    expect(undo.stderr).toContain(`change ${del.id} deleted a student whose personal data was then erased`);
+    expect(undo.stderr).toContain('undo cannot recreate the person');
+    const forget = lines().find((line) => line.action === 'forget')!;
+    expect((await members(['undo', forget.id, '--yes'])).code).toBe(2);
+  });
+
+  it('history --forget STUDENT_ID: for a student deleted earlier; refused for one that still exists, or a key that is not an id', async () => {
+    const deleted = await members(['students', 'delete', ana.email, '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(log()).toContain(ana.email);
+    const alive = await members(['history', '--forget', joao.id, '--yes']);
+    expect(alive.code).toBe(5);
+    expect(alive.stderr).toContain(`student ${joao.id} still exists on the platform`);
+    const byEmail = await members(['history', '--forget', ana.email, '--yes']);
+    expect(byEmail.code).toBe(2);
+    expect(byEmail.stderr).toContain("--forget takes the student's id");
+    expect((await members(['history', '--forget', ana.id])).code).toBe(2);
+    const forgot = await members(['history', '--forget', ana.id, '--yes', '--reason', 'LGPD request 2212']);
+    expect(forgot.code, forgot.stderr).toBe(0);
+    const text = log();
+    for (const value of personal(ana)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+    expect(lines().at(-1)).toMatchObject({ command: 'history --forget', action: 'forget', student_id: ana.id, reason: 'LGPD request 2212', counts: { records: 1 } });
+    const again = await members(['history', '--forget', ana.id, '--yes']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`holds no personal data of student ${ana.id}; nothing to forget`);
+  });
+});
