@@ -16,7 +16,7 @@ const BASH = script('members.bash');
 
 const GLOBAL_LONG = [
   '--profile', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color',
-  '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--out',
+  '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--no-pager', '--out',
 ];
 
 let configDir: string;
@@ -129,7 +129,7 @@ describe.runIf(hasShell('fish'))('completions/members.fish', () => {
   it('completes commands, values and profiles', () => {
     const complete = (line: string) => fishComplete(script('members.fish'), line, env);
     expect(complete('members stu')).toEqual(['students']);
-    expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table', 'xlsx']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
     expect(complete('members students list --fields id,em')).toEqual(['id,email']);
     expect(complete('members -qo json stu')).toEqual(['students']);
