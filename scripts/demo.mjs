@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/members.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'members-demo-'));
-const env = { ...process.env, MEMBERS_CONFIG_DIR: join(work, 'config') };
+// No pager: the demo's output scrolls by on its own (on a terminal, less would wait for a key after each long answer).
+const env = { ...process.env, MEMBERS_CONFIG_DIR: join(work, 'config'), MEMBERS_PAGER: '' };
 for (const key of ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN']) delete env[key];
 
 // Headings in bold only where members itself would colour (contract §1): a terminal, and no NO_COLOR.
