@@ -179,8 +179,8 @@ __members_values() {
 # __members_argument PATH INDEX: completes the positional argument INDEX (from 0) of PATH.
 __members_argument() {
   case "$1|$2" in
-    "students grant|1") __members_helper products ;;
-    "students revoke|1") __members_helper products ;;
+    "students grant|"*) (( $2 >= 1 )) && __members_helper products ;;
+    "students revoke|"*) (( $2 >= 1 )) && __members_helper products ;;
     "students import|0") __members_files ;;
     "students help|0") __members_words "list search show get create delete products grant revoke import" ;;
     "scores help|0") __members_words "get set" ;;

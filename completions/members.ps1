@@ -167,8 +167,10 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sync|--reason' = @()
   }
   $argumentValues = @{
-    'students grant|1' = '__complete-products'
-    'students revoke|1' = '__complete-products'
+    'students grant|0' = @()
+    'students grant|*' = '__complete-products'
+    'students revoke|0' = @()
+    'students revoke|*' = '__complete-products'
     'students import|0' = 'files'
     'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import')
     'scores help|0' = @('get', 'set')

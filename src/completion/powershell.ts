@@ -33,9 +33,10 @@ export function powershellScript(spec: CompletionSpec): string {
     ...valued([], spec.globals),
     ...commands.flatMap((command) => valued(command.path, [...(command.fields ? [command.fields] : []), ...command.options])),
   ];
-  // By position after the command (`path|1`); a variadic argument takes every position from its own (`path|*`).
+  // By position after the command (`path|1`); a variadic argument takes every position from its own (`path|*`), so
+  // the positions before it get an entry of their own, empty when they complete nothing.
   const argumentValues = commands.flatMap((command) => command.args.flatMap((arg, index) => {
-    const source = values(arg.source);
+    const source = values(arg.source) ?? (command.args.slice(index + 1).some((later) => later.variadic && later.source) ? '@()' : undefined);
     return source === undefined ? [] : [`    ${quote(`${command.path.join(' ')}|${arg.variadic ? '*' : index}`)} = ${source}`];
   }));
   const bin = checkWord(spec.bin);

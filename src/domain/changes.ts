@@ -58,6 +58,8 @@ export interface ChangeOptions {
   renew?: (held: Subscription, gap: string) => Promise<boolean>;
   /** How to ask for a renewal, for the refusal's message: `pass --renew` unless told otherwise (a bulk row's renew column). */
   renewHint?: string;
+  /** The product's title, when the caller knows it (the list was read): messages name a product not held by it too. */
+  title?: string;
   /**
    * The state as a snapshot of the platform read it (domain/snapshot.ts):
    * the student exists and holds `held` (or nothing), so no check is sent.
@@ -111,8 +113,9 @@ export function checkProductId(productId: string, name = 'PRODUCT_ID'): string {
   return id;
 }
 
-export const productLabel = (productId: string, subscription?: Subscription) => {
-  const title = subscription?.product?.title;
+/** `product "Python Pro" (5f1c…)`: the title the server sent with the subscription, else the one the caller knows. */
+export const productLabel = (productId: string, subscription?: Subscription, known?: string) => {
+  const title = subscription?.product?.title || known;
   return title ? `product "${title}" (${productId})` : `product ${productId}`;
 };
 
@@ -129,13 +132,13 @@ export async function grantToStudent(
   if (held) {
     const gap = accessGap(held, dates.expiration);
     if (gap === undefined) {
-      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, held)}; nothing sent`, subscription: held };
+      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, held, options.title)}; nothing sent`, subscription: held };
     }
     return renew(api, student, productId, held, gap, renewalDates(held, dates), options);
   }
   if (options.dryRun) {
     if (!student.record && !options.known) await getStudent(api, student.key);
-    return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId)} to ${label} (dry run; nothing sent)` };
+    return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId, undefined, options.title)} to ${label} (dry run; nothing sent)` };
   }
   await options.beforeChange?.();
   const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
@@ -146,13 +149,13 @@ export async function grantToStudent(
     // Refused because it is there now: another run (the same file twice at once) granted it in between.
     const now = error instanceof RejectedError ? await studentProduct(api, student.id, productId).catch(() => undefined) : undefined;
     if (now && accessGap(now, dates.expiration) === undefined) {
-      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, now)} (granted meanwhile by someone else); nothing changed`, subscription: now };
+      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, now, options.title)} (granted meanwhile by someone else); nothing changed`, subscription: now };
     }
     throw error;
   }
   const { data, requestId, recovered } = granted;
   return {
-    ...base, result: 'granted', message: `granted ${productLabel(productId, data)} to ${label}`,
+    ...base, result: 'granted', message: `granted ${productLabel(productId, data, options.title)} to ${label}`,
     subscription: data, requestId, recovered,
   };
 }
@@ -201,7 +204,7 @@ async function renew(
 ): Promise<ChangeOutcome> {
   const label = studentLabel(student);
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
-  const what = productLabel(productId, held);
+  const what = productLabel(productId, held, options.title);
   const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
   if (!(await options.renew?.(held, gap))) {
     throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, ${options.renewHint ?? 'pass --renew'}`, held);
@@ -231,9 +234,9 @@ export async function revokeFromStudent(
   if (!held) {
     // The API answers 404 for an unknown student and for a product not held alike: tell them apart.
     if (!student.record && !options.known) await getStudent(api, student.key);
-    return { ...base, result: 'skipped', message: `${label} does not have ${productLabel(productId)}; nothing sent` };
+    return { ...base, result: 'skipped', message: `${label} does not have ${productLabel(productId, undefined, options.title)}; nothing sent` };
   }
-  const what = productLabel(productId, held);
+  const what = productLabel(productId, held, options.title);
   if (options.dryRun) {
     return { ...base, result: 'revoked', dryRun: true, message: `would revoke ${what} from ${label} (dry run; nothing sent)`, subscription: held };
   }

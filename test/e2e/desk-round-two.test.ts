@@ -4,9 +4,9 @@
  * and its Laravel flavour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { HAS_SCRIPT, run, sandboxGet, startSandbox, tempDir, terminalSession, type SandboxProcess } from './harness.js';
 
-interface Sub { product_id: string }
+interface Sub { product_id: string; active: number; status: string }
 interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; subscriptions?: Sub[] }
 interface Product { id: string; title: string }
 
@@ -17,18 +17,30 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
   let configDir: string;
   let students: Student[];
   let products: Product[];
-  /** Hands out a different student to each test that changes one. */
-  let nextFree = 0;
+  /** The students a test changed or named already: each test picks others. */
+  const used = new Set<Student>();
 
   const members = (argv: string[], input?: string) => run(argv, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, input });
   const requests = async () => (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
   const changes = async () => Object.entries(await requests()).filter(([route]) => !route.startsWith('GET ')).reduce((sum, [, n]) => sum + n, 0);
-  const subscriptionsOf = async (student: Student) =>
-    (await sandboxGet<{ data: Sub[] }>(sandbox, `/api/v1/students/${student.id}/products`)).body.data.map((s) => s.product_id).sort();
+  const held = async (student: Student) => (await sandboxGet<{ data: Sub[] }>(sandbox, `/api/v1/students/${student.id}/products`)).body.data;
+  const subscriptionsOf = async (student: Student) => (await held(student)).map((s) => s.product_id).sort();
+  const historyOf = async (student: Student) =>
+    JSON.parse((await members(['history', '--student', student.id, '-o', 'json'])).stdout) as Array<{ action: string; product_id: string; result: string }>;
+  /** A student with access to one product, without any subscription to two others, and one without access to a fourth. */
+  const withMix = () => {
+    const student = free((s) => (s.subscriptions ?? []).some((sub) => sub.active === 1) && (s.subscriptions ?? []).some((sub) => sub.active === 0));
+    const subs = student.subscriptions ?? [];
+    const none = products.filter((p) => !subs.some((sub) => sub.product_id === p.id));
+    return {
+      student, on: products.find((p) => subs.some((sub) => sub.product_id === p.id && sub.active === 1))!,
+      off: products.find((p) => subs.some((sub) => sub.product_id === p.id && sub.active === 0))!, fresh: [none[0]!, none[1]!],
+    };
+  };
   const free = (test: (s: Student) => boolean = () => true) => {
-    const found = students.slice(nextFree).find(test);
+    const found = students.find((s) => !used.has(s) && test(s));
     if (!found) throw new Error('no free sandbox student left for this test');
-    nextFree = students.indexOf(found) + 1;
+    used.add(found);
     return found;
   };
   const atDomain = (domain: string) => free((s) => s.email === s.email.toLowerCase() && s.email.endsWith(`@${domain}`));
@@ -89,6 +101,81 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
     const { code, stderr } = await members(['students', 'get', '346.719.699-07']);
     expect(code).toBe(4);
     expect(stderr).toContain('346.719.699-07 is not a valid CPF: its check digits would be -39');
+  });
+
+  describe('several products in one command', () => {
+    it('grant STUDENT P1 P2 P3 by titles: one line per product, one audit record per change; a lapsed one fails alone (exit 7) until --renew', async () => {
+      const { student, on, off, fresh } = withMix();
+      const argv = ['students', 'grant', student.email, fresh[0]!.title.toUpperCase(), on.title, fresh[1]!.id, off.title, '-o', 'json'];
+      const first = await members(argv);
+      expect(first.code, first.stderr).toBe(7);
+      const lines = JSON.parse(first.stdout) as Array<{ product_id: string; product: string; result: string; message: string }>;
+      expect(lines.map((l) => [l.product_id, l.product, l.result])).toEqual([
+        [fresh[0]!.id, fresh[0]!.title, 'granted'], [on.id, on.title, 'skipped'], [fresh[1]!.id, fresh[1]!.title, 'granted'], [off.id, off.title, 'failed'],
+      ]);
+      expect(lines[3]!.message).toContain('pass --renew');
+      expect(first.stderr).toContain(`4 products for ${student.full_name} <${student.email}>: 2 granted, 1 skipped, 1 failed\n`);
+      expect((await historyOf(student)).map((r) => [r.action, r.product_id]).sort()).toEqual([['grant', fresh[0]!.id], ['grant', fresh[1]!.id]].sort());
+
+      const again = await members([...argv, '--renew']);
+      expect(again.code, again.stderr).toBe(0);
+      expect((JSON.parse(again.stdout) as Array<{ result: string }>).map((l) => l.result)).toEqual(['skipped', 'skipped', 'skipped', 'renewed']);
+      expect((await held(student)).filter((sub) => [...fresh, on, off].some((p) => p.id === sub.product_id)).every((sub) => sub.active === 1)).toBe(true);
+      expect(await historyOf(student)).toHaveLength(3);
+    });
+
+    it('revoke STUDENT P1 P2 P3 (a refunded combo): one question for all — refused off a terminal, nothing sent — then with --yes one line and one record each', async () => {
+      const { student, on, fresh } = withMix();
+      const granted = await members(['students', 'grant', student.id, fresh[0]!.id, fresh[1]!.id, '-q']);
+      expect(granted.code, granted.stderr).toBe(0);
+      const before = await subscriptionsOf(student);
+      const refused = await members(['students', 'revoke', student.email, on.id, fresh[0]!.title, fresh[1]!.title]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`error: Revoke "${on.title}" (${on.id}), "${fresh[0]!.title}" (${fresh[0]!.id}) and "${fresh[1]!.title}" (${fresh[1]!.id}) `
+        + `from ${student.full_name} <${student.email}>: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
+      expect(await subscriptionsOf(student)).toEqual(before);
+
+      const revoked = await members(['students', 'revoke', student.email, on.id, fresh[0]!.title, fresh[1]!.title, '--yes', '--reason', 'combo refunded']);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      const rows = revoked.stdout.trimEnd().split('\n');
+      expect(rows).toHaveLength(4);
+      expect(rows.slice(1).map((row) => /\b(revoked|skipped|failed)\b/.exec(row)?.[1])).toEqual(['revoked', 'revoked', 'revoked']);
+      expect(await subscriptionsOf(student)).toEqual(before.filter((id) => ![on.id, fresh[0]!.id, fresh[1]!.id].includes(id)));
+      expect((await historyOf(student)).filter((r) => r.action === 'revoke').map((r) => r.product_id).sort()).toEqual([on.id, fresh[0]!.id, fresh[1]!.id].sort());
+    });
+
+    it.runIf(HAS_SCRIPT)('on a terminal, one y/N lists every product to revoke', async () => {
+      const { student, on, off } = withMix();
+      const session = terminalSession(['students', 'revoke', student.email, on.title, off.title], { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, columns: 300 });
+      await session.waitFor(/\(y\/N\)/);
+      expect(session.output()).toContain(`Revoke "${on.title}" (${on.id}) and "${off.title}" (${off.id}) from ${student.full_name} <${student.email}>?`);
+      session.type('y\r');
+      expect(await session.exited).toBe(0);
+      expect(await subscriptionsOf(student)).not.toContain(on.id);
+    });
+
+    it('the same product twice, or one that does not exist: exit 2 naming each, nothing sent', async () => {
+      const { student, fresh } = withMix();
+      const before = await changes();
+      const { code, stderr } = await members(['students', 'grant', student.email, fresh[0]!.id, fresh[0]!.title, 'Curso Que Não Existe']);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`name the same product, "${fresh[0]!.title}" (${fresh[0]!.id}); give it once`);
+      expect(stderr).toContain('no product "Curso Que Não Existe"');
+      expect(await changes()).toBe(before);
+    });
+  });
+
+  it.each(['update', 'edit', 'rename'])('students %s: the API cannot change a student; exit 2, what to do instead, nothing sent', async (verb) => {
+    const student = students[0]!;
+    const before = Object.values(await requests()).reduce((sum, n) => sum + n, 0);
+    const { code, stdout, stderr } = await members(['students', verb, student.email, '--email', 'new@example.com']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`error: members students ${verb}: the platform's API has no way to change a student's e-mail, document or name`);
+    expect(stderr).toContain("change it in the platform's admin panel");
+    expect(stderr).toContain('members students transfer FROM TO');
+    expect(stderr).not.toContain('Did you mean create');
+    expect(Object.values(await requests()).reduce((sum, n) => sum + n, 0)).toBe(before);
   });
 
   describe('students search', () => {

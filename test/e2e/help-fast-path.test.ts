@@ -35,7 +35,7 @@ describe('members --help before anything loads', () => {
   it('any other help is the program\'s own', async () => {
     const grant = await run(['students', 'grant', '--help']);
     expect(grant.code).toBe(0);
-    expect(grant.stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product> | --file <file>');
+    expect(grant.stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product>... | --file <file>');
   });
 
   it.skipIf(!HAS_SCRIPT)('a terminal of another width gets help wrapped to it, by the program', async () => {

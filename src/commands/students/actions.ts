@@ -210,6 +210,15 @@ export async function remove(session: Session, input: string, opts: { reason?: s
   }
 }
 
+/** `students update|edit|rename`: what the API cannot do, and what to do instead (exit 2, nothing sent). */
+export function cannotChangeStudents(verb: string): never {
+  throw new UsageError(`members students ${verb}: the platform's API has no way to change a student's e-mail, document or name `
+    + '(it can create, look up and delete students, not change them). Instead: change it in the platform\'s admin panel; or, '
+    + 'for a purchase made with a mistyped e-mail or a student who changed e-mail, move the products to the right account with '
+    + '`members students transfer FROM TO` (progress and score stay with the old account: the API cannot move them). '
+    + 'Do not create a second account for the same person: it starts without their progress and score');
+}
+
 export async function products(session: Session, input: string): Promise<void> {
   parseStudentKey(input);
   await withOutput(session, async (output) => {
@@ -228,13 +237,14 @@ export async function grant(
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Subscription.shape), SUBSCRIPTION_VIEW);
   return withOutput(session, async (output) => {
     const api = await session.api();
-    const productId = (await resolveProduct(api, rawProductId)).id;
+    const { id: productId, title } = await resolveProduct(api, rawProductId);
     const student = await resolveStudent(api, input);
     // Once, before the question if there is one: the user must see which platform they answer for.
     let announced: Promise<void> | undefined;
     const announce = () => (announced ??= session.announceChange());
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
+      title,
       beforeChange: announce,
       // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
       renew: async (held, gap) => {
@@ -258,10 +268,11 @@ export async function revoke(session: Session, input: string, rawProductId: stri
   parseStudentKey(input);
   checkProductId(rawProductId);
   const api = await session.api();
-  const productId = (await resolveProduct(api, rawProductId)).id;
+  const { id: productId, title } = await resolveProduct(api, rawProductId);
   const student = await resolveStudent(api, input);
   const outcome = await revokeFromStudent(api, student, productId, {
     reason: opts.reason,
+    title,
     beforeChange: async (held) => {
       await session.announceChange();
       const title = held?.product?.title;
@@ -277,7 +288,7 @@ export async function revoke(session: Session, input: string, rawProductId: stri
  * A grant keeps the subscription it made (undo checks it is unchanged); a
  * revoke the one it removed (undo restores it); a renewal both.
  */
-async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
+export async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
   const { recordChange, subscriptionSnapshot } = await loadAudit();
   const snapshot = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
   const action = ({ granted: 'grant', revoked: 'revoke', renewed: 'renew' } as const)[outcome.result as 'granted' | 'revoked' | 'renewed'];

@@ -104,6 +104,19 @@ titles when this machine's history names products.`)
       await remove(runner.session(cmd), student, opts);
     });
 
+  // The API cannot change a student (api-spec §4.1). Commander's own answer, "unknown command … Did you mean
+  // create?", is the worst advice: a second account starts without the student's progress and score.
+  for (const verb of ['update', 'edit', 'rename']) {
+    students.command(verb, { hidden: true })
+      .description("The API cannot change a student's e-mail, document or name: says what to do instead (exit 2)")
+      .argument('[anything...]')
+      .allowUnknownOption()
+      .action(async () => {
+        const { cannotChangeStudents } = await import('./actions.js');
+        cannotChangeStudents(verb);
+      });
+  }
+
   printsRecords(students.command('products'), 'Subscription')
     .description("List a student's subscriptions (products, status, access, dates)")
     .argument('<student>', STUDENT_ARGUMENT)
@@ -117,10 +130,10 @@ titles when this machine's history names products.`)
     });
 
   addBulkOptions(students.command('grant')
-    .usage('[options] <student> <product> | --file <file>')
-    .description('Give a student a product, or give the rows of a CSV with --file; nothing is sent when access is already on')
+    .usage('[options] <student> <product>... | --file <file>')
+    .description('Give a student a product (or several), or give the rows of a CSV with --file; nothing is sent when access is already on')
     .argument('[student]', STUDENT_ARGUMENT)
-    .argument('[product]', PRODUCT_ARGUMENT)
+    .argument('[product...]', `${PRODUCT_ARGUMENT}; several: one result line for each`)
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
     .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks); with --file, every row whose renew cell is blank')
@@ -129,40 +142,52 @@ titles when this machine's history names products.`)
       'members students grant maria@example.com "Python Pro"',
       'members students grant ref:crm-8812 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --expiration 2025-12-31 --reason "ticket 4411"',
       'members students grant 07069205546 "python" --renew --expiration 2027-07-05   # restore lapsed access',
+      'members students grant maria@example.com "Python Pro" "Excel Avançado" --expiration 2026-12-31   # a bundle: one line per product',
       'members students grant --file grants.csv --dry-run    # columns: student,product_id[,accession_date][,expiration_date][,renew]; product_id may be a title',
       'members students grant --file grants.csv --yes -o csv --out results.csv',
     ))
-    .action(async (student: string | undefined, productId: string | undefined, opts: GrantFlags, cmd: Command) => {
-      const file = chooseForm('grant', student, productId, opts);
+    .action(async (student: string | undefined, products: string[], opts: GrantFlags, cmd: Command) => {
+      const file = chooseForm('grant', student, products, opts);
       if (file !== undefined) {
         const { bulkGrant } = await import('../../session/bulk/commands.js');
         await bulkGrant(runner.session(cmd), file, opts);
         return;
       }
+      if (products.length > 1) {
+        const { grantSeveral } = await import('./several.js');
+        await grantSeveral(runner.session(cmd), student as string, products, opts);
+        return;
+      }
       const { grant } = await import('./actions.js');
-      await grant(runner.session(cmd), student as string, productId as string, opts);
+      await grant(runner.session(cmd), student as string, products[0] as string, opts);
     });
 
   addBulkOptions(students.command('revoke')
-    .usage('[options] <student> <product> | --file <file>')
-    .description('Take a product away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)')
+    .usage('[options] <student> <product>... | --file <file>')
+    .description('Take a product (or several) away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)')
     .argument('[student]', STUDENT_ARGUMENT)
-    .argument('[product]', PRODUCT_ARGUMENT)
+    .argument('[product...]', `${PRODUCT_ARGUMENT}; several: one question for all, one result line for each`)
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students revoke maria@example.com "Python Pro"',
       'members students revoke doc:123.456.789-09 5f1c7a2e-0b7d-4d38-9a51-2c3e4f5a6b7c --yes --reason "refund #771"',
+      'members students revoke maria@example.com "Python Pro" "Excel Avançado" "Yoga" --reason "combo refunded"',
       'members students revoke --file refunds.csv --yes --reason "chargebacks, March"    # columns: student,product_id',
     ))
-    .action(async (student: string | undefined, productId: string | undefined, opts: BulkCommandFlags, cmd: Command) => {
-      const file = chooseForm('revoke', student, productId, opts);
+    .action(async (student: string | undefined, products: string[], opts: BulkCommandFlags, cmd: Command) => {
+      const file = chooseForm('revoke', student, products, opts);
       if (file !== undefined) {
         const { bulkRevoke } = await import('../../session/bulk/commands.js');
         await bulkRevoke(runner.session(cmd), file, opts);
         return;
       }
+      if (products.length > 1) {
+        const { revokeSeveral } = await import('./several.js');
+        await revokeSeveral(runner.session(cmd), student as string, products, opts);
+        return;
+      }
       const { revoke } = await import('./actions.js');
-      await revoke(runner.session(cmd), student as string, productId as string, opts);
+      await revoke(runner.session(cmd), student as string, products[0] as string, opts);
     });
 
   addBulkOptions(students.command('import')

@@ -40,15 +40,15 @@ export function bulkSettings(flags: BulkFlags): { concurrency: number; dryRun: b
 }
 
 /**
- * `grant`/`revoke` take either STUDENT PRODUCT_ID or --file, not both; the
- * bulk-only flags go with --file, the single grant's dates without it.
- * Returns the file for a bulk run, undefined for the single form.
+ * `grant`/`revoke` take either STUDENT PRODUCT_ID… (one product or several)
+ * or --file, not both; the bulk-only flags go with --file, the single grant's
+ * dates without it. Returns the file for a bulk run, undefined otherwise.
  */
 export function chooseForm(
-  verb: 'grant' | 'revoke', student: string | undefined, productId: string | undefined,
+  verb: 'grant' | 'revoke', student: string | undefined, products: readonly string[],
   flags: BulkFlags & { accession?: string; expiration?: string },
 ): string | undefined {
-  const positionals = [student, productId].filter((value) => value !== undefined).length;
+  const positionals = (student === undefined ? 0 : 1) + products.length;
   if (flags.file !== undefined) {
     if (positionals > 0) {
       throw new UsageError(`give either STUDENT PRODUCT_ID or --file FILE, not both; see \`members students ${verb} --help\``);

@@ -35,7 +35,7 @@ describe('members help', () => {
   it('walks nested commands: help students grant is the help of grant', async () => {
     const { code, stdout } = await members(['help', 'students', 'grant']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product> | --file <file>');
+    expect(stdout.split('\n')[0]).toBe('Usage: members students grant [options] <student> <product>... | --file <file>');
   });
 
   it("a command's help shows its own options and commands first, then the global options in a few lines", async () => {

@@ -286,7 +286,7 @@ describe('students revoke', () => {
     const { code, stdout, stderr } = await t.cli(['students', 'revoke', 's1', 'p1']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
-    expect(stderr).toBe('Student s1 does not have product p1; nothing sent\n');
+    expect(stderr).toBe('Student s1 does not have product "Yoga" (p1); nothing sent\n');
   });
 
   it('an unknown student is exit 4, not "does not have"', async () => {

@@ -23,7 +23,9 @@ describe('members completion powershell', () => {
     expect(script).toContain("'|--profile' = '__complete-profiles'");
     expect(script).toContain("'undo|0' = '__complete-undo'");
     // Arguments by position: the product is the second argument of grant.
-    expect(script).toContain("'students grant|1' = '__complete-products'");
+    // Every product after the student; nothing for the student itself.
+    expect(script).toContain("'students grant|0' = @()");
+    expect(script).toContain("'students grant|*' = '__complete-products'");
     expect(script).toContain("'courses accesses|0' = '__complete-courses'");
     expect(script).toContain("'subscriptions list|--product' = '__complete-products'");
     // The helper gets the line (for its -p); the title goes beside the id, the id alone is inserted.
