@@ -31,6 +31,7 @@ __members_subcommand() {
     "students|products") echo products ;;
     "students|grant") echo grant ;;
     "students|revoke") echo revoke ;;
+    "students|transfer") echo transfer ;;
     "students|import") echo import ;;
     "students|help") echo help ;;
     "scores|get") echo get ;;
@@ -40,6 +41,7 @@ __members_subcommand() {
     "products|get") echo get ;;
     "products|help") echo help ;;
     "subscriptions|list") echo list ;;
+    "subscriptions|extend") echo extend ;;
     "subscriptions|get") echo get ;;
     "subscriptions|help") echo help ;;
     "courses|list") echo list ;;
@@ -61,7 +63,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -70,10 +72,10 @@ __members_takes_value() {
 __members_commands() {
   case "$1" in
     "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync help" ;;
-    "students") echo "list search show get create delete products grant revoke import help" ;;
+    "students") echo "list search show get create delete products grant revoke transfer import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
-    "subscriptions") echo "list get help" ;;
+    "subscriptions") echo "list extend get help" ;;
     "courses") echo "list get accesses help" ;;
     "report") echo "engaged-courses help" ;;
     "auth") echo "login status switch logout token help" ;;
@@ -94,6 +96,7 @@ __members_flags() {
     "students products") echo "-h --help" ;;
     "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
     "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
+    "students transfer") echo "--delete-source --dry-run --reason -h --help" ;;
     "students import") echo "--reason --concurrency --dry-run --skip-invalid --strategy -h --help" ;;
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;
@@ -107,6 +110,7 @@ __members_flags() {
     "products help") echo "" ;;
     "subscriptions") echo "-h --help" ;;
     "subscriptions list") echo "--page --per-page --all --status --access --product --student --expiring --expired -h --help" ;;
+    "subscriptions extend") echo "--product --days --until --student --include-status-changes --dry-run --reason -h --help" ;;
     "subscriptions get") echo "-h --help" ;;
     "subscriptions help") echo "" ;;
     "courses") echo "-h --help" ;;
@@ -128,7 +132,7 @@ __members_flags() {
     "sandbox") echo "--host --port --seed --students --latency --fail-rate --rate-limit --flavor --paginator --server-tz --maintenance --data --login -h --help" ;;
     "completion") echo "-h --help" ;;
     "history") echo "--student --since --limit --forget --reason -h --help" ;;
-    "undo") echo "--reason -h --help" ;;
+    "undo") echo "--last --student --reason -h --help" ;;
     "version") echo "-h --help" ;;
     "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;
     "help") echo "-h --help" ;;
@@ -182,11 +186,11 @@ __members_argument() {
     "students grant|"*) (( $2 >= 1 )) && __members_helper products ;;
     "students revoke|"*) (( $2 >= 1 )) && __members_helper products ;;
     "students import|0") __members_files ;;
-    "students help|0") __members_words "list search show get create delete products grant revoke import" ;;
+    "students help|0") __members_words "list search show get create delete products grant revoke transfer import" ;;
     "scores help|0") __members_words "get set" ;;
     "products get|0") __members_helper products ;;
     "products help|0") __members_words "list get" ;;
-    "subscriptions help|0") __members_words "list get" ;;
+    "subscriptions help|0") __members_words "list extend get" ;;
     "courses get|0") __members_helper courses ;;
     "courses accesses|0") __members_helper courses ;;
     "courses help|0") __members_words "list get accesses" ;;

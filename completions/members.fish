@@ -56,6 +56,8 @@ function __members_subcommand --argument-names path word
             echo grant
         case 'students|revoke'
             echo revoke
+        case 'students|transfer'
+            echo transfer
         case 'students|import'
             echo import
         case 'students|help'
@@ -74,6 +76,8 @@ function __members_subcommand --argument-names path word
             echo help
         case 'subscriptions|list'
             echo list
+        case 'subscriptions|extend'
+            echo extend
         case 'subscriptions|get'
             echo get
         case 'subscriptions|help'
@@ -110,7 +114,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--product' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--product' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
             return 0
     end
     return 1
@@ -219,7 +223,7 @@ complete -c members -n '__members_arg \'\' 0' -a api -d 'Send an authenticated r
 complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server that implements the whole API on seeded data'
 complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh, fish or PowerShell'
 complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
-complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log: a grant, renewal, revoke, scores set or delete (see `members history`)'
+complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
@@ -234,6 +238,7 @@ complete -c members -n '__members_arg \'students\' 0' -a delete -d 'Delete a stu
 complete -c members -n '__members_arg \'students\' 0' -a products -d 'List a student\'s subscriptions (products, status, access, dates)'
 complete -c members -n '__members_arg \'students\' 0' -a grant -d 'Give a student a product (or several), or give the rows of a CSV with --file; nothing is sent when access is already on'
 complete -c members -n '__members_arg \'students\' 0' -a revoke -d 'Take a product (or several) away from a student, or the rows of a CSV with --file (asks first; --yes when not on a terminal)'
+complete -c members -n '__members_arg \'students\' 0' -a transfer -d 'Move every product a student holds with access to another student, with the same dates (a mistyped e-mail, a new e-mail)'
 complete -c members -n '__members_arg \'students\' 0' -a import -d 'Create the students of a CSV file; e-mails that exist already are skipped'
 complete -c members -n '__members_arg \'students\' 0' -a help -d 'display help for command'
 complete -c members -n '__members_at \'students\'' -s h -l help -d 'show help for a command'
@@ -283,6 +288,10 @@ complete -c members -n '__members_at \'students revoke\'' -l skip-invalid -d 'ap
 complete -c members -n '__members_at \'students revoke\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students revoke\' 1 +' -x -a '(__members_helper products)'
+complete -c members -n '__members_at \'students transfer\'' -l delete-source -d 'then delete FROM (asks to type its e-mail; refused while FROM would keep a product TO already holds)'
+complete -c members -n '__members_at \'students transfer\'' -l dry-run -d 'print the plan and change nothing'
+complete -c members -n '__members_at \'students transfer\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'students transfer\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'students import\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'students import\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check every row and look the students up; change nothing'
@@ -290,7 +299,7 @@ complete -c members -n '__members_at \'students import\'' -l skip-invalid -d 'ap
 complete -c members -n '__members_at \'students import\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students import\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students import\' 0' -r -F
-complete -c members -n '__members_arg \'students help\' 0' -x -a 'list search show get create delete products grant revoke import'
+complete -c members -n '__members_arg \'students help\' 0' -x -a 'list search show get create delete products grant revoke transfer import'
 complete -c members -n '__members_arg \'scores\' 0' -a get -d 'Show a student\'s score, posts, comments and replies'
 complete -c members -n '__members_arg \'scores\' 0' -a set -d 'Set a student\'s score (an integer)'
 complete -c members -n '__members_arg \'scores\' 0' -a help -d 'display help for command'
@@ -319,6 +328,7 @@ complete -c members -n '__members_at \'products get\'' -s h -l help -d 'show hel
 complete -c members -n '__members_arg \'products get\' 0' -x -a '(__members_helper products)'
 complete -c members -n '__members_arg \'products help\' 0' -x -a 'list get'
 complete -c members -n '__members_arg \'subscriptions\' 0' -a list -d 'List subscriptions; filters apply over every page'
+complete -c members -n '__members_arg \'subscriptions\' 0' -a extend -d 'Extend every subscription of a product with access (or one student\'s): renewed with the same accession and a later expiration'
 complete -c members -n '__members_arg \'subscriptions\' 0' -a get -d 'Show one subscription with its student and product'
 complete -c members -n '__members_arg \'subscriptions\' 0' -a help -d 'display help for command'
 complete -c members -n '__members_at \'subscriptions\'' -s h -l help -d 'show help for a command'
@@ -333,9 +343,17 @@ complete -c members -n '__members_at \'subscriptions list\'' -l student -x -d 'k
 complete -c members -n '__members_at \'subscriptions list\'' -l expiring -x -d 'keep subscriptions with access that expire from today to today + DURATION (7d, 36h)'
 complete -c members -n '__members_at \'subscriptions list\'' -l expired -d 'keep subscriptions whose expiration date has passed (with or without access: add --access)'
 complete -c members -n '__members_at \'subscriptions list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'subscriptions extend\'' -l product -x -d 'the product (required): the product: its id, its title (case and accents ignored) or the start of its title'
+complete -c members -n '__members_at \'subscriptions extend\'' -l days -x -d 'add N days to each expiration'
+complete -c members -n '__members_at \'subscriptions extend\'' -l until -x -d 'make DATE (YYYY-MM-DD) the expiration of each'
+complete -c members -n '__members_at \'subscriptions extend\'' -l student -x -d 'only this student\'s subscription (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)'
+complete -c members -n '__members_at \'subscriptions extend\'' -l include-status-changes -d 'also extend subscriptions whose status the grant resets (canceled, refunded, inactive → active)'
+complete -c members -n '__members_at \'subscriptions extend\'' -l dry-run -d 'print the plan (each row old → new) and change nothing'
+complete -c members -n '__members_at \'subscriptions extend\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'subscriptions extend\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'subscriptions get\'' -l fields -x -a '(__members_list id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'subscriptions get\'' -s h -l help -d 'show help for a command'
-complete -c members -n '__members_arg \'subscriptions help\' 0' -x -a 'list get'
+complete -c members -n '__members_arg \'subscriptions help\' 0' -x -a 'list extend get'
 complete -c members -n '__members_arg \'courses\' 0' -a list -d 'List courses with their counts of modules and lessons'
 complete -c members -n '__members_arg \'courses\' 0' -a get -d 'Show one course, then its modules and lessons as a tree'
 complete -c members -n '__members_arg \'courses\' 0' -a accesses -d 'Who accessed a course: last access, whether and when they finished it; or who holds a product and never opened it'
@@ -412,6 +430,8 @@ complete -c members -n '__members_at \'history\'' -l limit -x -d 'only the N new
 complete -c members -n '__members_at \'history\'' -l forget -x -d 'instead: erase the personal data of this deleted student from the log (LGPD); asks first'
 complete -c members -n '__members_at \'history\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'history\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'undo\'' -l last -d 'the most recent change that can be undone (of the profile and base URL in force), shown and confirmed first'
+complete -c members -n '__members_at \'undo\'' -l student -x -d 'with --last: the most recent change to this student, whichever key it was named by'
 complete -c members -n '__members_at \'undo\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'undo\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'undo\' 0' -x -a '(__members_helper undo)'

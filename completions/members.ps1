@@ -3,10 +3,10 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
     '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'help')
-    'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import', 'help')
+    'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')
     'scores' = @('get', 'set', 'help')
     'products' = @('list', 'get', 'help')
-    'subscriptions' = @('list', 'get', 'help')
+    'subscriptions' = @('list', 'extend', 'get', 'help')
     'courses' = @('list', 'get', 'accesses', 'help')
     'report' = @('engaged-courses', 'help')
     'auth' = @('login', 'status', 'switch', 'logout', 'token', 'help')
@@ -25,6 +25,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students products' = @('-h', '--help')
     'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--strategy', '-h', '--help')
     'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--strategy', '-h', '--help')
+    'students transfer' = @('--delete-source', '--dry-run', '--reason', '-h', '--help')
     'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '--strategy', '-h', '--help')
     'students help' = @()
     'scores' = @('-h', '--help')
@@ -38,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'products help' = @()
     'subscriptions' = @('-h', '--help')
     'subscriptions list' = @('--page', '--per-page', '--all', '--status', '--access', '--product', '--student', '--expiring', '--expired', '-h', '--help')
+    'subscriptions extend' = @('--product', '--days', '--until', '--student', '--include-status-changes', '--dry-run', '--reason', '-h', '--help')
     'subscriptions get' = @('-h', '--help')
     'subscriptions help' = @()
     'courses' = @('-h', '--help')
@@ -59,7 +61,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
     'completion' = @('-h', '--help')
     'history' = @('--student', '--since', '--limit', '--forget', '--reason', '-h', '--help')
-    'undo' = @('--reason', '-h', '--help')
+    'undo' = @('--last', '--student', '--reason', '-h', '--help')
     'version' = @('-h', '--help')
     'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
     'help' = @('-h', '--help')
@@ -103,6 +105,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students revoke|--file' = 'files'
     'students revoke|--concurrency' = @()
     'students revoke|--strategy' = @('auto', 'rows', 'snapshot')
+    'students transfer|--reason' = @()
     'students import|--reason' = @()
     'students import|--concurrency' = @()
     'students import|--strategy' = @('auto', 'rows', 'snapshot')
@@ -124,6 +127,11 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'subscriptions list|--product' = '__complete-products'
     'subscriptions list|--student' = @()
     'subscriptions list|--expiring' = @()
+    'subscriptions extend|--product' = @()
+    'subscriptions extend|--days' = @()
+    'subscriptions extend|--until' = @()
+    'subscriptions extend|--student' = @()
+    'subscriptions extend|--reason' = @()
     'subscriptions get|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'courses list|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
     'courses list|--page' = @()
@@ -157,6 +165,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history|--limit' = @()
     'history|--forget' = @()
     'history|--reason' = @()
+    'undo|--student' = @()
     'undo|--reason' = @()
     'sync|--file' = 'files'
     'sync|--product' = @()
@@ -172,11 +181,11 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students revoke|0' = @()
     'students revoke|*' = '__complete-products'
     'students import|0' = 'files'
-    'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'import')
+    'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import')
     'scores help|0' = @('get', 'set')
     'products get|0' = '__complete-products'
     'products help|0' = @('list', 'get')
-    'subscriptions help|0' = @('list', 'get')
+    'subscriptions help|0' = @('list', 'extend', 'get')
     'courses get|0' = '__complete-courses'
     'courses accesses|0' = '__complete-courses'
     'courses help|0' = @('list', 'get', 'accesses')

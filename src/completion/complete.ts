@@ -18,7 +18,8 @@ export type CompletionHelper = (typeof COMPLETION_HELPERS)[number];
 const UNDO_OFFERED = 20;
 /** Only the end of the log is read: a Tab on a 100 MB log stays instant. */
 const TAIL_BYTES = 256 * 1024;
-const UNDOABLE = new Set(['grant', 'revoke', 'renew', 'delete', 'scores.set', 'undo']);
+/** A run's own record (`bulk`) too: `members undo RUN_ID` reverses the whole run. */
+const UNDOABLE = new Set(['grant', 'revoke', 'renew', 'delete', 'scores.set', 'undo', 'bulk']);
 
 
 interface ConfigText { active?: unknown; profiles?: Record<string, { base_url?: unknown } | undefined> }

@@ -70,7 +70,7 @@ export interface SnapshotOptions {
   /** Called after each page with the pages read so far (progress). */
   onPage?: (pages: number) => void;
   signal?: AbortSignal;
-  /** Pages in flight at first and at most (when the last page is known). */
+  /** Pages in flight at first (default 8) and at most (default: as many) when the last page is known. */
   concurrency?: number;
   maxConcurrency?: number;
   /** Read the students alone (an import needs no subscriptions): smaller pages. Default true. */
@@ -120,6 +120,8 @@ export class StudentKeyFilter {
 export const SNAPSHOT_PATH = '/api/v1/students';
 /** Asked for; a server may cap it or ignore it, and the first page tells what it used. */
 export const SNAPSHOT_PER_PAGE = 100;
+/** Pages in flight from the start, as `--all` lists (session/list-flags.ts): the pacer spaces them under a rate limit. */
+const SNAPSHOT_CONCURRENCY = 8;
 
 const emailKey = (email: string) => email.toLowerCase();
 
@@ -304,7 +306,7 @@ export async function openSnapshot(api: Api, options: SnapshotOptions = {}): Pro
       const walk = walkPages(
         (page) => counted(page === 1 ? Promise.resolve(firstPage) : fetch({ path: SNAPSHOT_PATH, query: { ...query, page } })),
         (link) => counted(fetch({ path: link, query })),
-        { all: true, concurrency: options.concurrency ?? 4, maxConcurrency: options.maxConcurrency ?? options.concurrency ?? 8 },
+        { all: true, concurrency: options.concurrency ?? SNAPSHOT_CONCURRENCY, maxConcurrency: options.maxConcurrency },
       );
       for await (const batch of batchesOf(walk)) {
         for (const student of batch) {

@@ -55,7 +55,8 @@ function text(value: string): XlsxCell {
 
 function decimal(value: string): XlsxCell | undefined {
   const places = DECIMAL_TEXT.exec(value)?.[1];
-  if (places === undefined || value.replace(/^-?0*/, '').length - 1 > MAX_DIGITS) return undefined;
+  // Significant digits: leading zeros (`0.000125`) are not.
+  if (places === undefined || value.replace(/\D/g, '').replace(/^0+/, '').length > MAX_DIGITS) return undefined;
   return [Number(value), `0.${'0'.repeat(places.length)}`];
 }
 
@@ -69,8 +70,8 @@ function date(value: string): XlsxCell | undefined {
   if (local === undefined) return undefined;
   const [year, month, day, hours = 0, minutes = 0, seconds = 0] = local.split(/[- :]/).map(Number) as [number, number, number, number?, number?, number?];
   const at = new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
-  // Date.UTC rolls 2024-02-30 over into March: an impossible date stays text, as sent.
-  if (year < FIRST_YEAR || at.getUTCDate() !== day || at.getUTCMonth() !== month - 1 || at.getUTCHours() !== hours) return undefined;
+  // Date.UTC rolls 2024-02-30 over into March and 10:59:60 into 11:00: an impossible time stays text, as sent.
+  if (year < FIRST_YEAR || at.toISOString().slice(0, local.length).replace('T', ' ') !== local) return undefined;
   return [at, local.length === DATE.length ? DATE : DATE_TIME];
 }
 
@@ -110,7 +111,7 @@ export function columnWidths(headers: readonly string[], rows: ReadonlyArray<rea
 }
 
 /** An Excel sheet name: at most 31 characters, none of `[]:*?/\`; room is left for ` (2)`. */
-function sheetName(noun: string): string {
+export function sheetName(noun: string): string {
   return noun.replace(/[[\]:*?/\\]/g, ' ').slice(0, 26).trim() || 'members';
 }
 

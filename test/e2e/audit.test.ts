@@ -140,7 +140,7 @@ describe('audit trail', () => {
     }
   });
 
-  it('a bulk grant of 3 rows writes 3 + 1 records; a row can be undone on its own', async () => {
+  it('a bulk grant of 3 rows writes 3 + 1 records; a row can be undone on its own, then the run as a whole', async () => {
     freshLog();
     const rows = [freeStudent(false), freeStudent(false), freeStudent(false)];
     const file = join(configDir, 'grant.csv');
@@ -161,8 +161,15 @@ describe('audit trail', () => {
     expect(undo.code, undo.stderr).toBe(0);
     expect(await held(student, product)).toBeUndefined();
     expect(await held(rows[0]?.student as Student, rows[0]?.product as Product)).toBeDefined();
-    const bulkUndo = await members(['undo', run?.id as string, '--yes']);
-    expect(bulkUndo.code).toBe(2);
+    // The run as a whole: the row undone already is skipped, the two others are revoked.
+    const bulkUndo = await members(['undo', run?.id as string, '--yes', '-o', 'json']);
+    expect(bulkUndo.code, bulkUndo.stderr).toBe(0);
+    expect((JSON.parse(bulkUndo.stdout) as Array<{ id: string; result: string }>).map((r) => [r.id, r.result]).sort())
+      .toEqual(records.slice(0, 3).map((r) => [r.id, r.id === row.id ? 'skipped' : 'undone']).sort());
+    for (const { student: each, product: what } of rows) expect(await held(each, what)).toBeUndefined();
+    const again = await members(['undo', run?.id as string, '--yes']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`nothing of run ${run?.id as string} (students grant --file, 3 changes) can be undone: was already undone by`);
   });
 
   it('32 concurrent runs of the binary lose no line and corrupt none', async () => {

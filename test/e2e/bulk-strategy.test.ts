@@ -74,8 +74,8 @@ const holdings = (students: Student[], ids?: ReadonlySet<string>) => students
  * Runs `file` with rows on one twin and auto on the other: the same results,
  * the auto run within its floor. Returns both runs.
  */
-async function compare(pair: Twins, file: string, extra: string[] = []) {
-  const args = ['students', 'grant', '--file', file, '--yes', '-o', 'ndjson', '--concurrency', '8', ...extra];
+async function compare(pair: Twins, file: string, extra: string[] = [], command = ['students', 'grant', '--file', file]) {
+  const args = [...command, '--yes', '-o', 'ndjson', '--concurrency', '8', ...extra];
   const rows = await counted(pair.rows, [...args, '--strategy', 'rows']);
   const auto = await counted(pair.auto, args);
   expect(rows.code, rows.stderr).toBe(0);
@@ -149,6 +149,34 @@ describe.each(FLAVORS)('--strategy auto against --strategy rows (%s)', (flavor, 
     const ids = new Set(chosen.map((student) => student.id));
     const [rowsState, autoState] = await Promise.all([allStudents(pair.rows), allStudents(pair.auto)]);
     expect(holdings(autoState, ids)).toEqual(holdings(rowsState, ids));
+    await stop(pair);
+  }, 120_000);
+});
+
+describe('revoke and import, and dry runs, read either way alike', () => {
+  it('the same results, state and floor for a revoke file and an import file, and for their dry runs', async () => {
+    const pair = await twins([], 600);
+    const productId = pair.productIds[2] as string;
+    const holders = pair.students.filter((student) => holds(student, productId) > 0).slice(0, 40);
+    const others = pair.students.filter((student) => holds(student, productId) === 0).slice(0, 20);
+    const revokes = writeCsv(dir, 'revoke.csv', ['student,product_id', ...[...holders, ...others].map((student, i) => `${i % 3 ? student.id : student.email},${productId}`)]);
+    const dryRevoke = await compare(pair, revokes, ['--dry-run'], ['students', 'revoke', '--file', revokes]);
+    expect(tally(dryRevoke.auto.results)).toEqual({ revoked: holders.length, skipped: others.length });
+    expect(dryRevoke.auto.changes).toBe(0);
+    const revoked = await compare(pair, revokes, ['--reason', 'e2e'], ['students', 'revoke', '--file', revokes]);
+    expect(tally(revoked.auto.results)).toEqual({ revoked: holders.length, skipped: others.length });
+
+    const people = [...pair.students.slice(0, 10).map((student) => student.email), ...Array.from({ length: 30 }, (_, i) => `new.${i}@example.org`)];
+    const imports = writeCsv(dir, 'import.csv', ['first_name,last_name,email', ...people.map((email, i) => `Pessoa,${i},${email}`)]);
+    const dryImport = await compare(pair, imports, ['--dry-run'], ['students', 'import', imports]);
+    expect(tally(dryImport.auto.results)).toEqual({ created: 30, skipped: 10 });
+    const imported = await compare(pair, imports, [], ['students', 'import', imports]);
+    expect(tally(imported.auto.results)).toEqual({ created: 30, skipped: 10 });
+
+    const [rowsState, autoState] = await Promise.all([allStudents(pair.rows), allStudents(pair.auto)]);
+    const emails = (students: Student[]) => students.map((student) => student.email).sort();
+    expect(emails(autoState)).toEqual(emails(rowsState));
+    expect(holdings(autoState, new Set(holders.map((student) => student.id)))).toEqual(holdings(rowsState, new Set(holders.map((student) => student.id))));
     await stop(pair);
   }, 120_000);
 });

@@ -7,8 +7,9 @@
  * grants, and what each answer must hold is computed from the default one's
  * API.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allPages, run, sandboxGet } from './harness.js';
+import { DESK_FLAVOR_NAMES, deskSandboxes, type DeskFlavor } from './desk-flavors.js';
 
 interface Sub { id: string; product_id: string; active: number; status: string; expiration_date: string | null; student: { id: string; email: string; full_name: string } }
 interface Access { id: string; name: string; email: string; course: { last_access_at: string | null; finished: number } }
@@ -16,13 +17,11 @@ interface Student { id: string; email: string; full_name: string; subscriptions:
 interface Listed { id: string; title: string }
 
 const SEED = ['--students', '90', '--seed', '13'];
-const sandboxes: Record<string, SandboxProcess> = {};
-let reference: SandboxProcess;
+const sandboxes = deskSandboxes(SEED);
 let courses: Listed[];
 let products: Listed[];
 /** Days relative to today, in UTC, the zone of every run here. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
 
 async function grant(studentId: string, productId: string, expiration: string): Promise<void> {
   for (const sandbox of Object.values(sandboxes)) {
@@ -35,7 +34,7 @@ async function grant(studentId: string, productId: string, expiration: string): 
   }
 }
 
-const members = (flavor: string, args: string[]) => run(args, { env: { ...sandboxes[flavor]!.env, TZ: 'UTC' } });
+const members = (flavor: DeskFlavor, args: string[]) => run(args, { env: { ...sandboxes[flavor].env, TZ: 'UTC' } });
 const records = <T>(stdout: string) => JSON.parse(stdout) as T[];
 
 /** A course and a product whose holders include students who opened the course and students who never did. */
@@ -45,15 +44,12 @@ let product: Listed;
 let outsiders: Student[];
 
 beforeAll(async () => {
-  const started = await Promise.all(FLAVORS.map(([, args]) => startSandbox([...SEED, ...args])));
-  FLAVORS.forEach(([name], index) => (sandboxes[name] = started[index]!));
-  reference = sandboxes.default!;
-  courses = await allPages<Listed>(reference, '/api/v1/courses');
-  products = await allPages<Listed>(reference, '/api/v1/products');
-  const subscriptions = await allPages<Sub>(reference, '/api/v1/subscriptions');
+  courses = await allPages<Listed>(sandboxes.default, '/api/v1/courses');
+  products = await allPages<Listed>(sandboxes.default, '/api/v1/products');
+  const subscriptions = await allPages<Sub>(sandboxes.default, '/api/v1/subscriptions');
   let best = -1;
   for (const c of courses) {
-    const accesses = (await sandboxGet<{ data: Access[] }>(reference, `/api/v1/courses/${c.id}/accesses`)).body.data;
+    const accesses = (await sandboxGet<{ data: Access[] }>(sandboxes.default, `/api/v1/courses/${c.id}/accesses`)).body.data;
     const opened = new Set(accesses.filter((a) => a.course.last_access_at).map((a) => a.id));
     for (const p of products) {
       const holders = subscriptions.filter((s) => s.product_id === p.id && s.active === 1);
@@ -63,7 +59,7 @@ beforeAll(async () => {
     }
   }
   expect(best).toBeGreaterThan(0);
-  const students = await allPages<Student>(reference, '/api/v1/students?with=subscriptions');
+  const students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
   outsiders = students.filter((s) => !s.subscriptions.some((sub) => sub.product_id === product.id)).slice(0, 4);
   expect(outsiders).toHaveLength(4);
   // A new holder (never opened: no progress yet), one expiring in 3 days, one in 20 days, one yesterday.
@@ -73,13 +69,9 @@ beforeAll(async () => {
   await grant(outsiders[3]!.id, product.id, day(-1));
 });
 
-afterAll(async () => {
-  await Promise.all(Object.values(sandboxes).map((sandbox) => sandbox.stop()));
-});
-
-describe.each(FLAVORS.map(([name]) => name))('against the %s sandbox', (flavor) => {
+describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   it('courses accesses --finished: the certificate list, names and e-mails; --not-finished: the others', async () => {
-    const accesses = (await sandboxGet<{ data: Access[] }>(reference, `/api/v1/courses/${course.id}/accesses`)).body.data;
+    const accesses = (await sandboxGet<{ data: Access[] }>(sandboxes.default, `/api/v1/courses/${course.id}/accesses`)).body.data;
     const finished = await members(flavor, ['courses', 'accesses', course.title, '--finished', '-o', 'json', '--fields', 'id,name,email']);
     expect(finished.code, finished.stderr).toBe(0);
     const expected = accesses.filter((a) => a.course.finished === 1).map(({ id, name, email }) => ({ id, name, email }));
@@ -90,8 +82,8 @@ describe.each(FLAVORS.map(([name]) => name))('against the %s sandbox', (flavor) 
   });
 
   it('courses accesses --never --product: the holders with access who never opened the course, the new holder among them', async () => {
-    const subscriptions = await allPages<Sub>(reference, '/api/v1/subscriptions');
-    const accesses = (await sandboxGet<{ data: Access[] }>(reference, `/api/v1/courses/${course.id}/accesses`)).body.data;
+    const subscriptions = await allPages<Sub>(sandboxes.default, '/api/v1/subscriptions');
+    const accesses = (await sandboxGet<{ data: Access[] }>(sandboxes.default, `/api/v1/courses/${course.id}/accesses`)).body.data;
     const opened = new Set(accesses.filter((a) => a.course.last_access_at || a.course.finished === 1).map((a) => a.id));
     const expected = subscriptions
       .filter((s) => s.product_id === product.id && s.active === 1 && !opened.has(s.student.id))
@@ -128,7 +120,7 @@ describe.each(FLAVORS.map(([name]) => name))('against the %s sandbox', (flavor) 
       expect(s.active).toBe(1);
       expect(s.expiration_date! >= day(0) && s.expiration_date! <= day(7)).toBe(true);
     }
-    const all = await allPages<Sub>(reference, '/api/v1/subscriptions');
+    const all = await allPages<Sub>(sandboxes.default, '/api/v1/subscriptions');
     const expected = all.filter((s) => s.expiration_date !== null && s.expiration_date < day(0)).map((s) => s.id);
     const expired = await members(flavor, ['subscriptions', 'list', '--expired', '-o', 'json', '--fields', 'student.id,product_id,expiration_date']);
     expect(expired.code, expired.stderr).toBe(0);

@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allPages, run, tempDir } from './harness.js';
+import { DESK_FLAVOR_NAMES, deskSandboxes } from './desk-flavors.js';
 
 interface Student {
   id: string; first_name: string; last_name: string; email: string; phone: string | null; birth: string | null; document: string | null;
@@ -17,22 +18,15 @@ interface Student {
 interface Product { id: string; title: string }
 interface Line { id: string; time: string; action: string; result: string; student?: string; student_id?: string; reason?: string; forgotten?: { fields: string[] }; before?: Record<string, unknown> }
 
-const FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
 const SEED = ['--students', '40', '--seed', '8'];
-const sandboxes: Record<string, SandboxProcess> = {};
+const sandboxes = deskSandboxes(SEED);
 let students: Student[];
 let products: Product[];
 
 beforeAll(async () => {
-  const started = await Promise.all(FLAVORS.map(([, args]) => startSandbox([...SEED, ...args])));
-  FLAVORS.forEach(([name], index) => (sandboxes[name] = started[index]!));
   // The same seed: the default sandbox's records, with plain dates, are every flavour's.
-  students = await allPages<Student>(sandboxes.default!, '/api/v1/students?with=subscriptions');
-  products = await allPages<Product>(sandboxes.default!, '/api/v1/products');
-});
-
-afterAll(async () => {
-  await Promise.all(Object.values(sandboxes).map((sandbox) => sandbox.stop()));
+  students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
+  products = await allPages<Product>(sandboxes.default, '/api/v1/products');
 });
 
 /** Everything personal of a student, as a record or a reason could hold it. */
@@ -42,9 +36,9 @@ const personal = (s: Student) => [
 
 const complete = (s: Student) => Boolean(s.phone && s.birth && s.document && s.reference_id && /^\d{3}\./.test(s.document));
 
-describe.each(FLAVORS.map(([name]) => name))('against the %s sandbox', (flavor) => {
+describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   const configDir = tempDir('members-forget-');
-  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor]!.env, MEMBERS_CONFIG_DIR: configDir } });
+  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir } });
   const log = () => readFileSync(join(configDir, 'audit.jsonl'), 'utf8');
   const lines = () => log().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
   let maria: Student;

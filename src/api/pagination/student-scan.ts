@@ -31,7 +31,7 @@ export async function scanForStudent(api: Api, key: StudentKey): Promise<string 
 
 async function buildIndex(api: Api): Promise<Index> {
   const index = new Map<string, string>();
-  for await (const student of walkList(api, Student, '/api/v1/students', { per_page: 100 }, { all: true, concurrency: 4, maxConcurrency: 8 })) {
+  for await (const student of walkList(api, Student, '/api/v1/students', { per_page: 100 }, { all: true, concurrency: 8 })) {
     index.set(entry('id', student.id), student.id);
     if (student.email) index.set(entry('email', student.email), student.id);
     if (student.document) index.set(entry('document', student.document), student.id);

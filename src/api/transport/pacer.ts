@@ -73,6 +73,10 @@ export class Pacer {
   private nextStart = 0;
   /** The gap while the told budget (X-RateLimit-Remaining) is down to the requests in flight; 0 otherwise. */
   private budgetGap = 0;
+  /** The last budget told, and the pace of its refill: requests starting at once beyond it are paced too. */
+  private told?: { remaining: number; refillGap: number };
+  /** When the last request started. */
+  private lastStart = 0;
   /** Requests started and not yet answered (an answer lost to a network error keeps it high: slower, never faster). */
   private inFlight = 0;
   /**
@@ -101,7 +105,12 @@ export class Pacer {
     }
     if (this.allowance !== undefined && this.allowance <= 0) this.windowSpent();
     const now = this.clock.now();
-    const start = Math.max(now, this.gate, this.nextStart);
+    // Workers that start together after one answer (a list's last page, then a bulk run's changes) must not
+    // spend more than it told: once those in flight use it up, the others start at the refill's pace. (At 0
+    // the probe below goes first.)
+    const told = this.told;
+    const beyondTold = told !== undefined && told.remaining > 0 && this.inFlight >= told.remaining ? this.lastStart + told.refillGap : 0;
+    const start = Math.max(now, this.gate, this.nextStart, beyondTold);
     if (this.exhausted) {
       this.exhausted = false;
       let answer = () => {};
@@ -111,6 +120,7 @@ export class Pacer {
     }
     if (this.allowance !== undefined) this.allowance--;
     this.nextStart = start + Math.max(this.gap, this.budgetGap);
+    this.lastStart = start;
     this.inFlight++;
     if (start > now) await this.clock.sleep(start - now);
   }
@@ -144,7 +154,9 @@ export class Pacer {
     this.exhausted = remaining === 0 && reset === undefined;
     this.learnWindow(limit, remaining, now);
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
-      this.budgetGap = remaining <= this.inFlight ? (this.windowMs / limit) * REFILL_MARGIN : 0;
+      const refillGap = (this.windowMs / limit) * REFILL_MARGIN;
+      this.budgetGap = remaining <= this.inFlight ? refillGap : 0;
+      this.told = { remaining, refillGap };
     }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));

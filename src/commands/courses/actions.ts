@@ -5,7 +5,7 @@ import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
 import {
-  FOLLOW_PER_PAGE, LIST_CONCURRENCY, MAX_LIST_CONCURRENCY, listOptions, printList, printPagedList, withOutput, type ListFlags,
+  FOLLOW_PER_PAGE, LIST_CONCURRENCY, listOptions, printList, printPagedList, withOutput, type ListFlags,
 } from '../../session/list-flags.js';
 import { batched, batchesOf } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
@@ -175,7 +175,7 @@ function holdersWhoNeverOpened(api: Api, accesses: () => Promise<CourseAccess[]>
     // Both names are checked before the walk: an unknown product is exit 2, an unknown course exit 4.
     const productId = (await resolveProduct(api, product, { argument: '--product', check: true })).id;
     const opened = openedBy(await accesses());
-    const walk = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONCURRENCY, maxConcurrency: MAX_LIST_CONCURRENCY };
+    const walk = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONCURRENCY, maxConcurrency: LIST_CONCURRENCY };
     for await (const page of batchesOf(listCollection(api, 'subscriptions', walk))) yield neverOpened(page, productId, opened);
   });
 }

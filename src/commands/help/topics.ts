@@ -134,7 +134,8 @@ written even when rows failed. stderr ends with a summary line.
 Exit codes: 0 all done; 7 a row failed (the others were applied); 6 every failed row
 failed for a transient reason (run again later); 2 invalid input, nothing sent;
 130 interrupted (Ctrl-C: rows in flight finish, the results so far are printed).
-Every applied row is in the audit log: members history -o json lists them by run_id.
+Every applied row is in the audit log: members history -o json lists them by run_id,
+and members undo RUN_ID (the id of the run's own record, action bulk) reverses them all.
 `,
   },
   undo: {
@@ -144,10 +145,14 @@ MEMBERS_CONFIG_DIR); members history shows it, members undo reverses one change:
 
   members history --student maria@example.com       # any key of the student finds it
   members undo m7u0k1zq-3f9c2e4d7a01 --reason "granted by mistake"
+  members undo --last --student maria@example.com   # her most recent change, shown first
+  members undo RUN_ID                               # every change of a bulk run, transfer,
+                                                    # extension or sync, newest first
 
 What undo does:
   grant      revokes the subscription
   renewal    revokes the renewed subscription; grants the old one again if it had access
+             (also a sync's restore or expiration change, and an extension)
   revoke     grants the product again with the recorded dates (a new subscription:
              status and access are the server's defaults for a grant)
   scores set sets the previous score again
@@ -156,11 +161,11 @@ What undo does:
   undo       reverses the undo of a grant or a revoke
 
 It asks first on a terminal; off one it needs --yes. Before any change it checks the
-state is still the one the change left: if not, nothing is sent (exit 5).
+state is still the one the change left: if not, nothing is sent (exit 5; in a run,
+that change is a conflict, the others are undone, exit 7).
 
 Cannot be undone (exit 2): students create (delete the student), magic-link (it
-expires), a change already undone, a bulk run as a whole (undo its rows one by one:
-members history -o json lists them with its run_id), a delete whose student was then
+expires), a change already undone, a delete whose student was then
 forgotten (students delete --forget, history --forget: the person's data is gone), and
 a change made on another server than the profile in force (use --profile). Exit 4: the
 student no longer exists.

@@ -190,6 +190,29 @@ titles when this machine's history names products.`)
       await revoke(runner.session(cmd), student as string, products[0] as string, opts);
     });
 
+  students.command('transfer')
+    .description('Move every product a student holds with access to another student, with the same dates (a mistyped e-mail, a new e-mail)')
+    .argument('<from>', `the student who holds the products: ${STUDENT_ARGUMENT}`)
+    .argument('<to>', 'the student who gets them')
+    .option('--delete-source', 'then delete FROM (asks to type its e-mail; refused while FROM would keep a product TO already holds)')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option(...REASON_OPTION)
+    .addHelpText('after', `${examples(
+      'members students transfer maria@gmial.com maria@gmail.com --dry-run',
+      'members students transfer maria@gmial.com maria@gmail.com --delete-source --reason "ticket 4411: typo at checkout"',
+      'members undo RUN_ID                        # reverses the whole transfer',
+    )}
+Each product FROM holds with access is granted to TO with its accession and expiration
+dates, then revoked from FROM once TO has it. A product TO already holds, and one FROM
+holds without access, stay with FROM (the plan says so). The new subscriptions get the
+server's default status. Progress and score stay with FROM: the API has no way to move
+them. Two lookups, then one request per change; one audit run (\`members undo RUN_ID\`).
+`)
+    .action(async (from: string, to: string, opts: { deleteSource?: boolean; dryRun?: boolean; reason?: string }, cmd: Command) => {
+      const { transferStudent } = await import('../../session/transfer.js');
+      await transferStudent(runner.session(cmd), from, to, opts);
+    });
+
   addBulkOptions(students.command('import')
     .description('Create the students of a CSV file; e-mails that exist already are skipped')
     .argument('<file>', 'CSV with the columns first_name,last_name,email[,phone][,birth][,document][,reference_id] (- for stdin)')

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { PRODUCT_ARGUMENT, REASON_OPTION, examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import type { ExtendFlags } from '../../session/extend.js';
 import { addListOptions } from '../../session/list-flags.js';
 import type { SubscriptionListFlags } from './actions.js';
 
@@ -28,6 +29,34 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
     .action(async (flags: SubscriptionListFlags, cmd: Command) => {
       const { listSubscriptions } = await import('./actions.js');
       await listSubscriptions(runner.session(cmd), flags);
+    });
+
+  subscriptions.command('extend')
+    .description('Extend every subscription of a product with access (or one student\'s): renewed with the same accession and a later expiration')
+    .option('--product <product>', `the product (required): ${PRODUCT_ARGUMENT}`)
+    .option('--days <n>', 'add N days to each expiration')
+    .option('--until <date>', 'make DATE (YYYY-MM-DD) the expiration of each')
+    .option('--student <student>', 'only this student\'s subscription (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)')
+    .option('--include-status-changes', 'also extend subscriptions whose status the grant resets (canceled, refunded, inactive → active)')
+    .option('--dry-run', 'print the plan (each row old → new) and change nothing')
+    .option(...REASON_OPTION)
+    .addHelpText('after', `${examples(
+      'members subscriptions extend --product "Python Pro" --days 30 --dry-run',
+      'members subscriptions extend --product "Python Pro" --until 2027-03-31 --student maria@example.com',
+      'members subscriptions extend --product "Python Pro" --days 15 --yes --reason "platform outage, ticket 812"',
+      'members undo RUN_ID                      # reverses the whole extension',
+    )}
+The API has no update: each subscription is revoked, then granted again with its
+accession date and the new expiration, as a renewal. A grant sets the server's
+default status, so a subscription whose status is another (canceled, refunded,
+inactive) is left out and listed unless --include-status-changes; a new expiration
+still in the past is flagged. It reads the student list once (or, with --student,
+that student), shows the plan on a terminal and asks (type the number above 20);
+off a terminal it needs --yes. One audit run: \`members undo RUN_ID\` reverses it.
+`)
+    .action(async (flags: ExtendFlags, cmd: Command) => {
+      const { extendSubscriptions } = await import('../../session/extend.js');
+      await extendSubscriptions(runner.session(cmd), flags);
     });
 
   printsRecords(subscriptions.command('get'), 'Subscription')

@@ -1,20 +1,27 @@
 import type { Command } from 'commander';
 import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
+import type { UndoFlags } from './actions.js';
 
 export function registerUndo(program: Command, runner: Runner): void {
   program.command('undo')
-    .description('Reverse a change recorded in the audit log: a grant, renewal, revoke, scores set or delete (see `members history`)')
-    .argument('<audit_id>', 'the id of the change, from `members history`')
+    .description('Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)')
+    .usage('[options] <audit_id> | --last [--student <student>]')
+    .argument('[audit_id]', 'the id of the change, or of a run (a bulk file, a transfer, an extension, a sync), from `members history`')
+    .option('--last', 'the most recent change that can be undone (of the profile and base URL in force), shown and confirmed first')
+    .option('--student <student>', 'with --last: the most recent change to this student, whichever key it was named by')
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
       'members history --student maria@example.com',
       'members undo m5k2x1ab-3f9c2e4d',
       'members undo m5k2x1ab-3f9c2e4d --yes --reason "revoked by mistake, ticket 4412"',
+      'members undo --last --student maria@example.com',
+      'members undo RUN_ID                       # every change of a bulk run, transfer, extension or sync',
     )}
-When the state changed since the recorded change, nothing is sent (exit 5).
+When the state changed since the recorded change, nothing is sent (exit 5); in a run,
+that change is reported as a conflict and the others are undone (exit 7).
 What each kind of change's undo does, and what undo cannot give back: members help undo.
 `)
-    .action(async (auditId: string, opts: { reason?: string }, cmd: Command) => {
+    .action(async (auditId: string | undefined, opts: UndoFlags, cmd: Command) => {
       const { undo } = await import('./actions.js');
       await undo(runner.session(cmd), auditId, opts);
     });

@@ -73,12 +73,14 @@ function foundChanged(change: PlannedChange, base: Outcome, held: Subscription |
 export interface SyncApplyOptions {
   /** Read each change's state first (a saved plan): stale when it changed since it was planned. */
   verify: boolean;
+  /** The audit log's command: `sync` unless another command plans such changes (`subscriptions extend`). */
+  command?: string;
 }
 
-/** The sync's changes as the bulk engine's operation (audit command `sync`). */
+/** The sync's changes as the bulk engine's operation. */
 export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<PlannedChange>, 'apply' | 'command'> {
   return {
-    command: 'sync',
+    command: options.command ?? 'sync',
     apply: (context, change) => applyChange(context, change, options),
   };
 }

@@ -15,7 +15,7 @@ import { monotonicMs } from '../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../output/index.js';
 import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
 import type { Session } from '../session.js';
-import { applyRun, type RunPresentation } from '../bulk/run.js';
+import { TYPE_TO_CONFIRM_ABOVE, applyRun, type RunPresentation } from '../bulk/run.js';
 import { audited } from '../bulk/commands.js';
 
 /** The plan's records to stdout (or --out), in the output format asked. */
@@ -36,6 +36,17 @@ export interface ApplySettings {
   concurrency: number;
   /** Read each change's state first (a saved plan). */
   verify: boolean;
+  /** Another command applying changes of this kind (`subscriptions extend`): its name in the audit log, its question, its summary line. */
+  as?: {
+    command: string;
+    /** Asked y/N, or with the number of changes to type above 20 of them (as a bulk run asks). */
+    question: string;
+    summaryLine?: RunPresentation['summaryLine'];
+    /** The results' table (sync's has the file's line and the action). */
+    view?: RunPresentation['view'];
+    /** How to finish the work after a failure or an interruption (`run the same sync again` for a sync). */
+    again: string;
+  };
 }
 
 /** Confirms on a terminal (type the number of changes), then applies through the bulk engine and the audit log. */
@@ -46,14 +57,16 @@ export async function applyPlan(session: Session, api: Api, changes: readonly Pl
     return;
   }
   await session.announceChange();
-  await session.confirm(`Apply ${plural(changes.length, 'change')} (${describeCounts(changes)})?`, String(changes.length));
+  const { as } = settings;
+  if (as) await session.confirm(as.question, changes.length > TYPE_TO_CONFIRM_ABOVE ? String(changes.length) : undefined);
+  else await session.confirm(`Apply ${plural(changes.length, 'change')} (${describeCounts(changes)})?`, String(changes.length));
   const rows = changes.map((change) => ({ line: change.line ?? 0, identity: { action: change.action, student: change.student, product_id: change.productId }, plan: change }));
   const run: PlannedRun<PlannedChange> = { rows, invalid: [], todo: rows.map((row, index) => ({ index, line: row.line, plan: row.plan })) };
-  const again = settings.verify ? 'apply the same plan again (changes already applied come back "skipped")' : 'run the same sync again (it plans only what is left)';
+  const again = as?.again ?? (settings.verify ? 'apply the same plan again (changes already applied come back "skipped")' : 'run the same sync again (it plans only what is left)');
   const presentation: RunPresentation = {
-    view: SYNC_RESULT_VIEW, printed, summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again),
+    view: as?.view ?? SYNC_RESULT_VIEW, printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again),
   };
-  await applyRun(session, syncOperation({ verify: settings.verify }), run, { api, dryRun: false, reason: settings.reason },
+  await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command }), run, { api, dryRun: false, reason: settings.reason },
     { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, audited(session, {}, async (runId) => messages.notice(`Recorded as run ${runId} in the audit log (\`members history\`).`)), { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation);
 }
 

@@ -8,13 +8,12 @@
  * (session/bulk/run.ts applyRun): exactly once, paced, Ctrl-C stops cleanly,
  * one result per change, every change in the audit log under one run id.
  */
-import { DriftError, InterruptedError, RevokeCapError, UsageError } from '../../lib/errors.js';
+import { DriftError, RevokeCapError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { Api } from '../../api/client.js';
 import { RunPlanner, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
 import { readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
 import { resolveProduct } from '../../domain/names.js';
-import { readSnapshot, type Snapshot } from '../../domain/snapshot.js';
 import { capMessage, overCap, planSummary, planSync, type SyncPlan } from '../../domain/sync/plan.js';
 import { planRecord } from '../../domain/sync/records.js';
 import { desiredRowReader, desiredRows, productsInScope, refuseEmpty, refuseProductColumn, syncColumns, type DesiredCells } from '../../domain/sync/rows.js';
@@ -23,6 +22,7 @@ import type { Messages } from '../../output/messages.js';
 import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
 import type { Session } from '../session.js';
 import { applyPlan, printPlanRecords } from './apply.js';
+import { readState } from '../read-state.js';
 import type { FileSync } from './flags.js';
 import { openPlanOut, writePlan } from './saved-plan.js';
 
@@ -80,20 +80,6 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   const over = overCap(plan);
   if (over.length > 0) throw new RevokeCapError(capMessage(over));
   return plan;
-}
-
-/** One walk of the students with their subscriptions, with a spinner on a terminal; Ctrl-C (or SIGTERM) stops it, exit 130. */
-async function readState(session: Session, api: Api, messages: Messages): Promise<Snapshot> {
-  const abort = new AbortController();
-  const stop = () => abort.abort(new InterruptedError('interrupted while reading the student list; nothing was changed'));
-  const removers = [session.io.onInterrupt(stop), session.io.onTerminate?.(stop)];
-  const spinner = await messages.spinner('Reading the students and their subscriptions…');
-  try {
-    return await readSnapshot(api, { signal: abort.signal, onPage: (pages) => spinner.update(`Reading the student list: ${plural(pages, 'page')}…`) });
-  } finally {
-    spinner.stop();
-    removers.forEach((remove) => remove?.());
-  }
 }
 
 /** Reads and checks every row (no request); refuses an empty file and any invalid row (a row left out would be revoked). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
-import { planUndo } from '../../../src/commands/undo/actions.js';
+import { planUndo } from '../../../src/domain/undo.js';
 import { main } from '../../../src/main.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
 
@@ -164,7 +164,7 @@ describe('undo refused from the log alone: exit 2, no request', () => {
     'g1', 'change g1 was already undone by u1 (2025-03-02T00:00:00.000Z by ana); see `members history`',
   ));
 
-  it('a create, a score, a magic link, a bulk run', async () => {
+  it('a create, a score, a magic link, a run without changes', async () => {
     await refused([rec('c1', { action: 'create', result: 'created', command: 'students create' })], 'c1',
       'change c1 created a student; creating cannot be undone. If it was a mistake, delete the student: `members students delete s1`');
     await refused([rec('k1', { action: 'scores.set', result: 'updated', score: 4 })], 'k1',
@@ -172,7 +172,7 @@ describe('undo refused from the log alone: exit 2, no request', () => {
     await refused([rec('m1', { action: 'magic-link', result: 'created', expire_in: 3600 })], 'm1',
       'change m1 created a magic link; a link cannot be withdrawn, it expires by itself 3600s after 2025-03-01T10:00:00.000Z');
     await refused([rec('b1', { action: 'bulk', result: 'completed', counts: { granted: 3 } })], 'b1',
-      'change b1 is a bulk run; undo its rows one at a time: `members history -o json` lists them with "run_id": "b1"');
+      'run b1 (students grant) recorded no change; there is nothing to undo');
   });
 
   it('a change made on another server', () => refused([GRANT], 'g1',

@@ -75,7 +75,7 @@ describe('members help', () => {
     expect(topic.stdout).toContain('\nWhat undo does:\n');
     expect(topic.stdout).toMatch(/The flags of the command: members undo --help\.\n$/);
     const command = await members(['undo', '--help']);
-    expect(command.stdout.split('\n')[0]).toBe('Usage: members undo [options] <audit_id>');
+    expect(command.stdout.split('\n')[0]).toBe('Usage: members undo [options] <audit_id> | --last [--student <student>]');
   });
 
   it('the root help lists every topic', async () => {

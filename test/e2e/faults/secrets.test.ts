@@ -202,7 +202,9 @@ describe('no secret in any output or file', () => {
     expect(reportLog).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/partners\/reports\/engaged-courses\/\*\*\*\/\*\*\*\?/m);
 
     // --- and of every file the tool wrote, but the config files.
-    const files = [profileDir, envDir, outDir].flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)));
+    // Every file, in the folders too (audit-intents/).
+    const files = [profileDir, envDir, outDir].flatMap((dir) => readdirSync(dir, { recursive: true }).map((name) => join(dir, String(name))))
+      .filter((file) => statSync(file).isFile());
     expect(files.some((file) => file.endsWith('audit.jsonl'))).toBe(true);
     expect(files.filter((file) => file.startsWith(outDir)).map((file) => file.slice(outDir.length + 1)).sort())
       .toEqual(['import.json', 'report.csv', 'students.csv']);

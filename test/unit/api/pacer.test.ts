@@ -66,9 +66,19 @@ describe('Pacer', () => {
     expect(pacer.currentGapMs).toBe(0);
     pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '1' }); // one still in flight
     expect(pacer.currentGapMs).toBeCloseTo(20.4);
-    expect(await starts(pacer, clock, 3)).toEqual([0, 20.4, 40.8]);
+    // The one in flight may spend the last: the next start waits one refill too.
+    expect((await starts(pacer, clock, 3)).map((at) => Math.round(at * 10) / 10)).toEqual([20.4, 40.8, 61.2]);
     pacer.observe(200, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '40' });
     expect(pacer.currentGapMs).toBe(0);
+  });
+
+  it('workers starting together after one answer spend no more than it told, then go at the refill\'s pace', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock);
+    await starts(pacer, clock, 1);
+    pacer.observe(200, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '3' });
+    // Eight start at once (a list's last page answered, then a bulk run's changes): three go, five wait their turn.
+    expect((await starts(pacer, clock, 8)).map(Math.round)).toEqual([0, 0, 0, 102, 204, 306, 408, 510]);
   });
 
   it('waits for X-RateLimit-Reset when Remaining reaches 0, before any 429', async () => {

@@ -6,11 +6,11 @@ import { fakeIo } from '../../helpers/fake-io.js';
 
 describe('listOptions', () => {
   it('one page by default, with the server page size', () => {
-    expect(listOptions({})).toEqual({ startPage: undefined, perPage: undefined, all: false, limit: undefined, concurrency: 4, maxConcurrency: 8 });
+    expect(listOptions({})).toEqual({ startPage: undefined, perPage: undefined, all: false, limit: undefined, concurrency: 8, maxConcurrency: 8 });
   });
 
   it('--all asks for 100 per page unless --per-page says otherwise', () => {
-    expect(listOptions({ all: true })).toMatchObject({ all: true, perPage: 100, concurrency: 4 });
+    expect(listOptions({ all: true })).toMatchObject({ all: true, perPage: 100, concurrency: 8 });
     expect(listOptions({ all: true, perPage: '25' })).toMatchObject({ all: true, perPage: 25 });
   });
 

@@ -29,6 +29,11 @@ describe('__complete-undo', () => {
     expect(lines.some((line) => line.includes('magic-link'))).toBe(false);
   });
 
+  it('offers a run by its own record, named by its command', () => {
+    const lines = undoIds([change(1), JSON.stringify({ id: 'm0000002-bbbbbbbbbbbb', time: '2026-11-22T11:00:00.000Z', command: 'students transfer', action: 'bulk', result: 'completed' })]);
+    expect(lines[0]).toBe('m0000002-bbbbbbbbbbbb\tstudents transfer 2026-11-22 11:00');
+  });
+
   it('reads only the end of a large log, skipping the line it cuts and any torn line', () => {
     const many = Array.from({ length: 3000 }, (_, i) => change(i + 1));
     const lines = undoIds([...many, '{"id": "torn']);

@@ -12,7 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/lib/errors.js';
 import { spreadsheetDateTime } from '../../../src/lib/time/zones.js';
 import { createOutput } from '../../../src/output/index.js';
-import { columnWidths, MAX_CELL_CHARS, xlsxCell, xlsxFormat } from '../../../src/output/xlsx.js';
+import { batched } from '../../../src/lib/batches.js';
+import { columnWidths, MAX_CELL_CHARS, sheetName, xlsxCell, xlsxFormat } from '../../../src/output/xlsx.js';
 import { globalOptions } from '../../../src/program.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { globals, maria, studentView } from './setup.js';
@@ -34,6 +35,9 @@ describe('what a cell holds', () => {
 
   it('makes numbers of numbers and of decimal strings, showing the places sent', () => {
     expect(xlsxCell(3, 'score')).toEqual([3, '0']);
+    // Only a name that ends in id, after nothing or a separator, is an identifier.
+    expect(xlsxCell(42, 'idade')).toEqual([42, '0']);
+    expect(xlsxCell(7, 'paid')).toEqual([7, '0']);
     expect(xlsxCell(8.5, 'ratio')).toEqual([8.5, undefined]);
     expect(xlsxCell('87.50', 'course_completion_percent')).toEqual([87.5, '0.00']);
     expect(xlsxCell('-0.125', 'delta')).toEqual([-0.125, '0.000']);
@@ -41,7 +45,12 @@ describe('what a cell holds', () => {
     // Excel keeps 15 significant digits: a longer decimal stays text rather than change.
     expect(xlsxCell('123456789012345.6', 'amount')).toEqual(['123456789012345.6', '@']);
     expect(xlsxCell('12345678901234.5', 'amount')).toEqual([12345678901234.5, '0.0']);
+    // Leading zeros are no significant digits.
+    expect(xlsxCell('0.123456789012345', 'ratio')).toEqual([0.123456789012345, `0.${'0'.repeat(15)}`]);
+    expect(xlsxCell('-0.000123456789012345', 'ratio')).toEqual([-0.000123456789012345, `0.${'0'.repeat(18)}`]);
+    expect(xlsxCell('0.1234567890123456', 'ratio')).toEqual(['0.1234567890123456', '@']);
     expect(xlsxCell(Number.NaN, 'score')).toEqual(['NaN', '@']);
+    expect(xlsxCell('1.5 kg', 'weight')).toEqual(['1.5 kg', '@']);
   });
 
   it('makes dates of dates and times, in the user\'s zone as --csv-dialect excel writes them', () => {
@@ -51,9 +60,13 @@ describe('what a cell holds', () => {
     const [value, format] = xlsxCell(instant, 'created_at');
     expect((value as Date).toISOString().slice(0, 19).replace('T', ' ')).toBe(spreadsheetDateTime(instant));
     expect(format).toBe('yyyy-mm-dd hh:mm:ss');
-    // Impossible or pre-1900 dates (Excel's start) stay text, as sent.
+    // Impossible times, or dates before 1900 (Excel's start), stay text, as sent.
     expect(xlsxCell('2024-02-30', 'birth')).toEqual(['2024-02-30', '@']);
+    expect(xlsxCell('2024-13-01', 'birth')).toEqual(['2024-13-01', '@']);
+    expect(xlsxCell('2024-06-09 10:60:00', 'seen')).toEqual(['2024-06-09 10:60:00', '@']);
+    expect(xlsxCell('2024-06-09 10:58:60', 'seen')).toEqual(['2024-06-09 10:58:60', '@']);
     expect(xlsxCell('1899-12-31', 'birth')).toEqual(['1899-12-31', '@']);
+    expect(xlsxCell('1900-01-01', 'birth')).toEqual([new Date(Date.UTC(1900, 0, 1)), 'yyyy-mm-dd']);
   });
 
   it('leaves null, undefined and empty text empty; booleans stay booleans; objects are JSON text', () => {
@@ -74,7 +87,23 @@ describe('column widths', () => {
     expect(columnWidths(['name', 'percent', 'created_at', 'description', 'b'], rows, stringWidth)).toEqual([19, 10, 21, 60, 6]);
     // Wide characters count two; a header alone sizes its column.
     expect(columnWidths(['título'], [[xlsxCell('日本語', 'título')]], stringWidth)).toEqual([9]);
+    expect(columnWidths(['n'], [[xlsxCell('日本語のテキスト', 'n')]], stringWidth)).toEqual([18]);
+    // Text over several lines is as wide as its widest line.
+    expect(columnWidths(['n'], [[xlsxCell('Rua A, 10\nApto 12', 'n')]], stringWidth)).toEqual([11]);
     expect(columnWidths(['course_completion_percent'], [], stringWidth)).toEqual([30]);
+    // A decimal as shown, with the places sent; other numbers as written; a boolean as TRUE or FALSE.
+    const numbers = [xlsxCell('1234567.50', 'p'), xlsxCell(123456789012, 'n'), xlsxCell(1234.125, 'r'), xlsxCell(false, 'b')];
+    expect(columnWidths(['p', 'n', 'r', 'b'], [numbers], stringWidth)).toEqual([12, 14, 10, 7]);
+  });
+});
+
+describe('sheet names', () => {
+  it('leave out what Excel refuses, keep 26 characters (room for " (2)"), and are never empty', () => {
+    expect(sheetName('students')).toBe('students');
+    expect(sheetName('a/b: [c]*?\\d')).toBe('a b   c    d');
+    expect(sheetName('engaged-courses report rows of the year')).toBe('engaged-courses report row');
+    expect(sheetName('')).toBe('members');
+    expect(sheetName('?')).toBe('members');
   });
 });
 
@@ -153,6 +182,26 @@ describe('-o xlsx', () => {
     const { sheet, stderr } = await exported([{ id: 's1', description: 'a'.repeat(MAX_CELL_CHARS + 10) }]);
     expect((sheet.getRow(2).getCell(2).value as string).length).toBe(MAX_CELL_CHARS);
     expect(stderr).toBe('warning: 1 cell was cut to 32,767 characters, the most a spreadsheet cell holds; -o json has the whole text\n');
+    const many = await exported([{ a: 'b'.repeat(MAX_CELL_CHARS + 1), c: 'd'.repeat(MAX_CELL_CHARS + 1) }, { a: 'e', c: 'f'.repeat(MAX_CELL_CHARS) }]);
+    expect(many.stderr).toBe('warning: 2 cells were cut to 32,767 characters, the most a spreadsheet cell holds; -o json has the whole text\n');
+    expect((many.sheet.getRow(3).getCell(2).value as string).length).toBe(MAX_CELL_CHARS);
+  });
+
+  it('sizes the columns from the first pages, 200 rows at least, and streams the rest', async () => {
+    const page = (from: number, name: string) => Array.from({ length: 100 }, (_, i) => ({ id: `s${from + i}`, name }));
+    const pages = [page(1, 'Ana'), page(101, 'Maria Aparecida'), page(201, 'Maria Aparecida dos Santos Oliveira'), page(301, 'Bia')];
+    const records = batched(async function* () {
+      yield* pages;
+    });
+    const bytes: Uint8Array[] = [];
+    const format = xlsxFormat((chunk) => void bytes.push(Buffer.from(chunk)), { header: true, warn: () => undefined });
+    expect(await format.list(records, studentView)).toBe(400);
+    const sheet = (await workbookOf(bytes)).worksheets[0] as ExcelJS.Worksheet;
+    expect(sheet.columns.map((column) => column.width)).toEqual([6, 'Maria Aparecida'.length + 2]);
+    const rows = cellsOf(sheet);
+    expect(rows.length).toBe(401);
+    expect(rows.map((row) => row[0]?.[0])).toEqual(['id', ...Array.from({ length: 400 }, (_, i) => `s${i + 1}`)]);
+    expect(rows[300]?.[1]?.[0]).toBe('Maria Aparecida dos Santos Oliveira');
   });
 
   it('goes on in a second sheet, header repeated, past the rows a sheet holds', async () => {
@@ -165,15 +214,17 @@ describe('-o xlsx', () => {
     expect(workbook.worksheets.map((sheet) => cellsOf(sheet).map((row) => row[0]?.[0]))).toEqual([['id', 's1', 's2'], ['id', 's3', 's4'], ['id', 's5']]);
   });
 
-  it('leaves no file behind when the list fails half-way', async () => {
-    const out = await createOutput(fakeIo({ cwd: dir }).io, globals({ output: 'xlsx', out: 'half.xlsx' }));
-    async function* failing() {
-      for (let i = 0; i < 300; i++) yield { id: `s${i}` };
-      throw new Error('connection reset');
+  it('leaves no file behind when the list fails, before or after the first rows are written', async () => {
+    for (const before of [10, 300]) {
+      const out = await createOutput(fakeIo({ cwd: dir }).io, globals({ output: 'xlsx', out: 'half.xlsx' }));
+      async function* failing() {
+        for (let i = 0; i < before; i++) yield { id: `s${i}` };
+        throw new Error('connection reset');
+      }
+      await expect(out.list(failing(), studentView)).rejects.toThrow('connection reset');
+      await out.abort();
+      expect(await readdir(dir)).toEqual([]);
     }
-    await expect(out.list(failing(), studentView)).rejects.toThrow('connection reset');
-    await out.abort();
-    expect(await readdir(dir)).toEqual([]);
   });
 
   it('writes a workbook to stdout that is not a terminal', async () => {

@@ -1,0 +1,366 @@
+/**
+ * Undo, apart from any terminal (issue 30: one change, the most recent one,
+ * or every change of a run — a bulk file, a transfer, an extension, a sync):
+ * how to reverse a recorded change, decided from the log alone (planUndo:
+ * a UsageError, exit 2, says why it cannot be), and reversing it only if the
+ * state it left is still there (applyUndo: UndoConflictError, exit 5, when
+ * the server's current state says no; nothing is sent then). Every change an
+ * undo makes is recorded through the journal as `action: undo`, `undoes: ID`.
+ */
+import type { Api } from '../api/client.js';
+import type { Student, Subscription } from '../api/endpoints/schemas.js';
+import { createStudent, findStudent, getScores, setScore, type NewStudent } from '../api/endpoints/students.js';
+import { studentSnapshot, subscriptionSnapshot, type AuditRecord, type Journal, type PendingChange, type Snapshot } from '../audit/index.js';
+import { CliError, ExitCode, UsageError } from '../lib/errors.js';
+import { nameAndEmail } from '../lib/people.js';
+import { AccessNotHeldError, grantToStudent, revokeFromStudent } from './changes.js';
+import type { ResolvedStudent } from './resolve.js';
+
+/** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
+export class UndoConflictError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.rejected);
+  }
+}
+
+/**
+ * After undoing a renewal's grant: the replaced subscription had access, so it
+ * is granted again with its dates. (One that had no access is left revoked:
+ * the API cannot create a subscription without access, and no access is what
+ * the student had.)
+ */
+export interface RestorePlan {
+  accession: string;
+  expiration?: string;
+}
+
+/** What undoing a record takes, decided from the log alone. */
+export type UndoPlan =
+  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot; restore?: RestorePlan }
+  | { kind: 'grant'; studentId: string; productId: string; accession: string; expiration?: string }
+  | { kind: 'recreate'; body: NewStudent; oldId?: string }
+  | { kind: 'score'; studentId: string; previous: number; set: number };
+
+/** The results of a renewal's record: `students grant --renew`, a sync's restore and expiration change (and `subscriptions extend`'s). */
+const RENEWED = ['renewed', 'restored', 'expiration-changed'];
+
+/** `2024-03-05 00:00:00` → `2024-03-05`; null when there is no date. */
+export function dateOnly(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  return /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] ?? value;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * Decides how to undo `target`, or says why it cannot be (UsageError): from
+ * its action and result, and from the other records (an undo already made).
+ */
+export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): UndoPlan {
+  const { id } = target;
+  if (target.result === 'not applied' || target.result === 'unknown') {
+    throw new UsageError(`change ${id} was ${target.result === 'unknown' ? 'never known to have been applied (it could not be checked)' : 'not applied'}; there is nothing to undo`);
+  }
+  const done = records.find((record) => record.action === 'undo' && record.undoes === id);
+  if (done) {
+    throw new UsageError(`change ${id} was already undone by ${done.id} (${done.time} by ${done.user}); see \`members history\``);
+  }
+  const needs = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new UsageError(`change ${id} cannot be undone: its record has no ${what}`);
+    return value;
+  };
+  if (target.result === 'granted' && (target.action === 'grant' || target.action === 'undo')) {
+    return {
+      kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      granted: needs(target.after, 'granted subscription'),
+    };
+  }
+  // A sync's restore and expiration change, and an extension, are renewals too.
+  if (target.action === 'renew' && RENEWED.includes(target.result)) {
+    const before = needs(target.before, 'replaced subscription');
+    const accession = dateOnly(before.accession_date);
+    const hadAccess = [1, '1', true].includes(before.active as never);
+    return {
+      kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      granted: needs(target.after, 'renewed subscription'),
+      restore: hadAccess && accession ? { accession, expiration: dateOnly(before.expiration_date) ?? undefined } : undefined,
+    };
+  }
+  if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo')) {
+    const before = needs(target.before, 'revoked subscription');
+    const accession = needs(dateOnly(before.accession_date) ?? undefined, 'accession date');
+    return {
+      kind: 'grant', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
+      accession, expiration: dateOnly(before.expiration_date) ?? undefined,
+    };
+  }
+  if (target.action === 'scores.set' && target.result === 'updated' && typeof target.before?.score === 'number') {
+    return {
+      kind: 'score', studentId: needs(target.student_id, 'student id'), previous: target.before.score,
+      set: typeof target.after?.score === 'number' ? target.after.score : needs(target.score as number | undefined, 'score set'),
+    };
+  }
+  if (target.action === 'delete' && target.result === 'deleted') {
+    if (target.forgotten) {
+      throw new UsageError(`change ${id} deleted a student whose personal data was then erased from this machine's audit log (${target.forgotten.at}): `
+        + 'undo cannot recreate the person. If they ask to come back, create them again with `members students create`');
+    }
+    const before = needs(target.before, "deleted student's fields");
+    const body: NewStudent = {
+      first_name: needs(text(before.first_name), 'first name'),
+      last_name: needs(text(before.last_name), 'last name'),
+      email: needs(text(before.email), 'e-mail'),
+    };
+    const phone = text(before.phone);
+    const birth = dateOnly(before.birth);
+    const document = text(before.document);
+    const reference = text(before.reference_id);
+    if (phone) body.phone = phone;
+    if (birth) body.birth = birth;
+    if (document) body.document = document;
+    if (reference) body.reference_id = reference;
+    return { kind: 'recreate', body, oldId: target.student_id };
+  }
+  throw new UsageError(notUndoable(target));
+}
+
+function notUndoable(target: AuditRecord): string {
+  const { id } = target;
+  switch (target.action) {
+    case 'create':
+      return `change ${id} created a student; creating cannot be undone. If it was a mistake, delete the student: `
+        + `\`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``;
+    case 'scores.set':
+      return `change ${id} set a score before scores were recorded for undo; it cannot be undone. `
+        + `Set it by hand with \`members scores set ${target.student ?? 'STUDENT'} SCORE\``;
+    case 'magic-link':
+      return `change ${id} created a magic link; a link cannot be withdrawn, it expires by itself`
+        + `${target.expire_in ? ` ${target.expire_in}s after ${target.time}` : ''}`;
+    case 'forget':
+      return `change ${id} erased the personal data of student ${target.student_id ?? ''} from this machine's audit log; what was erased is gone`;
+    case 'undo':
+      return target.result === 'created'
+        ? `change ${id} created a deleted student again; to remove it, \`members students delete ${target.student_id ?? target.student ?? 'STUDENT'}\``
+        : `change ${id} cannot be undone`;
+    default:
+      return `change ${id} (${target.action}, ${target.result}) cannot be undone`;
+  }
+}
+
+/** The question asked before undoing `id`. */
+export function undoQuestion(id: string, plan: UndoPlan, label: string): string {
+  switch (plan.kind) {
+    case 'revoke':
+      return plan.restore
+        ? `Undo ${id}: revoke the renewed product ${plan.productId} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`
+        : `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
+    case 'grant':
+      return `Undo ${id}: grant product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
+    case 'score':
+      return `Undo ${id}: set the score of ${label} back from ${plan.set} to ${plan.previous}?`;
+    case 'recreate':
+      return `Undo ${id}: create student ${nameAndEmail(plan.body)} again, with a new id?`;
+  }
+}
+
+const dates = (accession: string | null, expiration: string | null | undefined) =>
+  `accession ${accession ?? 'none'}, expiration ${expiration ?? 'none'}`;
+
+/** How the held subscription differs from the one granted; empty when it is the same. */
+export function changesSince(granted: Snapshot, held: Subscription): string[] {
+  const changes: string[] = [];
+  for (const field of ['accession_date', 'expiration_date'] as const) {
+    const was = dateOnly(granted[field]);
+    const now = dateOnly(held[field]);
+    if (was !== now) changes.push(`${field.replace('_date', '')} ${was ?? 'none'} → ${now ?? 'none'}`);
+  }
+  const heldId = held.id ?? null;
+  if (granted.id !== null && granted.id !== undefined && heldId !== null && String(granted.id) !== String(heldId)) {
+    changes.push(`subscription ${String(granted.id)} → ${String(heldId)} (granted again since)`);
+  }
+  return changes;
+}
+
+
+export interface UndoContext {
+  api: Api;
+  /** Records each change the undo makes (`command: undo`; a run's undo adds its `run_id`). */
+  journal: Journal;
+  /**
+   * Called once the state is checked, right before the first request that
+   * changes something: a single undo announces the host and asks here; a
+   * run's undo asked before its first row.
+   */
+  confirm(): Promise<void>;
+}
+
+/** What an undo did: its message, and the record it left (the subscription granted, the student created). */
+export interface UndoResult {
+  message: string;
+  subscription?: Subscription;
+  /** A deleted student created again: its new id (later changes of a run name the old one). */
+  created?: Student;
+}
+
+const byId = (id: string, input: string): ResolvedStudent => ({ input, key: { kind: 'id', value: id }, id });
+
+/** Sends a change begun as `change` (once it is begun) and records its outcome; a failure is recorded, then thrown again. */
+async function settled<T>(change: () => PendingChange | undefined, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    await change()?.failed(error);
+    throw error;
+  }
+}
+
+/**
+ * Reverses `target` as `plan` says, if the state it left is still there
+ * (UndoConflictError otherwise, nothing sent). `label` names the student in
+ * messages.
+ */
+export async function applyUndo(context: UndoContext, target: AuditRecord, plan: UndoPlan, label: string): Promise<UndoResult> {
+  const { api, journal, confirm } = context;
+  const { id } = target;
+  const about = { action: 'undo' as const, undoes: id, student: target.student, student_id: 'studentId' in plan ? plan.studentId : undefined };
+  let change: PendingChange | undefined;
+  switch (plan.kind) {
+    case 'revoke': {
+      const student = byId(plan.studentId, label);
+      const restore = plan.restore;
+      const outcome = await settled(() => change, () => revokeFromStudent(api, student, plan.productId, {
+        beforeChange: async (held) => {
+          const changes = held ? changesSince(plan.granted, held) : [];
+          if (changes.length > 0) {
+            throw new UndoConflictError(
+              `cannot undo ${id}: the subscription of ${label} to product ${plan.productId} changed since it was granted `
+                + `(${changes.join('; ')}); nothing was sent. Look at \`members students products ${target.student ?? plan.studentId}\` and revoke by hand if it is still wanted`,
+            );
+          }
+          await confirm();
+          // Undoing a renewal is one change (the revoke, then the former dates granted again).
+          change = await journal.begin(restore
+            ? { ...about, product_id: plan.productId, result: 'renewed', before: plan.granted, after: { product_id: plan.productId, accession_date: restore.accession, expiration_date: restore.expiration ?? null } }
+            : { ...about, product_id: plan.productId, result: 'revoked', before: plan.granted });
+        },
+      }));
+      if (outcome.result === 'skipped') throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has product ${plan.productId}; nothing was sent`);
+      const pending = change as PendingChange;
+      const revoked = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
+      if (!restore) {
+        await pending.applied({ request_id: outcome.requestId, before: revoked });
+        return {
+          message: target.action === 'renew'
+            ? `revoked the renewed product ${plan.productId} from ${label}; without access again, as before the renewal (the API cannot recreate a subscription without access)`
+            : `revoked product ${plan.productId} from ${label}`,
+        };
+      }
+      const { accession, expiration } = restore;
+      let regrant: Awaited<ReturnType<typeof grantToStudent>>;
+      try {
+        regrant = await grantToStudent(api, student, plan.productId, { accession, expiration });
+      } catch (error) {
+        await pending.applied({ result: 'revoked', before: revoked, after: undefined });
+        throw new UndoConflictError(`undo ${id} revoked the renewed product ${plan.productId} of ${label}, but granting it again with its former dates `
+          + `(${dates(accession, expiration)}) failed: ${(error as Error).message}. Grant it by hand: \`members students grant ${target.student ?? plan.studentId} ${plan.productId} --accession ${accession}${expiration ? ` --expiration ${expiration}` : ''}\``);
+      }
+      await pending.applied({ request_id: regrant.requestId, before: revoked, after: regrant.subscription ? subscriptionSnapshot(regrant.subscription) : undefined });
+      // The API sets no status on a grant: say so when the former one differed.
+      const was = target.before?.status;
+      const now = regrant.subscription?.status;
+      const status = typeof was === 'string' && now && was !== now ? `; its status is ${now}, not ${was} as before: the API sets no status on a grant` : '';
+      return { message: `product ${plan.productId} of ${label} is back to its former dates (${dates(accession, expiration)})${status}`, subscription: regrant.subscription };
+    }
+    case 'grant': {
+      const student = byId(plan.studentId, label);
+      const outcome = await settled(() => change, () => grantToStudent(api, student, plan.productId, { accession: plan.accession, expiration: plan.expiration }, {
+        beforeChange: async () => {
+          await confirm();
+          change = await journal.begin({ ...about, product_id: plan.productId, result: 'granted' });
+        },
+      })).catch((error: unknown) => {
+        // Held again, whatever its access: a person must look, undo never renews.
+        if (error instanceof AccessNotHeldError) return { result: 'skipped' as const, subscription: error.held, requestId: undefined };
+        throw error;
+      });
+      if (outcome.result === 'skipped') {
+        const held = outcome.subscription;
+        throw new UndoConflictError(
+          `cannot undo ${id}: ${label} has product ${plan.productId} again since it was revoked `
+            + `(${dates(dateOnly(held?.accession_date), dateOnly(held?.expiration_date))}); nothing was sent`,
+        );
+      }
+      await (change as PendingChange).applied({ request_id: outcome.requestId, after: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined });
+      return {
+        message: `granted product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)}); it is a new subscription, with the status and access the server gives a grant`,
+        subscription: outcome.subscription,
+      };
+    }
+    case 'score': {
+      const now = await getScores(api, plan.studentId);
+      if (now.score !== plan.set) {
+        throw new UndoConflictError(`cannot undo ${id}: the score of ${label} is ${now.score ?? 'unset'} now, not ${plan.set} as that change left it; nothing was sent`);
+      }
+      await confirm();
+      change = await journal.begin({ ...about, result: 'updated', score: plan.previous, before: { score: plan.set } });
+      const { data, requestId } = await settled(() => change, () => setScore(api, plan.studentId, plan.previous));
+      await change.applied({ request_id: requestId, after: { score: data.data.score ?? plan.previous } });
+      return { message: `the score of ${label} is ${plan.previous} again` };
+    }
+    case 'recreate': {
+      const existing = await findStudent(api, { kind: 'email', value: plan.body.email });
+      if (existing) throw new UndoConflictError(`cannot undo ${id}: a student with e-mail ${plan.body.email} exists again (id ${existing.id}); nothing was sent`);
+      await confirm();
+      change = await journal.begin({ ...about, student: plan.body.email, result: 'created' });
+      const { data, requestId } = await settled(() => change, () => createStudent(api, plan.body));
+      await change.applied({ student_id: data.id, request_id: requestId, after: studentSnapshot(data) });
+      return {
+        message: `created ${nameAndEmail(plan.body)} again as a new student, id ${data.id}${plan.oldId ? ` (was ${plan.oldId})` : ''}; its products, scores and progress are not restored`,
+        created: data,
+      };
+    }
+  }
+}
+
+/** One change of a run, and how to undo it — or why it cannot be (from the log alone). */
+export interface RunStep {
+  record: AuditRecord;
+  plan?: UndoPlan;
+  refusal?: string;
+}
+
+/**
+ * The changes of the run whose record is `run` (`action: bulk`: a bulk file,
+ * a transfer, an extension, a sync), newest first — the order that undoes a
+ * transfer (the delete first, then the revokes, then the grants) — each
+ * planned, or refused with the reason. A UsageError (exit 2) when `run` is
+ * not a run or nothing of it is left to undo.
+ */
+export function planRunUndo(run: AuditRecord, records: readonly AuditRecord[]): RunStep[] {
+  if (run.action !== 'bulk') throw new UsageError(`change ${run.id} is not a run`);
+  const steps = records.filter((record) => record.run_id === run.id && record.action !== 'bulk').reverse().map((record): RunStep => {
+    try {
+      return { record, plan: planUndo(record, records) };
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { record, refusal: error.message };
+    }
+  });
+  if (steps.length === 0) throw new UsageError(`run ${run.id} (${run.command}) recorded no change; there is nothing to undo`);
+  if (steps.every((step) => step.plan === undefined)) {
+    const reasons = [...new Set(steps.map((step) => (step.refusal as string).replace(/^change \S+ /, '')))].slice(0, 3).join('; ');
+    throw new UsageError(`nothing of run ${run.id} (${run.command}, ${steps.length} ${steps.length === 1 ? 'change' : 'changes'}) can be undone: ${reasons}`);
+  }
+  return steps;
+}
+
+/**
+ * The plan with the ids of students that an earlier step of the same undo
+ * created again (`renamed`: old id → new id): a transfer's revokes name the
+ * student its delete removed.
+ */
+export function withNewIds(plan: UndoPlan, renamed: ReadonlyMap<string, string>): UndoPlan {
+  if (!('studentId' in plan)) return plan;
+  const now = renamed.get(plan.studentId);
+  return now === undefined ? plan : { ...plan, studentId: now };
+}

@@ -1,0 +1,35 @@
+/**
+ * Issue 30's end-to-end tests run every flow against the default sandbox and
+ * its Laravel flavour (dates as Tokyo midnights, integer subscription ids),
+ * both started with the same seed, so that the default one's records tell
+ * what every flavour holds before a test changes it.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type SandboxProcess } from './harness.js';
+
+export const DESK_FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
+export const DESK_FLAVOR_NAMES = DESK_FLAVORS.map(([name]) => name);
+export type DeskFlavor = (typeof DESK_FLAVORS)[number][0];
+
+/** Starts both sandboxes before the file's tests and stops them after; the record is filled once they are up. */
+export function deskSandboxes(seed: readonly string[]): Record<DeskFlavor, SandboxProcess> {
+  const sandboxes = {} as Record<DeskFlavor, SandboxProcess>;
+  beforeAll(async () => {
+    const started = await Promise.all(DESK_FLAVORS.map(([, args]) => startSandbox([...seed, ...args])));
+    DESK_FLAVORS.forEach(([name], index) => (sandboxes[name] = started[index] as SandboxProcess));
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(sandboxes).map((sandbox) => sandbox.stop()));
+  });
+  return sandboxes;
+}
+
+interface Held { product_id: string; active: number; accession_date: string; expiration_date: string | null }
+
+/** The subscriptions with access. */
+export const withAccess = <S extends Held>(subscriptions: readonly S[]): S[] => subscriptions.filter((sub) => sub.active === 1);
+
+/** Products and their dates, in product order: what a transfer keeps. */
+export const datesOf = (subscriptions: readonly Held[]) => subscriptions
+  .map(({ product_id, accession_date, expiration_date }) => ({ product_id, accession_date, expiration_date }))
+  .sort((a, b) => a.product_id.localeCompare(b.product_id));

@@ -1,0 +1,91 @@
+/**
+ * `members students transfer FROM TO` (issue 30) end to end, against the
+ * default sandbox and its Laravel flavour: the plan first, every product
+ * FROM holds with access granted to TO with the same accession and
+ * expiration dates and then revoked from FROM, what cannot move said and left
+ * with FROM, --delete-source, one audit run.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allPages, run, tempDir } from './harness.js';
+import { DESK_FLAVOR_NAMES, datesOf, deskSandboxes, withAccess } from './desk-flavors.js';
+
+interface Sub { id: string | number; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null }
+interface Student { id: string; email: string; subscriptions: Sub[] }
+interface Line { id: string; command: string; action: string; result: string; run_id?: string; student_id?: string; product_id?: string }
+
+const SEED = ['--students', '60', '--seed', '17'];
+const sandboxes = deskSandboxes(SEED);
+let students: Student[];
+
+beforeAll(async () => {
+  students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
+});
+
+
+describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
+  const configDir = tempDir('members-transfer-');
+  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir, TZ: 'UTC' } });
+  const products = async (email: string) => JSON.parse((await members(['students', 'products', email, '-o', 'json'])).stdout) as Sub[];
+  const lines = async () => JSON.parse((await members(['history', '-o', 'json'])).stdout) as Line[];
+  /** A student with two products or more with access, and one more without. */
+  let from: Student;
+  const newStudent = async (email: string) => {
+    const created = await members(['students', 'create', '--first-name', 'Nova', '--last-name', 'Conta', '--email', email, '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    return JSON.parse(created.stdout) as { id: string };
+  };
+
+  beforeAll(() => {
+    from = students.find((s) => withAccess(s.subscriptions).length >= 2 && s.subscriptions.some((sub) => sub.active === 0))!;
+    expect(from).toBeDefined();
+  });
+
+  it('--dry-run: the plan, with what moves and what stays; the warning about progress and score; nothing sent', async () => {
+    await newStudent(`dry.${flavor}@example.com`);
+    const { code, stdout, stderr } = await members(['students', 'transfer', from.email, `dry.${flavor}@example.com`, '--dry-run', '-o', 'json']);
+    expect(code, stderr).toBe(0);
+    const plan = JSON.parse(stdout) as Array<{ action: string; product_id: string; accession_date: string | null; expiration_date: string | null; note: string | null }>;
+    expect(plan.filter((row) => row.action === 'move').map(({ product_id, accession_date, expiration_date }) => ({ product_id, accession_date, expiration_date })))
+      .toEqual(expect.arrayContaining(datesOf(withAccess(from.subscriptions))));
+    expect(plan.filter((row) => row.action === 'stays').map((row) => row.product_id)).toEqual(from.subscriptions.filter((s) => s.active === 0).map((s) => s.product_id));
+    expect(plan.find((row) => row.action === 'stays')?.note).toContain('the API cannot grant a subscription without access');
+    expect(stderr).toContain('progress and score stay with');
+    expect(await products(`dry.${flavor}@example.com`)).toEqual([]);
+    expect((await lines()).filter((line) => line.command === 'students transfer')).toEqual([]);
+  });
+
+  it('moves every product with access with its dates, then revokes it from FROM, as one audit run', async () => {
+    const to = await newStudent(`moved.${flavor}@example.com`);
+    const { code, stderr } = await members(['students', 'transfer', from.email, `moved.${flavor}@example.com`, '--yes', '--reason', 'ticket 4411']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/✓ Transferred \d+ products from .* to Nova Conta <moved\..*@example\.com>; recorded as run (\S+)/);
+    const moved = await products(`moved.${flavor}@example.com`);
+    expect(datesOf(moved)).toEqual(datesOf(withAccess(from.subscriptions)));
+    expect(moved.every((sub) => sub.active === 1 && sub.status === 'active')).toBe(true);
+    const left = await products(from.email);
+    expect(left.map((sub) => sub.product_id)).toEqual(from.subscriptions.filter((s) => s.active === 0).map((s) => s.product_id));
+    const transfer = (await lines()).filter((line) => line.command === 'students transfer');
+    const runRecord = transfer.find((line) => line.action === 'bulk')!;
+    expect(runRecord).toMatchObject({ result: 'completed' });
+    expect(transfer.filter((line) => line.run_id === runRecord.id).map((line) => `${line.action} ${line.student_id}`).sort())
+      .toEqual([...withAccess(from.subscriptions).map(() => `grant ${to.id}`), ...withAccess(from.subscriptions).map(() => `revoke ${from.id}`)].sort());
+  });
+
+  it('--delete-source: refused while FROM holds a product TO has too (exit 5, nothing sent); else FROM is deleted last', async () => {
+    const other = students.find((s) => s.id !== from.id && withAccess(s.subscriptions).length >= 1)!;
+    const holder = await newStudent(`holder.${flavor}@example.com`);
+    const product = withAccess(other.subscriptions)[0]!.product_id;
+    expect((await members(['students', 'grant', holder.id, product])).code).toBe(0);
+    const refused = await members(['students', 'transfer', other.email, holder.id, '--delete-source', '--yes']);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('--delete-source would delete FROM with');
+    expect(datesOf(await products(other.email))).toEqual(datesOf(other.subscriptions));
+    const fresh = await newStudent(`fresh.${flavor}@example.com`);
+    const done = await members(['students', 'transfer', other.email, fresh.id, '--delete-source', '--yes', '-o', 'json']);
+    expect(done.code, done.stderr).toBe(0);
+    const steps = JSON.parse(done.stdout) as Array<{ step: string; result: string }>;
+    expect(steps.at(-1)).toMatchObject({ step: 'delete', result: 'deleted' });
+    expect((await members(['students', 'get', other.id])).code).toBe(4);
+    expect(datesOf(await products(`fresh.${flavor}@example.com`))).toEqual(datesOf(withAccess(other.subscriptions)));
+  });
+});
