@@ -8,7 +8,7 @@ import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type
 import { Session, type SessionDeps } from './session/session.js';
 import { parseDuration, parseInteger } from './lib/values.js';
 import { UsageError } from './lib/errors.js';
-import type { Register, Runner } from './session/command-kit.js';
+import { HELP_SECTIONS, type Registration, type Runner } from './session/command-kit.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerApi } from './commands/api/index.js';
@@ -27,10 +27,10 @@ import { registerVersion } from './commands/version/index.js';
 import { versionText } from './lib/version.js';
 import { registerSync } from './commands/sync/index.js';
 
-const registrations: Register[] = [
+const registrations: Registration[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo, registerVersion, registerSync,
+  registerHistory, registerUndo, registerVersion, registerSync, registerHelp,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
@@ -64,7 +64,11 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
       return session;
     },
   };
-  for (const register of registrations) register(program, runner);
+  for (const { section, register } of registrations) {
+    // Every command the module adds is listed in its section of `members --help`.
+    program.commandsGroup(section);
+    register(program, runner);
+  }
   // `--fields` with no list names the command's fields, before anything is sent (gh's `--json` does the same).
   program.hook('preAction', async (_program, action) => {
     if (action.optsWithGlobals().fields !== true) return;
@@ -73,20 +77,9 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     for (let command: Command | null = action; command; command = command.parent) path.unshift(command.name());
     throw await listFieldsError(action, path.join(' '));
   });
-  registerHelp(program);
   groupCommandsForHelp(program);
   return { program, sessions };
 }
-
-/** The sections of `members --help`, in this order, and the commands in each. */
-const HELP_SECTIONS = ['Everyday:', 'Bulk:', 'Reports:', 'Setup:'];
-const HELP_GROUPS: Record<string, string> = {
-  students: 'Everyday:', scores: 'Everyday:', 'magic-link': 'Everyday:', products: 'Everyday:',
-  subscriptions: 'Everyday:', courses: 'Everyday:',
-  undo: 'Everyday:', sync: 'Everyday:',
-  report: 'Reports:', history: 'Reports:',
-  auth: 'Setup:', sandbox: 'Setup:', completion: 'Setup:', api: 'Setup:', help: 'Setup:', version: 'Setup:',
-};
 
 /** The bulk forms are options of `students` commands, so they get a text section after Everyday. */
 const BULK_HELP: Array<[string, string]> = [
@@ -95,14 +88,14 @@ const BULK_HELP: Array<[string, string]> = [
   ['students import <file>', 'Create the students of a CSV file'],
 ];
 
-/** Groups the root's commands in its help with commander's help groups. */
+/**
+ * Lists the root's help groups (each command's section, set where it is
+ * registered) in the order of HELP_SECTIONS, with the bulk forms after Everyday.
+ */
 export function groupCommandsForHelp(program: Command): void {
-  for (const command of program.createHelp().visibleCommands(program)) {
-    const group = HELP_GROUPS[command.name()];
-    if (group) command.helpGroup(group);
-  }
   const bulk = program.commands.some((command) => command.name() === 'students') ? BULK_HELP : [];
-  const rank = (heading: string) => (HELP_SECTIONS.includes(heading) ? HELP_SECTIONS.indexOf(heading) : HELP_SECTIONS.length);
+  const sections: readonly string[] = HELP_SECTIONS;
+  const rank = (heading: string) => (sections.includes(heading) ? sections.indexOf(heading) : sections.length);
   const base = new Help();
   // Root only: the subcommands copied the help configuration when they were made.
   program.configureHelp({

@@ -11,7 +11,35 @@ export interface Runner {
   session(command: Command): Session;
 }
 
-export type Register = (program: Command, runner: Runner) => void;
+/** The sections of `members --help`, in this order (Bulk lists the `--file` forms of `students` commands). */
+export const HELP_SECTIONS = ['Everyday:', 'Bulk:', 'Reports:', 'Setup:'] as const;
+export type HelpSection = Exclude<(typeof HELP_SECTIONS)[number], 'Bulk:'>;
+
+/** A command module: the section of `members --help` its commands are listed in, and how it adds them. */
+export interface Registration {
+  readonly section: HelpSection;
+  readonly register: (program: Command, runner: Runner) => void;
+}
+
+export function registration(section: HelpSection, register: Registration['register']): Registration {
+  return { section, register };
+}
+
+/** A command's code: its session, then what commander hands an action but the command (the arguments, then the flags). */
+type Action = (session: Session, ...args: never[]) => unknown;
+
+/**
+ * The action of a command whose module loads only when it runs, so that a run
+ * pays for one command's code: `lazyAction(runner, () => import('./actions.js'), 'listProducts')`.
+ */
+export function lazyAction<K extends string, M extends Record<K, Action>>(
+  runner: Runner, load: () => Promise<M>, name: K,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    const action = (await load())[name];
+    await Reflect.apply(action, undefined, [runner.session(args.at(-1) as Command), ...args.slice(0, -1)]);
+  };
+}
 
 /** `Examples:` block for --help, as gh prints it. */
 export function examples(...lines: string[]): string {

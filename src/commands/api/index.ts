@@ -1,9 +1,9 @@
-import { Command, Option } from 'commander';
-import { examples, type Runner } from '../../session/command-kit.js';
+import { Option } from 'commander';
+import { examples, lazyAction, registration } from '../../session/command-kit.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-export function registerApi(program: Command, runner: Runner): void {
+export const registerApi = registration('Setup:', (program, runner) => {
   program.command('api')
     .description('Send an authenticated request to the API and print the JSON body')
     .argument('<path>', 'path below the base URL, e.g. /api/v1/products')
@@ -16,8 +16,5 @@ export function registerApi(program: Command, runner: Runner): void {
       'members api /api/v1/students -f per_page=100 --paginate -o ndjson',
       'members api /api/v1/students/ID/scores -X PUT -f score=120',
     ))
-    .action(async (path: string, opts: { method: string; field: string[]; input?: string; paginate?: boolean }, cmd: Command) => {
-      const { callApi } = await import('./actions.js');
-      await callApi(runner.session(cmd), path, opts);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'callApi'));
+});

@@ -1,7 +1,6 @@
-import { Command } from 'commander';
-import { examples, type Runner } from '../../session/command-kit.js';
+import { examples, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerAuth(program: Command, runner: Runner): void {
+export const registerAuth = registration('Setup:', (program, runner) => {
   const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens')
     .addHelpText('after', examples(
       'members auth login --base-url https://members.example.com',
@@ -18,42 +17,27 @@ export function registerAuth(program: Command, runner: Runner): void {
       'echo "$TOKEN" | members auth login --profile production --base-url https://members.example.com --token-stdin',
       'MEMBERS_TOKEN=… members auth login --profile staging --base-url https://staging.example.com --activate',
     ))
-    .action(async (opts: { tokenStdin?: boolean; verify: boolean; activate?: boolean }, cmd: Command) => {
-      const { login } = await import('./actions.js');
-      await login(runner.session(cmd), opts);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'login'));
 
   auth.command('status')
     .description('Show every profile, its masked tokens, and whether the token in force works')
     .option('--offline', 'do not check the token against the API')
     .addHelpText('after', examples('members auth status', 'members auth status --offline -o json'))
-    .action(async (opts: { offline?: boolean }, cmd: Command) => {
-      const { status } = await import('./actions.js');
-      await status(runner.session(cmd), opts);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'status'));
 
   auth.command('switch')
     .description('Make another stored profile the active one')
     .argument('<name>', 'profile name')
     .addHelpText('after', examples('members auth switch production'))
-    .action(async (name: string, _opts: unknown, cmd: Command) => {
-      const { switchProfile } = await import('./actions.js');
-      await switchProfile(runner.session(cmd), name);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'switchProfile'));
 
   auth.command('logout')
     .description("Forget a profile's tokens (the profile in force unless --profile)")
     .addHelpText('after', examples('members auth logout', 'members auth logout --profile staging'))
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { logout } = await import('./actions.js');
-      await logout(runner.session(cmd));
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'logout'));
 
   auth.command('token')
     .description('Print the API token of the profile in force (for scripts)')
     .addHelpText('after', examples('curl -H "Authorization: Bearer $(members auth token)" …'))
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { printToken } = await import('./actions.js');
-      await printToken(runner.session(cmd));
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'printToken'));
+});

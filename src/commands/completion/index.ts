@@ -1,5 +1,5 @@
 import { Argument, Command } from 'commander';
-import { examples, type Runner } from '../../session/command-kit.js';
+import { examples, registration } from '../../session/command-kit.js';
 import { COMPLETION_HELPERS } from '../../completion/complete.js';
 import { SHELLS, helperCommand, type Shell } from '../../completion/shells.js';
 
@@ -15,7 +15,7 @@ const HELPED: Record<(typeof COMPLETION_HELPERS)[number], string> = {
  * program's command tree; the hidden `__complete-NAME` commands feed it what
  * only this machine knows (src/completion/complete.ts). None needs credentials or the network.
  */
-export function registerCompletion(program: Command, runner: Runner): void {
+export const registerCompletion = registration('Setup:', (program, runner) => {
   program.command('completion')
     .description('Print the shell completion script for bash, zsh, fish or PowerShell')
     .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
@@ -47,4 +47,4 @@ export function registerCompletion(program: Command, runner: Runner): void {
         }
       });
   }
-}
+});

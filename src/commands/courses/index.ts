@@ -1,9 +1,7 @@
-import type { Command } from 'commander';
-import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
-import { addListOptions, type ListFlags } from '../../session/list-flags.js';
-import type { AccessFlags } from './actions.js';
+import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
+import { addListOptions } from '../../session/list-flags.js';
 
-export function registerCourses(program: Command, runner: Runner): void {
+export const registerCourses = registration('Everyday:', (program, runner) => {
   const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')
     .addHelpText('after', examples(
       'members courses list --all',
@@ -16,10 +14,7 @@ export function registerCourses(program: Command, runner: Runner): void {
       'members courses list --all -o json > courses.json',
       'members courses list --fields id,title,status -o csv',
     ))
-    .action(async (flags: ListFlags, cmd: Command) => {
-      const { listCourses } = await import('./actions.js');
-      await listCourses(runner.session(cmd), flags);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'listCourses'));
 
   printsRecords(courses.command('get'), 'Course')
     .description('Show one course, then its modules and lessons as a tree')
@@ -29,10 +24,7 @@ export function registerCourses(program: Command, runner: Runner): void {
       'members courses get "programação em python"',
       'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b --json | jq \'.modules[].title\'',
     ))
-    .action(async (id: string, _flags: unknown, cmd: Command) => {
-      const { getCourseCommand } = await import('./actions.js');
-      await getCourseCommand(runner.session(cmd), id);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'getCourseCommand'));
 
   printsRecords(courses.command('accesses'), 'CourseAccess')
     .description('Who accessed a course: last access, whether and when they finished it; or who holds a product and never opened it')
@@ -50,8 +42,5 @@ export function registerCourses(program: Command, runner: Runner): void {
 page): the API lists no holders of one product. A holder never opened the
 course when the accesses have no entry for them, or one without a last access.
 `)
-    .action(async (id: string, flags: AccessFlags, cmd: Command) => {
-      const { courseAccessesCommand } = await import('./actions.js');
-      await courseAccessesCommand(runner.session(cmd), id, flags);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'courseAccessesCommand'));
+});

@@ -1,13 +1,12 @@
-import type { Command } from 'commander';
 import { UsageError } from '../../lib/errors.js';
-import { examples } from '../../session/command-kit.js';
+import { examples, registration } from '../../session/command-kit.js';
 import { HELP_TOPICS } from './topics.js';
 
 /**
  * `members help [COMMAND…|TOPIC]`, in place of commander's own help command:
  * it walks nested commands (`help students grant`) and knows the topics.
  */
-export function registerHelp(program: Command): void {
+export const registerHelp = registration('Setup:', (program) => {
   program.helpCommand(false);
   program.command('help')
     .description('Show help for a command, or a help topic')
@@ -37,4 +36,4 @@ export function registerHelp(program: Command): void {
     'members students grant --file grants.csv --yes -o csv --out results.csv',
     'members report engaged-courses -o csv --out report.csv',
   )}`);
-}
+});

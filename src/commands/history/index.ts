@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
-import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
-import type { HistoryFlags } from './actions.js';
+import { REASON_OPTION, examples, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerHistory(program: Command, runner: Runner): void {
+export const registerHistory = registration('Reports:', (program, runner) => {
   program.command('history')
     .description('Show the changes made with this tool from this machine (the local audit log), newest first')
     .option('--student <student>', 'only changes to this student, whichever key the change named it by (id, e-mail, CPF, doc:…, ref:…)')
@@ -26,8 +24,5 @@ name, e-mail, phone, birth, document or reference of a student deleted earlier;
 ids, actions, times and reasons stay. \`students delete STUDENT --forget\` does
 both at once.
 `)
-    .action(async (opts: HistoryFlags, cmd: Command) => {
-      const { history } = await import('./actions.js');
-      await history(runner.session(cmd), opts);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'history'));
+});

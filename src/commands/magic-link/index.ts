@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerMagicLink(program: Command, runner: Runner): void {
+export const registerMagicLink = registration('Everyday:', (program, runner) => {
   printsRecords(program.command('magic-link'), 'MagicLink')
     .description('Create a time-limited link that logs a student in; prints the URL alone')
     .argument('<student>', STUDENT_ARGUMENT)
@@ -12,8 +11,5 @@ export function registerMagicLink(program: Command, runner: Runner): void {
       'members magic-link doc:123.456.789-09 --expire-in 2h',
       'members magic-link ref:crm-8812 --expire-in 15m -o json',
     ))
-    .action(async (student: string, opts: { expireIn: string; reason?: string }, cmd: Command) => {
-      const { magicLink } = await import('./actions.js');
-      await magicLink(runner.session(cmd), student, opts);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'magicLink'));
+});

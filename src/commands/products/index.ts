@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, type Runner, printsRecords } from '../../session/command-kit.js';
-import { addListOptions, type ListFlags } from '../../session/list-flags.js';
+import { examples, PRODUCT_ARGUMENT, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
+import { addListOptions } from '../../session/list-flags.js';
 
-export function registerProducts(program: Command, runner: Runner): void {
+export const registerProducts = registration('Everyday:', (program, runner) => {
   const products = program.command('products').description('List products and their subscriber counts')
     .addHelpText('after', examples(
       'members products list',
@@ -15,10 +14,7 @@ export function registerProducts(program: Command, runner: Runner): void {
       'members products list --all -o csv --out products.csv',
       'members products list --page 2 --per-page 50 --fields id,title,subscribers.active',
     ))
-    .action(async (flags: ListFlags, cmd: Command) => {
-      const { listProducts } = await import('./actions.js');
-      await listProducts(runner.session(cmd), flags);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'listProducts'));
 
   printsRecords(products.command('get'), 'Product')
     .description('Show one product, with its active and inactive subscribers')
@@ -28,8 +24,5 @@ export function registerProducts(program: Command, runner: Runner): void {
       'members products get "python pro"',
       'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f --json | jq .subscribers',
     ))
-    .action(async (id: string, _flags: unknown, cmd: Command) => {
-      const { getProductCommand } = await import('./actions.js');
-      await getProductCommand(runner.session(cmd), id);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'getProductCommand'));
+});

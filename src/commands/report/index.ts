@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
-import { examples, type Runner, printsRecords } from '../../session/command-kit.js';
-import type { ReportFlags } from './actions.js';
+import { examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerReport(program: Command, runner: Runner): void {
+export const registerReport = registration('Reports:', (program, runner) => {
   const report = program.command('report').description('Partner reports of the platform')
     .addHelpText('after', examples(
       'members report engaged-courses -o csv --out report.csv',
@@ -22,8 +20,5 @@ ${examples(
     'members report engaged-courses -o csv --out engaged-courses.csv',
     'members report engaged-courses --top 20 --limit 100 --max-pages 1 -o ndjson',
   )}`)
-    .action(async (flags: ReportFlags, cmd: Command) => {
-      const { engagedCoursesReport } = await import('./actions.js');
-      await engagedCoursesReport(runner.session(cmd), flags);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'engagedCoursesReport'));
+});

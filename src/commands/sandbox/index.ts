@@ -1,10 +1,8 @@
-import { Command, Option } from 'commander';
+import { Option } from 'commander';
 import { FLAVORS, PAGINATORS } from '../../sandbox/dialect.js';
-import { examples, type Runner } from '../../session/command-kit.js';
-import type { SandboxFlags } from './actions.js';
+import { examples, lazyAction, registration } from '../../session/command-kit.js';
 
-
-export function registerSandbox(program: Command, runner: Runner): void {
+export const registerSandbox = registration('Setup:', (program, runner) => {
   program.command('sandbox')
     .description('Run a local server that implements the whole API on seeded data')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -27,8 +25,5 @@ export function registerSandbox(program: Command, runner: Runner): void {
       'members sandbox --students 100000 --latency 20ms --fail-rate 0.1 --rate-limit 50',
       'members sandbox --flavor laravel --paginator simple --server-tz America/Sao_Paulo --rate-limit 60/min',
     ))
-    .action(async (flags: SandboxFlags, cmd: Command) => {
-      const { runSandbox } = await import('./actions.js');
-      await runSandbox(runner.session(cmd), flags);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'runSandbox'));
+});

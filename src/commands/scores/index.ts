@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, type Runner, printsRecords } from '../../session/command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerScores(program: Command, runner: Runner): void {
+export const registerScores = registration('Everyday:', (program, runner) => {
   const scores = program.command('scores').description("Read and set a student's community score")
     .addHelpText('after', examples(
       'members scores get maria@example.com',
@@ -15,10 +14,7 @@ export function registerScores(program: Command, runner: Runner): void {
       'members scores get maria@example.com',
       'members scores get ref:crm-8812 -o json',
     ))
-    .action(async (student: string, _opts: unknown, cmd: Command) => {
-      const { getScore } = await import('./actions.js');
-      await getScore(runner.session(cmd), student);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'getScore'));
 
   printsRecords(scores.command('set'), 'Score')
     .description("Set a student's score (an integer)")
@@ -29,8 +25,5 @@ export function registerScores(program: Command, runner: Runner): void {
       'members scores set maria@example.com 120',
       'members scores set doc:123.456.789-09 0 --reason "reset after moderation"',
     ))
-    .action(async (student: string, score: string, opts: { reason?: string }, cmd: Command) => {
-      const { setScore } = await import('./actions.js');
-      await setScore(runner.session(cmd), student, score, opts);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'setScore'));
+});

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, type Runner, printsRecords } from '../../session/command-kit.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
 import { addListOptions } from '../../session/list-flags.js';
-import type { CreateOptions, ListOptions } from './actions.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../../session/bulk/flags.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
 type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean };
 
-export function registerStudents(program: Command, runner: Runner): void {
+export const registerStudents = registration('Everyday:', (program, runner) => {
   const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products')
     .addHelpText('after', examples(
       'members students get 070.692.055-46',
@@ -23,10 +22,7 @@ export function registerStudents(program: Command, runner: Runner): void {
       'members students list --all -o csv --out students.csv',
       'members students list --with-subscriptions --limit 50 -o ndjson',
     ))
-    .action(async (opts: ListOptions, cmd: Command) => {
-      const { list } = await import('./actions.js');
-      await list(runner.session(cmd), opts);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'list'));
 
   printsRecords(students.command('search'), 'Student')
     .description('Find students by a name, e-mail, phone or document fragment (reads the whole student list)')
@@ -36,10 +32,7 @@ export function registerStudents(program: Command, runner: Runner): void {
       'members students search 91234-5678',
       'members students search @empresa.com.br -o csv',
     ))
-    .action(async (text: string, _opts: unknown, cmd: Command) => {
-      const { search } = await import('./actions.js');
-      await search(runner.session(cmd), text);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'search'));
 
   students.command('show')
     .description('Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine')
@@ -52,10 +45,7 @@ titles when this machine's history names products.`)
       'members students show maria@example.com',
       'members students show 070.692.055-46 -o json',
     ))
-    .action(async (student: string, _opts: unknown, cmd: Command) => {
-      const { show } = await import('./actions.js');
-      await show(runner.session(cmd), student);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'show'));
 
   printsRecords(students.command('get'), 'Student')
     .description('Show one student and its subscriptions')
@@ -65,10 +55,7 @@ titles when this machine's history names products.`)
       'members students get doc:123.456.789-09 -o json',
       'members students get ref:crm-8812 --fields id,email,subscriptions',
     ))
-    .action(async (student: string, _opts: unknown, cmd: Command) => {
-      const { get } = await import('./actions.js');
-      await get(runner.session(cmd), student);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'get'));
 
   printsRecords(students.command('create'), 'Student')
     .description('Create a student')
@@ -84,10 +71,7 @@ titles when this machine's history names products.`)
       'members students create --first-name Maria --last-name Silva --email maria@example.com',
       'members students create --first-name João --last-name Souza --email joao@example.com --birth 1990-04-12 --document 123.456.789-09 -o json',
     ))
-    .action(async (opts: CreateOptions, cmd: Command) => {
-      const { create } = await import('./actions.js');
-      await create(runner.session(cmd), opts);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'create'));
 
   students.command('delete')
     .description('Delete a student (asks first; --yes when not on a terminal)')
@@ -99,10 +83,7 @@ titles when this machine's history names products.`)
       'members students delete 9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f --yes --reason "GDPR request #311"',
       'members students delete maria@example.com --forget --reason "LGPD request 2211"',
     ))
-    .action(async (student: string, opts: { reason?: string; forget?: boolean }, cmd: Command) => {
-      const { remove } = await import('./actions.js');
-      await remove(runner.session(cmd), student, opts);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'remove'));
 
   // The API cannot change a student (api-spec §4.1). Commander's own answer, "unknown command … Did you mean
   // create?", is the worst advice: a second account starts without the student's progress and score.
@@ -124,10 +105,7 @@ titles when this machine's history names products.`)
       'members students products maria@example.com',
       'members students products doc:123.456.789-09 -o csv',
     ))
-    .action(async (student: string, _opts: unknown, cmd: Command) => {
-      const { products } = await import('./actions.js');
-      await products(runner.session(cmd), student);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'products'));
 
   addBulkOptions(students.command('grant')
     .usage('[options] <student> <product>... | --file <file>')
@@ -222,8 +200,5 @@ them. Two lookups, then one request per change; one audit run (\`members undo RU
       'members students import new-students.csv --yes --concurrency 8 -o ndjson',
       'crm-export | members students import - --yes',
     ))
-    .action(async (file: string, opts: BulkCommandFlags, cmd: Command) => {
-      const { importStudents } = await import('../../session/bulk/commands.js');
-      await importStudents(runner.session(cmd), file, opts);
-    });
-}
+    .action(lazyAction(runner, () => import('../../session/bulk/commands.js'), 'importStudents'));
+});

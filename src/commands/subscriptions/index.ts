@@ -1,10 +1,8 @@
-import { Option, type Command } from 'commander';
-import { PRODUCT_ARGUMENT, REASON_OPTION, examples, type Runner, printsRecords } from '../../session/command-kit.js';
-import type { ExtendFlags } from '../../session/extend.js';
+import { Option } from 'commander';
+import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
 import { addListOptions } from '../../session/list-flags.js';
-import type { SubscriptionListFlags } from './actions.js';
 
-export function registerSubscriptions(program: Command, runner: Runner): void {
+export const registerSubscriptions = registration('Everyday:', (program, runner) => {
   const subscriptions = program.command('subscriptions').description('List and inspect subscriptions (a student with a product)')
     .addHelpText('after', examples(
       'members subscriptions list --access active --status canceled,refunded',
@@ -26,10 +24,7 @@ export function registerSubscriptions(program: Command, runner: Runner): void {
       'members subscriptions list --product "Python Pro" --access inactive',
       'members subscriptions list --product 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f -o csv --out subscribers.csv',
     )}`)
-    .action(async (flags: SubscriptionListFlags, cmd: Command) => {
-      const { listSubscriptions } = await import('./actions.js');
-      await listSubscriptions(runner.session(cmd), flags);
-    });
+    .action(lazyAction(runner, () => import('./actions.js'), 'listSubscriptions'));
 
   subscriptions.command('extend')
     .description('Extend every subscription of a product with access (or one student\'s): renewed with the same accession and a later expiration')
@@ -54,10 +49,7 @@ still in the past is flagged. It reads the student list once (or, with --student
 that student), shows the plan on a terminal and asks (type the number above 20);
 off a terminal it needs --yes. One audit run: \`members undo RUN_ID\` reverses it.
 `)
-    .action(async (flags: ExtendFlags, cmd: Command) => {
-      const { extendSubscriptions } = await import('../../session/extend.js');
-      await extendSubscriptions(runner.session(cmd), flags);
-    });
+    .action(lazyAction(runner, () => import('../../session/extend.js'), 'extendSubscriptions'));
 
   printsRecords(subscriptions.command('get'), 'Subscription')
     .description('Show one subscription with its student and product')
@@ -66,8 +58,5 @@ off a terminal it needs --yes. One audit run: \`members undo RUN_ID\` reverses i
       'members subscriptions get 7c0e9b52-3d41-4a8f-b6e2-0f5d9a1c2e3b',
       'members subscriptions get 7c0e9b52-3d41-4a8f-b6e2-0f5d9a1c2e3b --json',
     ))
-    .action(async (id: string, _flags: unknown, cmd: Command) => {
-      const { getSubscriptionCommand } = await import('./actions.js');
-      await getSubscriptionCommand(runner.session(cmd), id);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'getSubscriptionCommand'));
+});

@@ -1,10 +1,8 @@
-import type { Command } from 'commander';
-import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
-import type { SyncFlags } from '../../session/sync/flags.js';
+import { REASON_OPTION, examples, lazyAction, registration } from '../../session/command-kit.js';
 
 const repeat = (value: string, previous?: string[]) => [...(previous ?? []), value];
 
-export function registerSync(program: Command, runner: Runner): void {
+export const registerSync = registration('Everyday:', (program, runner) => {
   program.command('sync')
     .description('Make product access match a CSV of who should have it: planned, capped, recorded, undoable')
     .usage('--file <file> [options] | --apply <plan>')
@@ -40,8 +38,5 @@ Exit codes: 0 done (or nothing to do); 2 invalid input, or --yes missing off a t
 failed or was stale; 8 --check found changes to make; 9 a product would lose more holders than
 --max-revoke (or the default cap) allows: nothing was changed. See \`members help exit-codes\`.
 `)
-    .action(async (flags: SyncFlags, cmd: Command) => {
-      const { sync } = await import('./actions.js');
-      await sync(runner.session(cmd), flags);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'sync'));
+});

@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
-import { REASON_OPTION, examples, type Runner } from '../../session/command-kit.js';
-import type { UndoFlags } from './actions.js';
+import { REASON_OPTION, examples, lazyAction, registration } from '../../session/command-kit.js';
 
-export function registerUndo(program: Command, runner: Runner): void {
+export const registerUndo = registration('Everyday:', (program, runner) => {
   program.command('undo')
     .description('Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)')
     .usage('[options] <audit_id> | --last [--student <student>]')
@@ -21,8 +19,5 @@ When the state changed since the recorded change, nothing is sent (exit 5); in a
 that change is reported as a conflict and the others are undone (exit 7).
 What each kind of change's undo does, and what undo cannot give back: members help undo.
 `)
-    .action(async (auditId: string | undefined, opts: UndoFlags, cmd: Command) => {
-      const { undo } = await import('./actions.js');
-      await undo(runner.session(cmd), auditId, opts);
-    });
-}
+    .action(lazyAction(runner, () => import('./actions.js'), 'undo'));
+});

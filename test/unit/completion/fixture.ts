@@ -19,7 +19,6 @@ export function fixtureProgram(): Command {
     .description('Administer a membership platform.')
     .version('1.2.3', '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .addHelpCommand('help [command]', 'show help for a command')
     .configureOutput({ getOutHelpWidth: () => 100, getErrHelpWidth: () => 100 })
     .exitOverride()
     .option('-p, --profile <name>', 'profile to use')
@@ -28,6 +27,8 @@ export function fixtureProgram(): Command {
     .option('-q, --quiet', 'no notices')
     .option('--out <file>', 'write the result to FILE');
 
+  // Each command in its section of the root help, as src/program.ts does for every registration.
+  program.commandsGroup('Everyday:');
   const students = program.command('students').alias('student').description('Look up and change students');
   students.command('list').description('List students').option('--page <n>', 'page to fetch').option('--all', 'every page').action(noop);
   students.command('get').description('Show one student').argument('<student>', 'id or e-mail').action(noop);
@@ -43,6 +44,7 @@ export function fixtureProgram(): Command {
     .option('--product <id>', 'product id')
     .action(noop);
 
+  program.commandsGroup('Setup:');
   program.command('api').description('Raw request').argument('<path>', 'API path')
     .addOption(new Option('-X, --method <method>', 'HTTP method').choices(['GET', 'POST']).default('GET'))
     .option('-f, --field <key=value>', 'a field (repeatable)', collect, [])
@@ -51,8 +53,11 @@ export function fixtureProgram(): Command {
   const auth = program.command('auth').description('Profiles and tokens');
   auth.command('switch').description('Make a profile active').argument('<name>', 'profile').action(noop);
 
+  program.commandsGroup('Reports:');
   program.command('report').description('Partner reports').command('engaged-courses').description('Engaged courses').action(noop);
   program.command('secret', { hidden: true }).description('not for users').action(noop);
-  registerCompletion(program, runner);
+  program.commandsGroup(registerCompletion.section);
+  registerCompletion.register(program, runner);
+  program.addHelpCommand('help [command]', 'show help for a command');
   return program;
 }
