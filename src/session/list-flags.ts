@@ -1,18 +1,17 @@
 /**
  * What every paged list shares (contract §3): the flags `--page`, `--per-page`,
- * `--all` (and `--limit` where the contract lists it), their validation, the
- * table-mode footer `Page 1 of 288 (4,312 students). Use --page N or --all.`,
- * and printing a stream of records to an Output that is closed on success and
- * aborted on failure or Ctrl-C (so `--out FILE` is all or nothing).
+ * `--all` (and `--limit` where the contract lists it), their validation, and
+ * the table-mode footer `Page 1 of 288 (4,312 students). Use --page N or --all.`
+ * Printing goes through the run kit (run-kit.ts).
  */
 import type { Command } from 'commander';
-import { batched, batchesOf, eachBatch, type Batched, type Listing } from '../lib/batches.js';
+import { eachBatch, type Batched } from '../lib/batches.js';
 import type { PageInfo, PageWalk } from '../api/pagination/paginate.js';
-import { InterruptedError, UsageError } from '../lib/errors.js';
-import type { Io } from '../lib/io.js';
-import type { JsonRecord, Output, Records, View } from '../output/index.js';
+import { UsageError } from '../lib/errors.js';
+import type { JsonRecord, View } from '../output/index.js';
 import type { Session } from './session.js';
 import { parseInteger } from '../lib/values.js';
+import { printList } from './run-kit.js';
 
 /** The raw flags as commander hands them over. */
 export interface ListFlags {
@@ -73,23 +72,6 @@ export function pageFooter(info: PageInfo, noun: string, shownPage = 1): string 
 }
 
 /**
- * Opens the command's Output, runs `body`, then closes it; on any failure
- * (Ctrl-C and SIGTERM included, see `interruptible`) aborts it instead, so
- * that `--out FILE` never leaves a partial file behind.
- */
-export async function withOutput<T>(session: Session, body: (output: Output) => Promise<T>): Promise<T> {
-  const output = await session.output();
-  try {
-    const result = await body(output);
-    await output.close();
-    return result;
-  } catch (error) {
-    await output.abort();
-    throw error;
-  }
-}
-
-/**
  * Prints a paged list: one page by default, with the footer in table mode
  * when there are more; `--all`/`--limit` follow the pages. `fetch` receives
  * the walk (with its `onInfo` hook) and returns the records, lazily. `whole`
@@ -123,64 +105,6 @@ function keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): Batche
     into.push(...batch);
     return batch;
   });
-}
-
-/** Streams `records` to the command's Output (as they arrive in json, ndjson and csv). */
-export function printList(session: Session, view: View, records: Records): Promise<number> {
-  return withOutput(session, async (output) => {
-    // Tables wait for the last record: a spinner shows that something is happening.
-    const spinner = session.globals.output === 'table' ? await (await session.messages()).spinner(`Fetching ${view.noun}…`) : undefined;
-    try {
-      return await output.list(interruptible(records, session.io), view);
-    } finally {
-      spinner?.stop();
-    }
-  });
-}
-
-/**
- * Passes records through, a batch at a time, until Ctrl-C or SIGTERM, which
- * end the iteration with an InterruptedError (exit 130) even while a request
- * is pending.
- */
-export function interruptible<T>(records: Listing<T>, io: Io): Batched<T> {
-  return batched(() => interruptibleBatches(batchesOf(records), io));
-}
-
-async function* interruptibleBatches<T>(batches: AsyncIterable<readonly T[]>, io: Io): AsyncGenerator<readonly T[]> {
-  // One promise per step, not Promise.race against one long-lived promise: every race leaves a reaction on
-  // the pending promise that holds its result, so a 200,000-record list would stay in memory to the end.
-  let interrupt: ((error: Error) => void) | undefined;
-  let stopped: Error | undefined;
-  const stop = () => {
-    stopped ??= new InterruptedError();
-    interrupt?.(stopped);
-  };
-  const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
-  const iterator = batches[Symbol.asyncIterator]();
-  let pending = false;
-  try {
-    for (;;) {
-      if (stopped) throw stopped;
-      const next = Promise.resolve(iterator.next());
-      next.catch(() => undefined); // abandoned after an interrupt
-      pending = true;
-      const step = await new Promise<IteratorResult<readonly T[]>>((resolve, reject) => {
-        if (stopped) return reject(stopped);
-        interrupt = reject;
-        next.then(resolve, reject);
-      });
-      interrupt = undefined;
-      pending = false;
-      if (step.done) return;
-      io.onPage?.();
-      yield step.value;
-    }
-  } finally {
-    for (const remove of removers) remove?.();
-    // A generator still running cannot be returned; after an interrupt it is simply abandoned.
-    if (!pending) await iterator.return?.();
-  }
 }
 
 /** `a, b ,c` → ['a', 'b', 'c'], each one of `allowed` (case-insensitive); a usage error otherwise. */

@@ -5,8 +5,9 @@ import { printable } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
 import {
-  FOLLOW_PER_PAGE, LIST_CONCURRENCY, listOptions, printList, printPagedList, withOutput, type ListFlags,
+  FOLLOW_PER_PAGE, LIST_CONCURRENCY, listOptions, printPagedList, type ListFlags,
 } from '../../session/list-flags.js';
+import { printList, withOutput } from '../../session/run-kit.js';
 import { batched, batchesOf } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';

@@ -6,7 +6,7 @@ import { UsageError } from '../../lib/errors.js';
 import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
 import type { Session } from '../../session/session.js';
 import { parseDate, parseInteger, plural } from '../../lib/values.js';
-import { printList } from '../../session/list-flags.js';
+import { printList } from '../../session/run-kit.js';
 
 export interface HistoryFlags {
   student?: string;

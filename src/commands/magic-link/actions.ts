@@ -9,7 +9,7 @@ import { magicLink as postMagicLink } from '../../api/endpoints/students.js';
 import type { View } from '../../output/view.js';
 import type { Session } from '../../session/session.js';
 import { parseDuration } from '../../lib/values.js';
-import { withOutput } from '../../session/list-flags.js';
+import { withOutput } from '../../session/run-kit.js';
 import { resolveStudent, withGuess } from '../../domain/resolve.js';
 
 const MAGIC_LINK_VIEW: View = {

@@ -3,7 +3,8 @@ import type { Product } from '../../api/endpoints/schemas.js';
 import { byIdOrName, resolveProduct } from '../../domain/names.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
-import { listOptions, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
+import { listOptions, printPagedList, type ListFlags } from '../../session/list-flags.js';
+import { withOutput } from '../../session/run-kit.js';
 
 /** `12 / 3`: students with access released, by subscription status active / other (api-spec §2.3). */
 const subscribers = (value: unknown): string => {

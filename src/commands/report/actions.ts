@@ -5,7 +5,7 @@ import { personNameCell } from '../../output/cell.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
-import { printList } from '../../session/list-flags.js';
+import { printList } from '../../session/run-kit.js';
 
 export interface ReportFlags {
   top: string;

@@ -6,7 +6,7 @@ import { getScores, setScore as putScore } from '../../api/endpoints/students.js
 import { SCORE_VIEW } from '../../views/students.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
-import { withOutput } from '../../session/list-flags.js';
+import { withOutput } from '../../session/run-kit.js';
 import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 
 export async function getScore(session: Session, input: string): Promise<void> {

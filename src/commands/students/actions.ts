@@ -8,7 +8,8 @@ import {
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { Session } from '../../session/session.js';
 import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
-import { interruptible, listOptions, printPagedList, withOutput, type ListFlags } from '../../session/list-flags.js';
+import { listOptions, printPagedList, type ListFlags } from '../../session/list-flags.js';
+import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
 import { fold, productTitles, resolveProduct } from '../../domain/names.js';

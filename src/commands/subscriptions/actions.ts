@@ -11,7 +11,8 @@ import { UsageError } from '../../lib/errors.js';
 import { parseDuration, today } from '../../lib/values.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
-import { listOptions, parseChoiceList, printList, printPagedList, withOutput, type ListFlags, type ListOptions } from '../../session/list-flags.js';
+import { listOptions, parseChoiceList, printPagedList, type ListFlags, type ListOptions } from '../../session/list-flags.js';
+import { printList, withOutput } from '../../session/run-kit.js';
 
 export interface SubscriptionListFlags extends ListFlags {
   status?: string;

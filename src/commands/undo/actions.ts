@@ -13,7 +13,7 @@ import { BulkFailedError, InterruptedError, UsageError } from '../../lib/errors.
 import { localDateTime } from '../../lib/time/zones.js';
 import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
-import { withOutput } from '../../session/list-flags.js';
+import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
 import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import type { JsonRecord, View } from '../../output/index.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { batched } from '../../../src/lib/batches.js';
-import { interruptible } from '../../../src/session/list-flags.js';
+import { interruptible } from '../../../src/session/run-kit.js';
 import { InterruptedError } from '../../../src/lib/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 

@@ -1,6 +1,7 @@
 /** The list helpers shared by products, subscriptions, courses (and students). */
 import { describe, expect, it, vi } from 'vitest';
-import { interruptible, listOptions, pageFooter, parseChoiceList } from '../../../src/session/list-flags.js';
+import { listOptions, pageFooter, parseChoiceList } from '../../../src/session/list-flags.js';
+import { interruptible } from '../../../src/session/run-kit.js';
 import { InterruptedError, UsageError } from '../../../src/lib/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
