@@ -1,4 +1,4 @@
-/** How students and their subscriptions look in `table` mode (a support desk's columns). */
+/** How students look in `table` mode (a support desk's columns). */
 import { personNameCell } from '../output/cell.js';
 import type { Column, JsonRecord, View } from '../output/view.js';
 
@@ -46,50 +46,5 @@ export const STUDENT_VIEW: View = {
     { header: 'birth', path: 'birth', format: 'date' },
     { header: 'created', path: 'created_at', format: 'datetime' },
     { header: 'updated', path: 'updated_at', format: 'datetime' },
-  ],
-};
-
-export const SUBSCRIPTION_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [
-    { header: 'product', path: 'product.title' },
-    { header: 'product id', path: 'product_id' },
-    { header: 'status', path: 'status' },
-    { header: 'access', path: 'active', format: 'bool01' },
-    { header: 'accession', path: 'accession_date', format: 'date' },
-    { header: 'expiration', path: 'expiration_date', format: 'date' },
-  ],
-};
-
-export const SCORE_VIEW: View = {
-  noun: 'scores',
-  columns: [
-    { header: 'score', path: 'score' },
-    { header: 'posts', path: 'posts' },
-    { header: 'comments', path: 'comments' },
-    { header: 'replies', path: 'replies' },
-  ],
-};
-
-/** `students show`: each subscription with whether access is on, and why. */
-export const SUBSCRIPTION_STATE_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [
-    { header: 'product', path: 'product.title' },
-    { header: 'access', path: 'access' },
-    { header: 'why', path: 'access_why' },
-    { header: 'accession', path: 'accession_date', format: 'date' },
-    // Last, and dropped on a narrow terminal before "why" is cut short: PRODUCT takes the title too.
-    { header: 'product id', path: 'product_id', dropLate: true },
-  ],
-};
-
-/** `students show`: progress in each course the student has accessed. */
-export const COURSE_PROGRESS_VIEW: View = {
-  noun: 'courses',
-  columns: [
-    { header: 'course', path: 'course' },
-    { header: 'last access', path: 'last_access_at', format: 'datetime' },
-    { header: 'finished', path: 'finished_at', format: 'datetime' },
   ],
 };

@@ -6,11 +6,10 @@ import type { Session } from '../../session/session.js';
 import type { Api } from '../../api/client.js';
 import { walkPages, type Page } from '../../api/pagination/paginate.js';
 import type { View } from '../../output/view.js';
+import { RAW_VIEW, rawFieldsView } from '../../views/raw.js';
 import { flatten, getPath } from '../../output/fields.js';
 import { pluralWord } from '../../lib/values.js';
 import { eachBatch, type Batched } from '../../lib/batches.js';
-
-const RAW: View = { noun: 'records', columns: [] };
 
 export async function callApi(
   session: Session, rawPath: string, opts: { method: string; field: string[]; input?: string; paginate?: boolean },
@@ -30,9 +29,9 @@ export async function callApi(
     if (!opts.paginate) {
       const response = await api.raw({ method, path, query, body });
       const record = redacted(api, response.body) as Record<string, unknown> | null;
-      if (record !== null) await output.one(record, method === 'GET' ? RAW : await afterChange(session, record, method));
+      if (record !== null) await output.one(record, method === 'GET' ? RAW_VIEW : await afterChange(session, record, method));
     } else {
-      await output.list(redactEach(api, paginate(api, path, query)), RAW);
+      await output.list(redactEach(api, paginate(api, path, query)), RAW_VIEW);
     }
     await output.close();
   } catch (error) {
@@ -53,7 +52,7 @@ async function afterChange(session: Session, record: Record<string, unknown>, me
     const names = missing.map((field) => JSON.stringify(field)).join(', ');
     (await session.messages()).warn(`the answer to the ${method} has no ${pluralWord(missing.length, 'field')} ${names} (printed as null); the request was sent and succeeded. Available fields: ${Object.keys(flatten(record)).join(', ')}`);
   }
-  return { ...RAW, columns: fields.map((field) => ({ header: field, path: field })) };
+  return rawFieldsView(fields);
 }
 
 /**

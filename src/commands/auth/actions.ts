@@ -4,6 +4,7 @@ import type { Profile } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
 import { readAll } from '../../lib/read-input.js';
 import type { Session } from '../../session/session.js';
+import { PROFILE_VIEW } from '../../views/profiles.js';
 
 /**
  * A token with a line break or another control character (a paste gone
@@ -92,15 +93,7 @@ export async function status(session: Session, opts: { offline?: boolean }): Pro
     rows.push(describe(settings.profile, undefined, settings, store.active(), works));
   }
   const output = await session.output();
-  await output.list(rows, {
-    noun: 'profiles',
-    columns: [
-      { header: 'Profile', path: 'name' }, { header: 'Active', path: 'active', format: 'bool01' },
-      { header: 'Base URL', path: 'base_url' }, { header: 'Token', path: 'token' },
-      { header: 'Source', path: 'token_source' }, { header: 'Report tokens', path: 'report_tokens' },
-      { header: 'Status', path: 'status' },
-    ],
-  });
+  await output.list(rows, PROFILE_VIEW);
   await output.close();
   if (failure) throw failure;
 }

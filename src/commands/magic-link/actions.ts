@@ -6,17 +6,11 @@ import { CliError, ExitCode, RouteMissError } from '../../lib/errors.js';
 import { hasControls } from '../../output/sanitize.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { magicLink as postMagicLink } from '../../api/endpoints/students.js';
-import type { View } from '../../output/view.js';
+import { MAGIC_LINK_VIEW } from '../../views/magic-links.js';
 import type { Session } from '../../session/session.js';
 import { parseDuration } from '../../lib/values.js';
 import { withOutput } from '../../session/run-kit.js';
 import { resolveStudent, withGuess } from '../../domain/resolve.js';
-
-const MAGIC_LINK_VIEW: View = {
-  noun: 'magic links',
-  columns: [{ header: 'expire in', path: 'expire_in' }, { header: 'url', path: 'url' }],
-  renderTable: (record) => String(record.url),
-};
 
 /** The audit record never holds the URL: it is a credential. */
 export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<void> {

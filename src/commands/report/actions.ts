@@ -1,8 +1,8 @@
 import type { Api } from '../../api/client.js';
 import { engagedCourses, type ReportQuery } from '../../api/endpoints/report.js';
 import { MissingCredentialsError, UsageError } from '../../lib/errors.js';
-import { personNameCell } from '../../output/cell.js';
-import type { JsonRecord, View } from '../../output/index.js';
+import type { JsonRecord } from '../../output/index.js';
+import { REPORT_VIEW } from '../../views/report.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { printList } from '../../session/run-kit.js';
@@ -13,17 +13,6 @@ export interface ReportFlags {
   cursor?: string;
   maxPages?: string;
 }
-
-export const REPORT_VIEW: View = {
-  noun: 'report rows',
-  columns: [
-    { header: 'Course', path: 'course_name' },
-    { header: 'Name', path: 'full_name', format: personNameCell },
-    { header: 'E-mail', path: 'email' },
-    { header: 'Completion %', path: 'course_completion_percent' },
-    { header: 'Course average', path: 'course_avg_engagement_score' },
-  ],
-};
 
 /** The ranges of api-spec §4.5, checked before any request (exit 2). */
 export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerToken' | 'platformToken'> {

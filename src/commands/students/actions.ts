@@ -17,9 +17,10 @@ import { matchedFields, searchStudents } from '../../domain/search.js';
 import { personName } from '../../lib/people.js';
 import type { JsonRecord } from '../../output/index.js';
 import type { Listing } from '../../lib/batches.js';
-import {
-  COURSE_PROGRESS_VIEW, SCORE_VIEW, STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PHONE_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW,
-} from '../../views/students.js';
+import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PHONE_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW } from '../../views/students.js';
+import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
+import { SCORE_VIEW } from '../../views/scores.js';
+import { COURSE_PROGRESS_VIEW } from '../../views/courses.js';
 import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
 

@@ -1,5 +1,4 @@
 import { getSubscription, listCollection } from '../../api/endpoints/catalog.js';
-import { personName, type Named } from '../../lib/people.js';
 import { SUBSCRIPTION_STATUSES } from '../../api/endpoints/vocabulary.js';
 import { resolveProduct } from '../../domain/names.js';
 import type { Api } from '../../api/client.js';
@@ -9,7 +8,8 @@ import { lookUpStudent } from '../../domain/resolve.js';
 import { batched, batchesOf, type Batched } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseDuration, today } from '../../lib/values.js';
-import type { JsonRecord, View } from '../../output/index.js';
+import type { JsonRecord } from '../../output/index.js';
+import { SUBSCRIPTION_DETAIL_VIEW, SUBSCRIPTION_LIST_VIEW } from '../../views/subscriptions.js';
 import type { Session } from '../../session/session.js';
 import { listOptions, parseChoiceList, printPagedList, type ListFlags, type ListOptions } from '../../session/list-flags.js';
 import { printList, withOutput } from '../../session/run-kit.js';
@@ -22,40 +22,6 @@ export interface SubscriptionListFlags extends ListFlags {
   expiring?: string;
   expired?: boolean;
 }
-
-/** The student's name, or their e-mail when the API sent no name. */
-const studentName = (_value: unknown, record: JsonRecord): string => {
-  const student = (record.student ?? {}) as Named;
-  return personName(student) || String(student.email ?? '');
-};
-
-export const SUBSCRIPTION_LIST_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [
-    { header: 'Student', path: 'student.full_name', format: studentName },
-    { header: 'Product', path: 'product.title' },
-    { header: 'Status', path: 'status' },
-    { header: 'Access', path: 'active', format: 'bool01' },
-    { header: 'Accession', path: 'accession_date', format: 'date' },
-    { header: 'Expiration', path: 'expiration_date', format: 'date' },
-  ],
-};
-
-const SUBSCRIPTION_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [
-    { header: 'ID', path: 'id' },
-    SUBSCRIPTION_LIST_VIEW.columns[0] as View['columns'][number],
-    { header: 'E-mail', path: 'student.email' },
-    { header: 'Student ID', path: 'student.id' },
-    { header: 'Product', path: 'product.title' },
-    { header: 'Product ID', path: 'product_id' },
-    ...SUBSCRIPTION_LIST_VIEW.columns.slice(2),
-    { header: 'Cancelled', path: 'cancel_date', format: 'date' },
-    { header: 'Last payment', path: 'payment_last_date', format: 'date' },
-    { header: 'Created', path: 'created_at', format: 'datetime' },
-  ],
-};
 
 interface Filters {
   statuses?: ReadonlySet<string>;
@@ -138,5 +104,5 @@ function filtered(api: Api, walk: ListOptions, filters: Filters): Batched<Subscr
 
 export async function getSubscriptionCommand(session: Session, id: string): Promise<void> {
   const api = await session.api();
-  await withOutput(session, async (output) => output.one(await getSubscription(api, id), SUBSCRIPTION_VIEW));
+  await withOutput(session, async (output) => output.one(await getSubscription(api, id), SUBSCRIPTION_DETAIL_VIEW));
 }

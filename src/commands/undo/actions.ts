@@ -17,7 +17,8 @@ import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
 import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import type { JsonRecord, View } from '../../output/index.js';
-import { STUDENT_VIEW, SUBSCRIPTION_VIEW } from '../../views/students.js';
+import { STUDENT_VIEW } from '../../views/students.js';
+import { SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
 
 export interface UndoFlags {
   reason?: string;

@@ -1,0 +1,65 @@
+/** How subscriptions look in `table` mode: a student's, every student's, one in full, and why access is on. */
+import { personName, type Named } from '../lib/people.js';
+import type { JsonRecord, View } from '../output/view.js';
+
+/** A student's subscriptions: the product, its state and dates. */
+export const SUBSCRIPTION_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'product', path: 'product.title' },
+    { header: 'product id', path: 'product_id' },
+    { header: 'status', path: 'status' },
+    { header: 'access', path: 'active', format: 'bool01' },
+    { header: 'accession', path: 'accession_date', format: 'date' },
+    { header: 'expiration', path: 'expiration_date', format: 'date' },
+  ],
+};
+
+/** `students show`: each subscription with whether access is on, and why. */
+export const SUBSCRIPTION_STATE_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'product', path: 'product.title' },
+    { header: 'access', path: 'access' },
+    { header: 'why', path: 'access_why' },
+    { header: 'accession', path: 'accession_date', format: 'date' },
+    // Last, and dropped on a narrow terminal before "why" is cut short: PRODUCT takes the title too.
+    { header: 'product id', path: 'product_id', dropLate: true },
+  ],
+};
+
+/** The student's name, or their e-mail when the API sent no name. */
+const studentName = (_value: unknown, record: JsonRecord): string => {
+  const student = (record.student ?? {}) as Named;
+  return personName(student) || String(student.email ?? '');
+};
+
+/** `subscriptions list`: whose, to what, and in which state. */
+export const SUBSCRIPTION_LIST_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'Student', path: 'student.full_name', format: studentName },
+    { header: 'Product', path: 'product.title' },
+    { header: 'Status', path: 'status' },
+    { header: 'Access', path: 'active', format: 'bool01' },
+    { header: 'Accession', path: 'accession_date', format: 'date' },
+    { header: 'Expiration', path: 'expiration_date', format: 'date' },
+  ],
+};
+
+/** `subscriptions get`: one subscription with its student and product. */
+export const SUBSCRIPTION_DETAIL_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'ID', path: 'id' },
+    SUBSCRIPTION_LIST_VIEW.columns[0] as View['columns'][number],
+    { header: 'E-mail', path: 'student.email' },
+    { header: 'Student ID', path: 'student.id' },
+    { header: 'Product', path: 'product.title' },
+    { header: 'Product ID', path: 'product_id' },
+    ...SUBSCRIPTION_LIST_VIEW.columns.slice(2),
+    { header: 'Cancelled', path: 'cancel_date', format: 'date' },
+    { header: 'Last payment', path: 'payment_last_date', format: 'date' },
+    { header: 'Created', path: 'created_at', format: 'datetime' },
+  ],
+};
