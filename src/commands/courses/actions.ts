@@ -1,29 +1,28 @@
 import type { Api } from '../../api/client.js';
 import { courseAccesses, getCourse, listCollection } from '../../api/endpoints/catalog.js';
-import type { Course, CourseAccess } from '../../api/endpoints/schemas.js';
+import type { CourseAccess } from '../../api/endpoints/schemas.js';
 import type { JsonRecord } from '../../output/index.js';
 import { COURSE_ACCESS_VIEW, COURSE_LIST_VIEW, COURSE_VIEW, NEVER_OPENED_VIEW } from '../../views/courses.js';
 import type { Session } from '../../session/session.js';
 import {
-  FOLLOW_PER_PAGE, LIST_CONCURRENCY, listOptions, printPagedList, type ListFlags,
+  FOLLOW_PER_PAGE, LIST_CONCURRENCY, type ListFlags,
 } from '../../session/list-flags.js';
-import { printList, withOutput } from '../../session/run-kit.js';
+import { printList } from '../../session/run-kit.js';
+import { getCatalogItem, listCatalog, type Catalog } from '../../session/catalog/commands.js';
 import { batched, batchesOf } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import { byCompletion, neverOpened, openedBy, type CompletionFilter } from '../../domain/course-audience.js';
 import { byIdOrName, resolveCourse, resolveProduct } from '../../domain/names.js';
 
-export async function listCourses(session: Session, flags: ListFlags): Promise<void> {
-  const walk = listOptions(flags);
-  const api = await session.api();
-  await printPagedList(session, COURSE_LIST_VIEW, walk, (options) => listCollection(api, 'courses', options) as AsyncIterable<JsonRecord>,
-    (courses) => api.onCatalog?.('courses', courses as unknown as Course[]));
-}
+const COURSES: Catalog = {
+  collection: 'courses', noun: 'course', listView: COURSE_LIST_VIEW, view: COURSE_VIEW,
+  get: getCourse,
+  resolve: resolveCourse,
+};
 
-export async function getCourseCommand(session: Session, id: string): Promise<void> {
-  const api = await session.api();
-  await withOutput(session, async (output) => output.one(await byIdOrName(id, (courseId) => getCourse(api, courseId), () => resolveCourse(api, id), 'course'), COURSE_VIEW));
-}
+export const list = (session: Session, flags: ListFlags) => listCatalog(session, COURSES, flags);
+
+export const get = (session: Session, input: string) => getCatalogItem(session, COURSES, input);
 
 export interface AccessFlags {
   finished?: boolean;
@@ -46,7 +45,7 @@ export function accessFilter(flags: AccessFlags): { completion?: CompletionFilte
   return flags.notFinished ? { completion: 'not-finished' } : {};
 }
 
-export async function courseAccessesCommand(session: Session, id: string, flags: AccessFlags = {}): Promise<void> {
+export async function accesses(session: Session, id: string, flags: AccessFlags = {}): Promise<void> {
   const filter = accessFilter(flags);
   const api = await session.api();
   const accesses = () => byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course');

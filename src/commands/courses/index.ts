@@ -1,5 +1,5 @@
 import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
-import { addListOptions } from '../../session/list-flags.js';
+import { addListAndGet } from '../../session/catalog/flags.js';
 
 export const registerCourses = registration('Everyday:', (program, runner) => {
   const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')
@@ -8,23 +8,26 @@ export const registerCourses = registration('Everyday:', (program, runner) => {
       'members courses accesses "Python para iniciantes" -o csv',
     ));
 
-  addListOptions(printsRecords(courses.command('list'), 'Course').description('List courses with their counts of modules and lessons'))
-    .addHelpText('after', examples(
-      'members courses list',
-      'members courses list --all -o json > courses.json',
-      'members courses list --fields id,title,status -o csv',
-    ))
-    .action(lazyAction(runner, () => import('./actions.js'), 'listCourses'));
-
-  printsRecords(courses.command('get'), 'Course')
-    .description('Show one course, then its modules and lessons as a tree')
-    .argument('<course>', COURSE_ARGUMENT)
-    .addHelpText('after', examples(
-      'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
-      'members courses get "programação em python"',
-      'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b --json | jq \'.modules[].title\'',
-    ))
-    .action(lazyAction(runner, () => import('./actions.js'), 'getCourseCommand'));
+  addListAndGet(courses, runner, () => import('./actions.js'), {
+    record: 'Course',
+    list: {
+      description: 'List courses with their counts of modules and lessons',
+      examples: [
+        'members courses list',
+        'members courses list --all -o json > courses.json',
+        'members courses list --fields id,title,status -o csv',
+      ],
+    },
+    get: {
+      description: 'Show one course, then its modules and lessons as a tree',
+      argument: ['<course>', COURSE_ARGUMENT],
+      examples: [
+        'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b',
+        'members courses get "programação em python"',
+        'members courses get 2b7d4e90-1c3a-4f5e-8d6b-9a0c1e2f3a4b --json | jq \'.modules[].title\'',
+      ],
+    },
+  });
 
   printsRecords(courses.command('accesses'), 'CourseAccess')
     .description('Who accessed a course: last access, whether and when they finished it; or who holds a product and never opened it')
@@ -42,5 +45,5 @@ export const registerCourses = registration('Everyday:', (program, runner) => {
 page): the API lists no holders of one product. A holder never opened the
 course when the accesses have no entry for them, or one without a last access.
 `)
-    .action(lazyAction(runner, () => import('./actions.js'), 'courseAccessesCommand'));
+    .action(lazyAction(runner, () => import('./actions.js'), 'accesses'));
 });

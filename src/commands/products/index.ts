@@ -1,5 +1,5 @@
-import { examples, PRODUCT_ARGUMENT, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
-import { addListOptions } from '../../session/list-flags.js';
+import { examples, PRODUCT_ARGUMENT, registration } from '../../session/command-kit.js';
+import { addListAndGet } from '../../session/catalog/flags.js';
 
 export const registerProducts = registration('Everyday:', (program, runner) => {
   const products = program.command('products').description('List products and their subscriber counts')
@@ -8,21 +8,24 @@ export const registerProducts = registration('Everyday:', (program, runner) => {
       'members products get "Python Pro" --json',
     ));
 
-  addListOptions(printsRecords(products.command('list'), 'Product').description('List products, one page at a time (--all for every page)'))
-    .addHelpText('after', examples(
-      'members products list',
-      'members products list --all -o csv --out products.csv',
-      'members products list --page 2 --per-page 50 --fields id,title,subscribers.active',
-    ))
-    .action(lazyAction(runner, () => import('./actions.js'), 'listProducts'));
-
-  printsRecords(products.command('get'), 'Product')
-    .description('Show one product, with its active and inactive subscribers')
-    .argument('<product>', PRODUCT_ARGUMENT)
-    .addHelpText('after', examples(
-      'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f',
-      'members products get "python pro"',
-      'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f --json | jq .subscribers',
-    ))
-    .action(lazyAction(runner, () => import('./actions.js'), 'getProductCommand'));
+  addListAndGet(products, runner, () => import('./actions.js'), {
+    record: 'Product',
+    list: {
+      description: 'List products, one page at a time (--all for every page)',
+      examples: [
+        'members products list',
+        'members products list --all -o csv --out products.csv',
+        'members products list --page 2 --per-page 50 --fields id,title,subscribers.active',
+      ],
+    },
+    get: {
+      description: 'Show one product, with its active and inactive subscribers',
+      argument: ['<product>', PRODUCT_ARGUMENT],
+      examples: [
+        'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f',
+        'members products get "python pro"',
+        'members products get 4f6d2c1e-8b7a-4c3d-9e2f-1a2b3c4d5e6f --json | jq .subscribers',
+      ],
+    },
+  });
 });
