@@ -44,6 +44,8 @@ export function run(args: string[], options: RunOptions = {}): Promise<RunResult
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    // A command that exits before reading its stdin closes the pipe: the EPIPE is not the test's failure (its exit code is).
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
