@@ -20,13 +20,14 @@ import { planExtension, type ExtendBy, type ExtendPlan, type Extension, type Hol
 import { resolveProduct, type Named } from '../domain/names.js';
 import type { HeldState, PlannedChange } from '../domain/sync/plan.js';
 import type { BulkSummary } from '../domain/bulk/engine.js';
-import type { JsonRecord, View } from '../output/index.js';
+import type { JsonRecord } from '../output/index.js';
 import { assertFieldsBeforeChange } from '../output/fields.js';
 import type { Messages } from '../output/messages.js';
-import { withOutput } from './list-flags.js';
+import { withOutput } from './run-kit.js';
 import { applyPlan } from './sync/apply.js';
 import { readState } from './read-state.js';
 import type { Session } from './session.js';
+import { EXTEND_PLAN_VIEW, EXTEND_RESULT_VIEW } from '../views/subscriptions.js';
 
 export interface ExtendFlags {
   product?: string;
@@ -61,23 +62,6 @@ export function extendRequest(flags: ExtendFlags): ExtendRequest {
   if (flags.student !== undefined) request.student = { ...parseStudentKey(flags.student), input: flags.student };
   return request;
 }
-
-/** The plan as printed: one row per subscription, extended or left out, `old → new`. */
-export const EXTEND_PLAN_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [
-    { header: 'action', path: 'action' },
-    { header: 'student', path: 'student' },
-    { header: 'status', path: 'status' },
-    { header: 'expiration', path: 'expiration_date', format: (_value, record) => `${String(record.expiration_date ?? 'none')} → ${String(record.new_expiration_date ?? '')}` },
-    { header: 'note', path: 'note' },
-  ],
-};
-
-const EXTEND_RESULT_VIEW: View = {
-  noun: 'subscriptions',
-  columns: [{ header: 'student', path: 'student' }, { header: 'result', path: 'result' }, { header: 'message', path: 'message' }],
-};
 
 const PLAN_FIELDS = ['action', 'student', 'student_id', 'email', 'product_id', 'status', 'accession_date', 'expiration_date', 'new_expiration_date', 'note'];
 

@@ -16,41 +16,17 @@ import { BulkFailedError, CliError, ExitCode, NotFoundError, UsageError } from '
 import { nameAndEmail } from '../lib/people.js';
 import { plural, today } from '../lib/values.js';
 import { deleteSourceBlocker, planTransfer, type Move, type Staying, type TransferPlan } from '../domain/transfer.js';
-import type { JsonRecord, View } from '../output/index.js';
+import type { JsonRecord } from '../output/index.js';
 import { assertFieldsBeforeChange } from '../output/fields.js';
-import { withOutput } from './list-flags.js';
+import { withOutput } from './run-kit.js';
 import type { Session } from './session.js';
+import { TRANSFER_PLAN_VIEW, TRANSFER_RESULT_VIEW } from '../views/subscriptions.js';
 
 export interface TransferFlags {
   deleteSource?: boolean;
   dryRun?: boolean;
   reason?: string;
 }
-
-/** The plan as printed: each product of FROM, whether it moves, and why not. */
-export const TRANSFER_PLAN_VIEW: View = {
-  noun: 'products',
-  columns: [
-    { header: 'action', path: 'action' },
-    { header: 'product', path: 'product_title' },
-    { header: 'product id', path: 'product_id', dropLate: true },
-    { header: 'accession', path: 'accession_date', format: 'date' },
-    { header: 'expiration', path: 'expiration_date', format: 'date' },
-    { header: 'note', path: 'note' },
-  ],
-};
-
-/** Each step of the run: a grant to TO, a revoke from FROM, the delete of FROM. */
-export const TRANSFER_RESULT_VIEW: View = {
-  noun: 'steps',
-  columns: [
-    { header: 'step', path: 'step' },
-    { header: 'student', path: 'student' },
-    { header: 'product', path: 'product_id' },
-    { header: 'result', path: 'result' },
-    { header: 'message', path: 'message' },
-  ],
-};
 
 const PLAN_FIELDS = ['action', 'product_id', 'product_title', 'accession_date', 'expiration_date', 'status', 'note'];
 

@@ -32,3 +32,16 @@ export const HISTORY_VIEW: View = {
     { header: 'id', path: 'id' },
   ],
 };
+
+/** The changes of a run as they are undone, one record each. */
+export const RUN_UNDO_VIEW: View = {
+  noun: 'changes',
+  columns: [
+    { header: 'id', path: 'id' },
+    { header: 'action', path: 'action' },
+    { header: 'student', path: 'student' },
+    { header: 'product', path: 'product_id', dropLate: true },
+    { header: 'result', path: 'result' },
+    { header: 'message', path: 'message' },
+  ],
+};

@@ -63,3 +63,57 @@ export const SUBSCRIPTION_DETAIL_VIEW: View = {
     { header: 'Created', path: 'created_at', format: 'datetime' },
   ],
 };
+
+/** `students grant|revoke STUDENT P1 P2 …`: each product's outcome. */
+export const SEVERAL_VIEW: View = {
+  noun: 'products',
+  columns: [
+    { header: 'product', path: 'product' },
+    { header: 'product id', path: 'product_id', dropLate: true },
+    { header: 'result', path: 'result' },
+    { header: 'message', path: 'message' },
+  ],
+};
+
+/** The plan as printed: one row per subscription, extended or left out, `old → new`. */
+export const EXTEND_PLAN_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [
+    { header: 'action', path: 'action' },
+    { header: 'student', path: 'student' },
+    { header: 'status', path: 'status' },
+    { header: 'expiration', path: 'expiration_date', format: (_value, record) => `${String(record.expiration_date ?? 'none')} → ${String(record.new_expiration_date ?? '')}` },
+    { header: 'note', path: 'note' },
+  ],
+};
+
+/** `subscriptions extend`: each subscription's outcome. */
+export const EXTEND_RESULT_VIEW: View = {
+  noun: 'subscriptions',
+  columns: [{ header: 'student', path: 'student' }, { header: 'result', path: 'result' }, { header: 'message', path: 'message' }],
+};
+
+/** The plan as printed: each product of FROM, whether it moves, and why not. */
+export const TRANSFER_PLAN_VIEW: View = {
+  noun: 'products',
+  columns: [
+    { header: 'action', path: 'action' },
+    { header: 'product', path: 'product_title' },
+    { header: 'product id', path: 'product_id', dropLate: true },
+    { header: 'accession', path: 'accession_date', format: 'date' },
+    { header: 'expiration', path: 'expiration_date', format: 'date' },
+    { header: 'note', path: 'note' },
+  ],
+};
+
+/** Each step of the run: a grant to TO, a revoke from FROM, the delete of FROM. */
+export const TRANSFER_RESULT_VIEW: View = {
+  noun: 'steps',
+  columns: [
+    { header: 'step', path: 'step' },
+    { header: 'student', path: 'student' },
+    { header: 'product', path: 'product_id' },
+    { header: 'result', path: 'result' },
+    { header: 'message', path: 'message' },
+  ],
+};

@@ -186,10 +186,7 @@ holds without access, stay with FROM (the plan says so). The new subscriptions g
 server's default status. Progress and score stay with FROM: the API has no way to move
 them. Two lookups, then one request per change; one audit run (\`members undo RUN_ID\`).
 `)
-    .action(async (from: string, to: string, opts: { deleteSource?: boolean; dryRun?: boolean; reason?: string }, cmd: Command) => {
-      const { transferStudent } = await import('../../session/transfer.js');
-      await transferStudent(runner.session(cmd), from, to, opts);
-    });
+    .action(lazyAction(runner, () => import('../../session/transfer.js'), 'transferStudent'));
 
   addBulkOptions(students.command('import')
     .description('Create the students of a CSV file; e-mails that exist already are skipped')

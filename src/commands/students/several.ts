@@ -20,10 +20,11 @@ import { resolveStudent, studentLabel, type ResolvedStudent } from '../../domain
 import { AuthError, BulkFailedError, CliError, ExitCode, TransientError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
-import type { JsonRecord, View } from '../../output/view.js';
-import { withOutput } from '../../session/list-flags.js';
+import type { JsonRecord } from '../../output/view.js';
+import { withOutput } from '../../session/run-kit.js';
 import type { Session } from '../../session/session.js';
 import { recordOutcome } from './actions.js';
+import { SEVERAL_VIEW } from '../../views/subscriptions.js';
 
 /** One line of the result per product. */
 interface ProductResult extends JsonRecord {
@@ -35,16 +36,6 @@ interface ProductResult extends JsonRecord {
 }
 
 const RESULT_FIELDS = ['student', 'product_id', 'product', 'result', 'message'];
-
-const SEVERAL_VIEW: View = {
-  noun: 'products',
-  columns: [
-    { header: 'product', path: 'product' },
-    { header: 'product id', path: 'product_id', dropLate: true },
-    { header: 'result', path: 'result' },
-    { header: 'message', path: 'message' },
-  ],
-};
 
 /** `"Python Pro" (5f1c…)`: how questions and results name a product. */
 const named = (product: Named) => (product.title ? `"${product.title}" (${product.id})` : product.id);

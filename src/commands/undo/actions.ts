@@ -16,28 +16,16 @@ import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
 import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type RunStep, type UndoPlan } from '../../domain/undo.js';
-import type { JsonRecord, View } from '../../output/index.js';
+import type { JsonRecord } from '../../output/index.js';
 import { STUDENT_VIEW } from '../../views/students.js';
 import { SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
+import { RUN_UNDO_VIEW } from '../../views/history.js';
 
 export interface UndoFlags {
   reason?: string;
   last?: boolean;
   student?: string;
 }
-
-/** The changes of a run as they are undone, one record each. */
-export const RUN_UNDO_VIEW: View = {
-  noun: 'changes',
-  columns: [
-    { header: 'id', path: 'id' },
-    { header: 'action', path: 'action' },
-    { header: 'student', path: 'student' },
-    { header: 'product', path: 'product_id', dropLate: true },
-    { header: 'result', path: 'result' },
-    { header: 'message', path: 'message' },
-  ],
-};
 
 export async function undo(session: Session, rawId: string | undefined, opts: UndoFlags): Promise<void> {
   const id = rawId?.trim();
