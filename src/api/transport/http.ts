@@ -1,28 +1,24 @@
 /**
  * The transport: one keep-alive undici dispatcher per run, Bearer auth pinned
- * to the base URL's origin, per-request timeout, retries by undici's
- * RetryHandler driven by our policy (the one retry loop: whole-answer.ts
- * turns a broken body into a failure it retries too), and every failure
- * turned into a typed error whose exit code the error boundary reads.
+ * to the base URL's origin, per-request timeout, and every failure turned
+ * into a typed error whose exit code the error boundary reads. Below it,
+ * whole-answer.ts hands up only complete answers; above it, retry.ts decides
+ * about every failure (with retry-policy.ts) and pacer.ts spaces the sends.
  */
-import type { Dispatcher, RetryHandler } from 'undici';
+import type { Dispatcher } from 'undici';
 // undici's own modules rather than its index, which loads fetch, WebSocket,
 // the cache and the mocks as well: half the start-up of a one-request run.
 import Agent from 'undici/lib/dispatcher/agent.js';
-import retryInterceptor from 'undici/lib/interceptor/retry.js';
 import request from 'undici/lib/api/api-request.js';
 import {
   ApiError, AuthError, NotFoundError, RejectedError, RouteMissError, TransientError, ExitCode,
   type RequestLabel,
 } from '../../lib/errors.js';
-import {
-  RETRYABLE_CODES, RETRYABLE_STATUS, RETRY_METHODS, defaultBackoff, outcomeUnknown, parseRetryAfter, retryDecision,
-  type Backoff, type Failure,
-} from './retry-policy.js';
+import { RETRYABLE_STATUS, defaultBackoff, outcomeUnknown, parseRetryAfter, type Backoff } from './retry-policy.js';
+import { Exchange, retryOnFailure, type RetryOptions } from './retry.js';
 import { redactor } from './redact.js';
 import { BodyTooLargeError, bodyText, wholeAnswers, type FailedBodyHolder } from './whole-answer.js';
 import { Pacer } from './pacer.js';
-import { plural } from '../../lib/values.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -79,20 +75,12 @@ export interface HttpRequest {
   alreadyApplied?: () => Promise<boolean>;
 }
 
-/** What one exchange has been through, for the retry budget and the error message. */
-interface ExchangeState {
-  /** Failures seen so far, each counted against the budget (429s aside). */
-  attempt: number;
-  /** When the first 429 came: 429s are retried until the rate-limit budget (a deadline) is spent. */
-  firstRateLimit?: number;
-  /** Requests sent again. */
-  retries: number;
-  /** The last network failure retried (a timeout, a cut connection), to name it if the retry fails too. */
-  lastNetworkCode?: string;
-  /** A check found the POST's effect: the caller fetches it instead of failing. */
-  applied?: boolean;
-  /** Why the check of a POST of unknown outcome failed, when it did. */
-  checkFailed?: string;
+/** A request on its way: what was asked, as messages name it, its retries, and its --verbose line. */
+interface Sent {
+  req: HttpRequest;
+  label: RequestLabel;
+  exchange: Exchange;
+  log: (status: string) => void;
 }
 
 export interface HttpResponse {
@@ -114,7 +102,7 @@ export class HttpClient {
   /** Tells the user something on stderr (nothing with --quiet). */
   readonly notice: (text: string) => void;
   private readonly dispatcher: Dispatcher;
-  private readonly pacer: Pacer;
+  private readonly retrying: RetryOptions;
   private readonly owned?: Dispatcher;
 
   constructor(private readonly options: HttpOptions) {
@@ -123,20 +111,15 @@ export class HttpClient {
     this.notice = options.notice ?? (() => undefined);
     const base = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
     if (!options.dispatcher || options.ownsDispatcher) this.owned = base;
-    // Our lists, not undici's defaults: the handler filters statuses with them before asking `retryDecision`.
+    const pacer = options.pacer ?? new Pacer();
+    this.retrying = { retries: options.retries, backoff: options.backoff ?? defaultBackoff, pacer, notice: this.notice };
     // Interceptors wrap in order: whole answers below the retry handler, which sees each one only once it is complete.
-    this.pacer = options.pacer ?? new Pacer();
     this.dispatcher = base.compose(wholeAnswers({
       deadlineMs: options.timeoutMs,
       maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
       keepBodiesOf: RETRYABLE_STATUS,
-      onAnswer: (status, headers) => this.pacer.observe(status, headers),
-    }), retryInterceptor({
-      maxRetries: options.retries,
-      statusCodes: [...RETRYABLE_STATUS],
-      methods: [...RETRY_METHODS] as Dispatcher.HttpMethod[],
-      errorCodes: [...RETRYABLE_CODES],
-    }));
+      onAnswer: (status, headers) => pacer.observe(status, headers),
+    }), retryOnFailure(options.retries));
   }
 
   /** Resolves a path or link against the base URL; refuses other origins. */
@@ -166,64 +149,15 @@ export class HttpClient {
     const url = this.url(req.path, req.query);
     const label: RequestLabel = { method: req.method, path: this.redact(url.pathname + url.search) };
     const started = monotonicMs();
-    const headers: Record<string, string> = {
-      'user-agent': this.options.userAgent,
-      accept: 'application/json',
-    };
-    if (req.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    if (req.body !== undefined) headers['content-type'] = 'application/json';
-
-    // One budget for the whole exchange: every failure, a broken body's too (whole-answer.ts), reaches `retry` below.
-    const state: ExchangeState = { attempt: 0, retries: 0 };
+    // One budget for the whole exchange: every failure, a broken body's too (whole-answer.ts), goes to its Exchange.
+    const exchange = new Exchange(this.retrying, { method: req.method, path: label.path, alreadyApplied: req.alreadyApplied });
     const log = (status: string) => this.options.log?.(
-      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(monotonicMs() - started)}ms retries=${state.retries}`,
+      `${req.method} ${this.redact(url.href)} ${status} ${Math.round(monotonicMs() - started)}ms retries=${exchange.retries}`,
     );
-    const backoff = this.options.backoff ?? defaultBackoff;
-    const decide = (failure: Failure) => {
-      // A 429 was refused before any work: it spends the rate-limit budget (a deadline), not one of the --retries
-      // (a run under a rate limit must never lose a row to it). --retries 0 still means no retry at all.
-      if (failure.status !== 429 || this.options.retries === 0) return retryDecision(failure, ++state.attempt, this.options.retries, backoff);
-      state.firstRateLimit ??= monotonicMs();
-      const decision = retryDecision(failure, 1, 1, backoff);
-      const waited = monotonicMs() - state.firstRateLimit;
-      return decision && waited + decision.delayMs <= backoff.rateLimitBudgetMs ? decision : null;
-    };
+    const sent: Sent = { req, label, exchange, log };
 
-    const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
-      const failure = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
-      const status = failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined;
-      const decision = decide({ method: req.method, status, code: failure.code, retryAfter: failure.headers?.['retry-after'] });
-      if (decision === null) return callback(err);
-      const again = () => {
-        // A wait longer than any of our own backoffs (a per-minute rate limit's Retry-After) is said, not sat through in silence.
-        if (decision.delayMs > (this.options.backoff ?? defaultBackoff).maxMs) {
-          const why = status === 429 ? 'rate limited (429)' : `answered ${status ?? failure.code}`;
-          this.notice(`${req.method} ${label.path}: ${why}; waiting ${Math.ceil(decision.delayMs / 1000)}s as the server asks (Retry-After) before trying again`);
-        }
-        state.retries++;
-        if (status === undefined) state.lastNetworkCode = failure.code;
-        // Then the run's pacer: every worker's retries queue behind the same rate limit.
-        setTimeout(() => void this.pacer.acquire().then(() => callback(null)), decision.delayMs);
-      };
-      if (!decision.checkFirst) return again();
-      // A POST that may have been applied goes again only when a check finds no trace of it (contract §6).
-      if (!req.alreadyApplied) return callback(err);
-      req.alreadyApplied().then(
-        (applied) => {
-          state.applied = applied;
-          if (applied) callback(err);
-          else again();
-        },
-        (error: unknown) => {
-          state.checkFailed = checkFailure(error);
-          callback(err);
-        },
-      );
-    };
-
-    await this.pacer.acquire();
-    // A retryable status that used up the budget (or a checked POST's 5xx) arrives as undici's RequestRetryError,
-    // without its body: whole-answer.ts keeps the start of it here.
+    await this.retrying.pacer.acquire();
+    // Where whole-answer.ts keeps the start of a failed answer's body, which undici's RequestRetryError leaves out.
     const failedBody: FailedBodyHolder = {};
     let response: Dispatcher.ResponseData<unknown>;
     try {
@@ -231,35 +165,30 @@ export class HttpClient {
         origin: url.origin,
         path: url.pathname + url.search,
         method: req.method,
-        headers,
+        headers: this.headers(req),
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         // Backstops only: whole-answer.ts's deadline for headers and body together starts as the request is written,
         // no later than undici's header timer and before its idle timer between chunks, so it always ends an attempt first.
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        // Per-request options of the retry interceptor, merged over the dispatcher's.
-        retryOptions: { retry },
+        ...exchange.dispatchOptions,
         failedBody,
       } as Dispatcher.RequestOptions);
     } catch (error) {
-      const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
-      if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
-        log(String(failed.statusCode));
-        const body = parseBody(failedBody.text ?? '');
-        throw this.statusError(failed.statusCode, body === INVALID ? undefined : body, label, state, req, failed.headers ?? {});
-      }
-      log('ERR');
-      if (error instanceof BodyTooLargeError) {
-        throw new BadResponseError(`the server sent more than ${formatBytes(error.maxBytes)} in one response; refusing to read on (report it to the platform)`, ExitCode.transient, label, error.status);
-      }
-      throw this.networkError(error, label, state);
+      throw this.failure(error, failedBody, sent);
     }
+    return this.answer(response, sent);
+  }
+
+  /** The answer the retries ended with, read whole (whole-answer.ts): a 2xx's JSON body, or the status's error. */
+  private async answer(response: Dispatcher.ResponseData<unknown>, sent: Sent): Promise<HttpResponse> {
+    const { label } = sent;
     // The body is all there (whole-answer.ts): reading it cannot fail half-way.
     // Read and decoded once here: undici's body.text() left a 100,000-row report with 20 MiB more live heap (RSS 128 -> 110 MiB).
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(chunk as Buffer);
     const text = bodyText(chunks);
-    log(String(response.statusCode));
+    sent.log(String(response.statusCode));
     const body = parseBody(text);
     const requestId = headerValue(response.headers['x-request-id']);
     if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -272,7 +201,36 @@ export class HttpClient {
       }
       return { status: response.statusCode, headers: response.headers, body, requestId };
     }
-    throw this.statusError(response.statusCode, body === INVALID ? undefined : body, label, state, req, response.headers);
+    throw this.statusError(response.statusCode, body === INVALID ? undefined : body, sent, response.headers);
+  }
+
+  /**
+   * What undici threw: a retryable status that used up the budget (or a checked
+   * POST's 5xx), as its RequestRetryError without the body, which whole-answer.ts
+   * kept in `failedBody`; a body too large; or a network failure.
+   */
+  private failure(error: unknown, failedBody: FailedBodyHolder, sent: Sent): ApiError {
+    const failed = error as { code?: string; statusCode?: number; headers?: Record<string, string | string[]> };
+    if (failed.code === 'UND_ERR_REQ_RETRY' && failed.statusCode) {
+      sent.log(String(failed.statusCode));
+      const body = parseBody(failedBody.text ?? '');
+      return this.statusError(failed.statusCode, body === INVALID ? undefined : body, sent, failed.headers ?? {});
+    }
+    sent.log('ERR');
+    if (error instanceof BodyTooLargeError) {
+      return new BadResponseError(`the server sent more than ${formatBytes(error.maxBytes)} in one response; refusing to read on (report it to the platform)`, ExitCode.transient, sent.label, error.status);
+    }
+    return this.networkError(error, sent.label, sent.exchange);
+  }
+
+  private headers(req: HttpRequest): Record<string, string> {
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+    };
+    if (req.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
   }
 
   /** Waits for requests in flight; `abandon` (after Ctrl-C or SIGTERM) cancels them instead: nobody wants their answers. */
@@ -281,10 +239,7 @@ export class HttpClient {
     else await this.owned?.close();
   }
 
-  private statusError(
-    status: number, body: unknown, label: RequestLabel, state: ExchangeState, req: HttpRequest,
-    headers: Record<string, string | string[] | undefined>,
-  ): ApiError {
+  private statusError(status: number, body: unknown, { label, exchange, req }: Sent, headers: Record<string, string | string[] | undefined>): ApiError {
     const server = serverMessage(body);
     const said = server ? `: ${this.redact(server)}` : '';
     if (status === 401 || status === 403) {
@@ -316,11 +271,11 @@ export class HttpClient {
       const next = wait === undefined
         ? 'try again later or raise --retries'
         : `the server asks to wait ${Math.ceil(wait / 1000)}s: try again after ${new Date(Date.now() + wait).toLocaleTimeString()}`;
-      return new TransientError(this.redact(`rate limited (429)${triesText(state)}${said}; ${next}`), ExitCode.transient, label, status);
+      return new TransientError(this.redact(`rate limited (429)${exchange.tries}${said}; ${next}`), ExitCode.transient, label, status);
     }
     if (status >= 500) {
-      const next = req.method === 'POST' ? postOutcome(state) : 'try again later or raise --retries';
-      return new TransientError(this.redact(`server unavailable (${status})${triesText(state)}${said}; ${next}`), ExitCode.transient, label, status);
+      const next = req.method === 'POST' ? exchange.postOutcome : 'try again later or raise --retries';
+      return new TransientError(this.redact(`server unavailable (${status})${exchange.tries}${said}; ${next}`), ExitCode.transient, label, status);
     }
     const fieldErrors = serverFieldErrors(body);
     const details = fieldErrors
@@ -331,12 +286,12 @@ export class HttpClient {
     );
   }
 
-  private networkError(error: unknown, label: RequestLabel, state: ExchangeState): ApiError {
+  private networkError(error: unknown, label: RequestLabel, exchange: Exchange): ApiError {
     if (error instanceof ApiError) return error;
     const raw = (error as { code?: string }).code;
     // A retry that undici itself gave up on: name the failure that started it.
-    const code = raw === 'UND_ERR_REQ_RETRY' ? state.lastNetworkCode ?? 'UND_ERR_SOCKET' : raw;
-    const tries = triesText(state);
+    const code = raw === 'UND_ERR_REQ_RETRY' ? exchange.lastNetworkCode ?? 'UND_ERR_SOCKET' : raw;
+    const tries = exchange.tries;
     const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
     const proxy = this.options.proxy;
@@ -347,8 +302,8 @@ export class HttpClient {
         : proxy
           ? proxyProblem(proxy, this.baseUrl, code, (error as Error).message, tries)
           : `cannot reach ${this.baseUrl.origin} (${code ?? (error as Error).message})${tries}; check the network and --base-url`;
-    const outcome = label.method === 'POST' && (state.applied || outcomeUnknown({ method: 'POST', code }))
-      ? `; ${postOutcome(state)}`
+    const outcome = label.method === 'POST' && (exchange.applied || outcomeUnknown({ method: 'POST', code }))
+      ? `; ${exchange.postOutcome}`
       : '';
     return new TransientError(this.redact(what + outcome), ExitCode.transient, label, undefined, undefined, { cause: error });
   }
@@ -393,21 +348,6 @@ function proxyProblem(proxy: ProxyNamed, target: URL, code: string | undefined, 
 export const MAX_BODY_BYTES = 64 * 2 ** 20;
 
 const formatBytes = (bytes: number) => (bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`);
-
-const triesText = ({ retries }: ExchangeState) => (retries > 0 ? ` after ${plural(retries, 'retry', 'retries')}` : '');
-
-/** What a failed POST left behind, as far as we know. */
-function postOutcome(state: ExchangeState): string {
-  if (state.applied) return 'the change was applied';
-  const check = state.checkFailed ? ` (the check for it failed too: ${state.checkFailed})` : '';
-  return `the change may or may not have been applied${check}; check before trying again`;
-}
-
-/** The check's failure in a few words: the POST's own error already says what to do. */
-function checkFailure(error: unknown): string {
-  if (error instanceof ApiError && error.status !== undefined) return `${error.request.method} ${error.request.path} answered ${error.status}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 const INVALID = Symbol('invalid json');
 
