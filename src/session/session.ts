@@ -24,6 +24,7 @@ export class Session {
   private apiInstance?: Api;
   private readonly clients: Api[] = [];
   private storeInstance?: { store: ProfileStore; writable: boolean };
+  private settingsInstance?: Promise<Settings>;
   private messagesInstance?: Messages;
   private prompterInstance?: Prompter;
 
@@ -52,9 +53,17 @@ export class Session {
     return configDir(this.io.env);
   }
 
-  async settings(): Promise<Settings> {
-    const { resolveSettings } = await import('../config/settings.js');
-    return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
+  /**
+   * The settings in force (flag > env > profile > default), resolved once per
+   * run: the audit stamp, the announcement and the client all see the same.
+   * (The auth commands that change the profiles read no settings after the change.)
+   */
+  settings(): Promise<Settings> {
+    this.settingsInstance ??= (async () => {
+      const { resolveSettings } = await import('../config/settings.js');
+      return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
+    })();
+    return this.settingsInstance;
   }
 
   /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
