@@ -12,8 +12,6 @@ export interface Dialect {
   links: 'query' | 'bare';
   /** `simple`: `simplePaginate()`, no `last_page`/`total`/`last` link. */
   paginator: (typeof PAGINATORS)[number];
-  /** `meta.links`: the page-link array of LengthAwarePaginator::linkCollection (Previous, 1, 2, ..., Next). */
-  metaLinks: boolean;
   /** `route-miss`: `%2F` is decoded before routing (Laravel's router), so a `/` in a parameter is a route miss. */
   encodedSlash: 'segment' | 'route-miss';
   /** `instants`: Eloquent casts; date-only fields become the UTC instant of midnight in `serverTz`. */
@@ -36,7 +34,6 @@ export const DEFAULT_DIALECT: Dialect = {
   cursor: 'full',
   links: 'query',
   paginator: 'length-aware',
-  metaLinks: false,
   encodedSlash: 'segment',
   dates: 'plain',
   serverTz: 'UTC',
@@ -55,7 +52,6 @@ export function laravelDialect(overrides: Partial<Dialect> = {}): Dialect {
     cursor: 'laravel8',
     links: 'bare',
     paginator: 'length-aware',
-    metaLinks: true,
     encodedSlash: 'route-miss',
     dates: 'instants',
     serverTz: LARAVEL_SERVER_TZ,

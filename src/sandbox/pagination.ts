@@ -48,9 +48,10 @@ export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (ite
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const prev = page > 1 ? link(page - 1) : null;
   const next = page < lastPage ? link(page + 1) : null;
-  const meta: Record<string, unknown> = { current_page: page, from, last_page: lastPage };
-  if (dialect.metaLinks) meta.links = linkCollection(page, lastPage, link, prev, next);
-  Object.assign(meta, { path, per_page: perPageShown, to, total });
+  // In Laravel's order (LengthAwarePaginator::toArray, less the URLs PaginatedResourceResponse moves to `links`).
+  const meta = {
+    current_page: page, from, last_page: lastPage, links: linkCollection(page, lastPage, link, prev, next), path, per_page: perPageShown, to, total,
+  };
   return {
     status: 200,
     body: { data: pageItems.map(view), links: { first: link(1), last: link(lastPage), prev, next }, meta },

@@ -68,7 +68,16 @@ export async function fetchAll<T>(sandbox: Sandbox, path: string): Promise<T[]> 
 export interface Page<T> {
   data: T[];
   links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
+  meta: {
+    current_page: number; from: number | null; last_page: number; links: PageLink[]; path: string; per_page: number; to: number | null; total: number;
+  };
+}
+
+/** An entry of `meta.links` (LengthAwarePaginator::linkCollection). */
+export interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
 }
 
 export interface ErrorBody {

@@ -23,7 +23,15 @@ describe('GET /api/v1/students', () => {
     expect(status).toBe(200);
     expect(body.data).toHaveLength(15);
     expect(body.links).toEqual({ first: `${base}?page=1`, last: `${base}?page=4`, prev: null, next: `${base}?page=2` });
-    expect(body.meta).toEqual({ current_page: 1, from: 1, last_page: 4, path: base, per_page: 15, to: 15, total: 50 });
+    expect(body.meta).toEqual({
+      current_page: 1, from: 1, last_page: 4,
+      links: [
+        { url: null, label: '&laquo; Previous', active: false },
+        ...[1, 2, 3, 4].map((n) => ({ url: `${base}?page=${n}`, label: String(n), active: n === 1 })),
+        { url: `${base}?page=2`, label: 'Next &raquo;', active: false },
+      ],
+      path: base, per_page: 15, to: 15, total: 50,
+    });
   });
 
   it('keeps the other query parameters in its links', async () => {
