@@ -4,15 +4,14 @@
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 interface Sub { product_id: string; accession_date: string | null; expiration_date: string | null; status: string | null; active: number | null }
 interface Student { id: string; email: string; document: string | null; subscriptions?: Sub[] }
 interface Product { id: string; title: string }
 interface HistoryRow { id: string; command: string; action: string; student: string; student_id: string; product_id: string; result: string; reason: string | null; undoes?: string }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 let products: Product[];
 let nextFree = 0;
@@ -43,14 +42,11 @@ function freeStudent(withSub: boolean): { student: Student; product: Product } {
   }
 }
 
+const sandbox = useSandboxProcess(['--students', '60', '--seed', '11']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '60', '--seed', '11']);
   students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
   products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 afterEach(() => {

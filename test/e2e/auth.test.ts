@@ -6,14 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { run, useSandboxProcess, tempDir } from './harness.js';
 
-let sandbox: SandboxProcess;
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '3']);
-});
-afterAll(() => sandbox.stop());
+const sandbox = useSandboxProcess(['--students', '3']);
 
 /** A fresh config directory, and the binary run with only what a test gives it (no MEMBERS_TOKEN from the sandbox). */
 function account() {

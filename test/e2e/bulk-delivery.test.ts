@@ -7,10 +7,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
-let sandbox: SandboxProcess;
 let dir: string;
 
 const csv = (name: string, count: number, from: number) => {
@@ -22,13 +21,10 @@ const csv = (name: string, count: number, from: number) => {
 const auditRows = (configDir: string) => readFileSync(join(configDir, 'audit.jsonl'), 'utf8').trim().split('\n')
   .map((line) => JSON.parse(line) as { action: string; result: string; counts?: Record<string, number> });
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '3']);
-  dir = tempDir('members-delivery-');
-});
+const sandbox = useSandboxProcess(['--students', '3']);
 
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  dir = tempDir('members-delivery-');
 });
 
 describe('a bulk run whose results cannot be delivered', () => {

@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { BIN, run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll } from 'vitest';
+import { BIN, run, sandboxGet, useSandboxProcess, tempDir, type SandboxProcess } from './harness.js';
 
 export interface Sub { product_id: string; active?: number | null; expiration_date?: string | null }
 export interface Student { id: string; email: string; subscriptions?: Sub[] }
@@ -122,15 +122,12 @@ export interface BulkSandbox {
 /** One sandbox (started with `args`) for the enclosing file, with its students and products read once. */
 export function useBulkSandbox(args: string[]): BulkSandbox {
   const state = {
+    sandbox: useSandboxProcess(args),
     members: (argv: string[], input?: string) => run(argv, { env: state.sandbox.env, input }),
   } as BulkSandbox;
   beforeAll(async () => {
-    state.sandbox = await startSandbox(args);
     state.dir = tempDir('members-bulk-');
     [state.students, state.catalog] = await Promise.all([allStudents(state.sandbox), products(state.sandbox)]);
-  });
-  afterAll(async () => {
-    await state.sandbox?.stop();
   });
   return state;
 }

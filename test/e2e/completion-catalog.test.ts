@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bashComplete, fakeMembersDir, fishComplete, hasShell, zshComplete } from '../unit/completion/shells.js';
-import { BIN, run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { BIN, run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 const script = (file: string) => fileURLToPath(new URL(`../../completions/${file}`, import.meta.url));
 
-let sandbox: SandboxProcess;
 let configDir: string;
 let bin: ReturnType<typeof fakeMembersDir>;
 let env: NodeJS.ProcessEnv;
@@ -23,8 +22,9 @@ let courses: Array<{ id: string; title: string }>;
 /** A run with the profiles of this file's config (no MEMBERS_BASE_URL: the profile decides). */
 const members = (args: string[]) => run(args, { env: { MEMBERS_CONFIG_DIR: configDir } });
 
+const sandbox = useSandboxProcess(['--students', '5']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '5']);
   configDir = tempDir('members-catalog-e2e-');
   // Two profiles: the sandbox (active), and another API nothing was read from.
   for (const [profile, url] of [['sandbox', sandbox.url], ['elsewhere', 'https://elsewhere.example.com']] as const) {

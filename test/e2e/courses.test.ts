@@ -1,26 +1,22 @@
 /**
  * `members courses …` end to end: the built binary against `members sandbox`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 interface Lesson { id: string; title: string }
 interface Module { id: string; title: string; lessons: Lesson[] }
 interface Course { id: string; title: string; status: string; modules: Module[] }
 interface Access { id: string; name: string; email: string; course: { last_access_at: string | null; finished: number; finished_at: string | null } }
 
-let sandbox: SandboxProcess;
 let courses: Course[];
 
 const members = (args: string[]) => run(args, { env: sandbox.env });
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '60', '--seed', '5']);
-  courses = (await sandboxGet<{ data: Course[] }>(sandbox, '/api/v1/courses?per_page=100')).body.data;
-});
+const sandbox = useSandboxProcess(['--students', '60', '--seed', '5']);
 
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  courses = (await sandboxGet<{ data: Course[] }>(sandbox, '/api/v1/courses?per_page=100')).body.data;
 });
 
 describe('courses list', () => {

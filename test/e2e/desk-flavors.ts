@@ -4,24 +4,15 @@
  * both started with the same seed, so that the default one's records tell
  * what every flavour holds before a test changes it.
  */
-import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type SandboxProcess } from './harness.js';
+import { useSandboxProcess, type SandboxProcess } from './harness.js';
 
 export const DESK_FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']]] as const;
 export const DESK_FLAVOR_NAMES = DESK_FLAVORS.map(([name]) => name);
 export type DeskFlavor = (typeof DESK_FLAVORS)[number][0];
 
-/** Starts both sandboxes before the file's tests and stops them after; the record is filled once they are up. */
+/** Both sandboxes, started before the file's tests and stopped after (useSandboxProcess). */
 export function deskSandboxes(seed: readonly string[]): Record<DeskFlavor, SandboxProcess> {
-  const sandboxes = {} as Record<DeskFlavor, SandboxProcess>;
-  beforeAll(async () => {
-    const started = await Promise.all(DESK_FLAVORS.map(([, args]) => startSandbox([...seed, ...args])));
-    DESK_FLAVORS.forEach(([name], index) => (sandboxes[name] = started[index] as SandboxProcess));
-  });
-  afterAll(async () => {
-    await Promise.all(Object.values(sandboxes).map((sandbox) => sandbox.stop()));
-  });
-  return sandboxes;
+  return Object.fromEntries(DESK_FLAVORS.map(([name, args]) => [name, useSandboxProcess([...seed, ...args])])) as Record<DeskFlavor, SandboxProcess>;
 }
 
 interface Held { product_id: string; active: number; accession_date: string; expiration_date: string | null }

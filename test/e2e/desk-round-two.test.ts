@@ -3,8 +3,8 @@
  * as support staff type them, through the built binary against the sandbox
  * and its Laravel flavour.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, sandboxGet, startSandbox, tempDir, terminalSession, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HAS_SCRIPT, run, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
 
 interface Sub { product_id: string; active: number; status: string }
 interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; subscriptions?: Sub[] }
@@ -13,7 +13,6 @@ interface Product { id: string; title: string }
 const FLAVOURS = [{ name: 'default', args: [] }, { name: 'laravel', args: ['--flavor', 'laravel'] }];
 
 describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
-  let sandbox: SandboxProcess;
   let configDir: string;
   let students: Student[];
   let products: Product[];
@@ -45,15 +44,12 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
   };
   const atDomain = (domain: string) => free((s) => s.email === s.email.toLowerCase() && s.email.endsWith(`@${domain}`));
 
+  const sandbox = useSandboxProcess(['--students', '60', '--seed', '30', ...args]);
+
   beforeAll(async () => {
-    sandbox = await startSandbox(['--students', '60', '--seed', '30', ...args]);
     configDir = tempDir('members-desk2-');
     students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
     products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
-  });
-
-  afterAll(async () => {
-    await sandbox?.stop();
   });
 
   describe('a mistyped e-mail', () => {
@@ -206,15 +202,7 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
 });
 
 describe('a student list too long to compare every e-mail', () => {
-  let sandbox: SandboxProcess;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox(['--students', '1100', '--seed', '30']);
-  });
-
-  afterAll(async () => {
-    await sandbox?.stop();
-  });
+  const sandbox = useSandboxProcess(['--students', '1100', '--seed', '30']);
 
   it('tries the slips of the domain only (a few lookups), reads one page to learn the size, and says how to search', async () => {
     const typed = 'zz.nobody.at.all@gmial.con';

@@ -18,7 +18,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, sandboxGet, startSandbox, tempDir, type RunResult, type SandboxProcess } from './harness.js';
+import { allPages, run, sandboxGet, useSandboxProcess, tempDir, type RunResult, type SandboxProcess } from './harness.js';
 import { FLAVORS, FORMATS, SEED, readRecords, type FlatRecord, type Format } from './flavors.js';
 
 interface Subscription { id: string | number; product_id: string; status: string; active: number; accession_date: string; expiration_date: string | null }
@@ -35,7 +35,6 @@ const truth = {
   reportRows: 0,
 };
 
-let reference: SandboxProcess;
 /** Directories of this file's own (config dirs, --out files, bulk files), removed at the end. */
 const scratch: string[] = [];
 const scratchDir = () => {
@@ -47,8 +46,9 @@ const outDir = scratchDir();
 /** Every read run, by sandbox, command line, format and (for tables) zone: the reference's are shared by the variants. */
 const outputs = new Map<string, Promise<RunResult>>();
 
+const reference = useSandboxProcess(SEED);
+
 beforeAll(async () => {
-  reference = await startSandbox(SEED);
   truth.students = await allPages<Student>(reference, '/api/v1/students?with=subscriptions');
   truth.products = await allPages<Listed>(reference, '/api/v1/products');
   truth.courses = await allPages<Listed>(reference, '/api/v1/courses');
@@ -63,7 +63,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await reference?.stop();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -150,7 +149,7 @@ const identity = (record: FlatRecord) => record.id ?? record['data.id'] ?? `${re
 
 describe.each(FLAVORS)('against the $name sandbox', (flavor) => {
   describe.concurrent('reads: the same output as against the default sandbox, in every format', () => {
-    let sandbox: SandboxProcess;
+    const sandbox = flavor.args.length === 0 ? reference : useSandboxProcess([...SEED, ...flavor.args]);
     const runOn = (target: SandboxProcess, argv: string[], format: Format, out?: boolean): Promise<RunResult> => {
       const key = JSON.stringify([target.url, argv, format, format === 'table' ? flavor.userTz : '']);
       let result = outputs.get(key);
@@ -163,13 +162,6 @@ describe.each(FLAVORS)('against the $name sandbox', (flavor) => {
       }
       return result;
     };
-
-    beforeAll(async () => {
-      sandbox = flavor.args.length === 0 ? reference : await startSandbox([...SEED, ...flavor.args]);
-    });
-    afterAll(async () => {
-      if (sandbox !== reference) await sandbox?.stop();
-    });
 
     describe.each(READS)('$name', (read) => {
       it.each(FORMATS)('-o %s', async (format) => {
@@ -198,7 +190,7 @@ describe.each(FLAVORS)('against the $name sandbox', (flavor) => {
   });
 
   describe('changes, in every format', () => {
-    let sandbox: SandboxProcess;
+    const sandbox = useSandboxProcess([...SEED, ...flavor.args]);
     const configDir = scratchDir();
     const files = scratchDir();
     const members = (argv: string[], format: Format) =>
@@ -209,13 +201,6 @@ describe.each(FLAVORS)('against the $name sandbox', (flavor) => {
       expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
       return readRecords(format, result.stdout, one);
     };
-
-    beforeAll(async () => {
-      sandbox = await startSandbox([...SEED, ...flavor.args]);
-    });
-    afterAll(async () => {
-      await sandbox?.stop();
-    });
 
     describe.each(FORMATS.map((format, index) => ({ format, index })))('-o $format', ({ format, index }) => {
       it('create a student with a CNPJ and a "/" in the e-mail; get by document and e-mail; magic link; delete', async () => {

@@ -6,8 +6,8 @@
  * meant them. Then the Laravel server's per-minute throttle, maintenance
  * mode, and the sandbox's own flag checks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 import { FLAVORS, SEED } from './flavors.js';
 
 interface Subscription { id: string | number; product_id: string; accession_date: string; cancel_date: string | null }
@@ -18,16 +18,13 @@ const USER_TZ = 'America/Sao_Paulo';
 const userDay = (time: string) => (time.includes('T') ? new Intl.DateTimeFormat('en-CA', { timeZone: USER_TZ }).format(new Date(time)) : time);
 
 describe.each(FLAVORS)('against the $name sandbox', ({ args }) => {
-  let sandbox: SandboxProcess;
   /** The students as this variant sends them (its own subscription ids, its own date forms). */
   let students: Student[];
 
+  const sandbox = useSandboxProcess([...SEED, ...args]);
+
   beforeAll(async () => {
-    sandbox = await startSandbox([...SEED, ...args]);
     students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
   });
 
   it('api --paginate keeps -f per_page and with on every page', async () => {
@@ -60,31 +57,24 @@ describe.each(FLAVORS)('against the $name sandbox', ({ args }) => {
 });
 
 describe('a server that throttles per minute, or is down for maintenance', () => {
+  const throttled = useSandboxProcess(['--students', '3', '--rate-limit', '2/min']);
+  const down = useSandboxProcess(['--students', '3', '--maintenance']);
+
   it('a 429 whose Retry-After is beyond what may be retried now: exit 6, "rate limited", when to try again', async () => {
-    const sandbox = await startSandbox(['--students', '3', '--rate-limit', '2/min']);
-    try {
-      for (let i = 0; i < 2; i++) expect((await run(['products', 'list', '-q'], { env: sandbox.env })).code).toBe(0);
-      const { code, stderr } = await run(['products', 'list', '--retries', '0'], { env: sandbox.env });
-      expect(code).toBe(6);
-      expect(stderr).toMatch(/^error: rate limited \(429\): Too Many Attempts\.; the server asks to wait \d+s: try again after .+ \(GET \/api\/v1\/products/m);
-      expect(stderr).not.toContain('server unavailable');
-    } finally {
-      await sandbox.stop();
-    }
+    for (let i = 0; i < 2; i++) expect((await run(['products', 'list', '-q'], { env: throttled.env })).code).toBe(0);
+    const { code, stderr } = await run(['products', 'list', '--retries', '0'], { env: throttled.env });
+    expect(code).toBe(6);
+    expect(stderr).toMatch(/^error: rate limited \(429\): Too Many Attempts\.; the server asks to wait \d+s: try again after .+ \(GET \/api\/v1\/products/m);
+    expect(stderr).not.toContain('server unavailable');
   });
 
   it('a POST answered 503 names the POST and whether it was applied', async () => {
-    const sandbox = await startSandbox(['--students', '3', '--maintenance']);
-    try {
-      const { code, stderr } = await run(
-        ['students', 'create', '--first-name', 'Ana', '--last-name', 'Lima', '--email', 'ana@example.com', '--retries', '1', '-q'], { env: sandbox.env },
-      );
-      expect(code).toBe(6);
-      expect(stderr).toBe('error: server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: '
-        + 'GET /api/v1/students/email/ana%40example.com answered 503); check before trying again (POST /api/v1/students)\n');
-    } finally {
-      await sandbox.stop();
-    }
+    const { code, stderr } = await run(
+      ['students', 'create', '--first-name', 'Ana', '--last-name', 'Lima', '--email', 'ana@example.com', '--retries', '1', '-q'], { env: down.env },
+    );
+    expect(code).toBe(6);
+    expect(stderr).toBe('error: server unavailable (503): Service Unavailable; the change may or may not have been applied (the check for it failed too: '
+      + 'GET /api/v1/students/email/ana%40example.com answered 503); check before trying again (POST /api/v1/students)\n');
   });
 
   it('members sandbox refuses an unknown flavor, paginator, zone or rate before starting (exit 2)', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../../bin/members.js', import.meta.url));
 
@@ -97,6 +98,39 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
       });
       child.kill('SIGTERM');
     }),
+  };
+}
+
+/**
+ * A `members sandbox` process (started with `args`) for the tests of the file
+ * or describe block that calls this: started before them and stopped after
+ * (`each`: around every test; `enabled: false`: not at all, where the tests
+ * are skipped). The object returned reads the running sandbox, so that it can
+ * be kept in a `const` at the top of the block.
+ */
+export function useSandboxProcess(args: string[] = [], options: { each?: boolean; enabled?: boolean } = {}): SandboxProcess {
+  let current: SandboxProcess | undefined;
+  const [start, stop] = options.each ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  start(async () => {
+    if (options.enabled !== false) current = await startSandbox(args);
+  });
+  stop(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  const running = (): SandboxProcess => {
+    if (!current) throw new Error('the sandbox runs only while the tests of the block that started it run');
+    return current;
+  };
+  return {
+    get url() { return running().url; },
+    get apiToken() { return running().apiToken; },
+    get developerToken() { return running().developerToken; },
+    get platformToken() { return running().platformToken; },
+    get process() { return running().process; },
+    get env() { return running().env; },
+    get configDir() { return running().configDir; },
+    stop: () => running().stop(),
   };
 }
 

@@ -1,22 +1,18 @@
 /** `members magic-link` end to end against `members sandbox`. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 interface Student { id: string; email: string; document: string | null; reference_id: string | null }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 
 const members = (args: string[], env: Record<string, string> = {}) => run(args, { env: { ...sandbox.env, ...env } });
 const stats = async () => (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '60', '--seed', '5']);
-  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100')).body.data;
-});
+const sandbox = useSandboxProcess(['--students', '60', '--seed', '5']);
 
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100')).body.data;
 });
 
 describe('magic-link', () => {

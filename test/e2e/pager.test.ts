@@ -7,12 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, runInTerminal, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { HAS_SCRIPT, run, runInTerminal, useSandboxProcess, tempDir } from './harness.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/pager-recorder.mjs', import.meta.url));
 
-let sandbox: SandboxProcess;
 let dir: string;
 const recorded = () => join(dir, 'paged.txt');
 const pagerEnv = (extra: Record<string, string> = {}, take = '') => ({
@@ -21,14 +20,7 @@ const pagerEnv = (extra: Record<string, string> = {}, take = '') => ({
   ...extra,
 });
 
-beforeAll(async () => {
-  if (!HAS_SCRIPT) return;
-  sandbox = await startSandbox(['--students', '200', '--seed', '31']);
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxProcess(['--students', '200', '--seed', '31'], { enabled: HAS_SCRIPT });
 
 describe.skipIf(!HAS_SCRIPT)('the pager', () => {
   it('pages a list longer than the screen through PAGER, whole, with LESS=FRX set for it', async () => {

@@ -1,24 +1,20 @@
 /**
  * `members products …` end to end: the built binary against `members sandbox`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 interface Product { id: string; title: string; type: string; status: string; lifetime: boolean; subscribers: { active: number; inactive: number } }
 interface Page<T> { data: T[]; meta: { last_page: number; total: number } }
 
-let sandbox: SandboxProcess;
 let products: Product[];
 
 const members = (args: string[]) => run(args, { env: sandbox.env });
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '60', '--seed', '11']);
-  products = (await sandboxGet<Page<Product>>(sandbox, '/api/v1/products?per_page=100')).body.data;
-});
+const sandbox = useSandboxProcess(['--students', '60', '--seed', '11']);
 
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  products = (await sandboxGet<Page<Product>>(sandbox, '/api/v1/products?per_page=100')).body.data;
 });
 
 describe('products list', () => {

@@ -12,14 +12,13 @@ import { connect, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { run, useSandboxProcess, tempDir } from './harness.js';
 
 /** The API's name: it resolves nowhere but in the proxy, so a request that skipped the proxy cannot reach it. */
 const API_HOST = 'api.members.test';
 const PROXY_USER = 'corp-user';
 const PROXY_PASSWORD = 'proxy-pass-SENTINEL';
 
-let sandbox: SandboxProcess;
 let proxy: Server;
 let proxyUrl: string;
 let seen: Array<{ method: string; target: string; authorization: boolean; proxyAuthorization?: string }>;
@@ -67,8 +66,9 @@ function forwardProxy(): Server {
 
 const withCredentials = (url: string) => url.replace('//', `//${PROXY_USER}:${PROXY_PASSWORD}@`);
 
+const sandbox = useSandboxProcess(['--students', '5']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '5']);
   proxy = forwardProxy();
   await listen(proxy);
   proxyUrl = `http://127.0.0.1:${port(proxy)}`;
@@ -89,7 +89,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([sandbox?.stop(), close(proxy), close(tls)]);
+  await Promise.all([close(proxy), close(tls)]);
 });
 
 beforeEach(() => {

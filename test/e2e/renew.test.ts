@@ -5,13 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 interface Sub { product_id: string; accession_date: string | null; expiration_date: string | null; status: string | null; active: number | null }
 interface Student { id: string; email: string; subscriptions?: Sub[] }
 
-let sandbox: SandboxProcess;
 let lapsed: Array<{ student: Student; sub: Sub }>;
 let configDir: string;
 
@@ -21,8 +20,9 @@ const held = async (studentId: string, productId: string) => {
   return status === 200 ? body.data : undefined;
 };
 
+const sandbox = useSandboxProcess(['--students', '80', '--seed', '5']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '80', '--seed', '5']);
   configDir = tempDir('members-renew-');
   const students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
   // One subscription without access per student, so that tests never share one.
@@ -31,10 +31,6 @@ beforeAll(async () => {
     return sub ? [{ student, sub }] : [];
   });
   expect(lapsed.length).toBeGreaterThanOrEqual(6);
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 describe('grant over a subscription without access', () => {

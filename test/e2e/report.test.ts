@@ -10,13 +10,12 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeEngagedReport, SandboxStore, type ReportRow } from '../../src/sandbox/server.js';
 import { generateState } from '../../src/sandbox/seed.js';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 const SEED = 9;
 const STUDENTS = 150;
 const REPORT_ROUTE = 'GET /api/partners/reports/engaged-courses/{developer_token}/{platform_token}';
 
-let sandbox: SandboxProcess;
 let store: SandboxStore;
 let dir: string;
 
@@ -27,8 +26,9 @@ const reportRequests = async () =>
 /** What the csv must hold: every field as text, null as an empty cell. */
 const asCsv = (rows: ReportRow[]) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])));
 
+const sandbox = useSandboxProcess(['--students', String(STUDENTS), '--seed', String(SEED)]);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', String(STUDENTS), '--seed', String(SEED)]);
   store = new SandboxStore(generateState(SEED, STUDENTS));
   dir = mkdtempSync(join(tmpdir(), 'members-report-e2e-'));
 });

@@ -1,23 +1,19 @@
 /** `members scores get|set` end to end against `members sandbox`. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 interface Student { id: string; email: string; document: string | null; reference_id: string | null }
 interface Score { score: number; posts: number; comments: number; replies: number }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 
 const members = (args: string[], env: Record<string, string> = {}) => run(args, { env: { ...sandbox.env, ...env } });
 const scoreOf = async (id: string) => (await sandboxGet<{ data: Score }>(sandbox, `/api/v1/students/${id}/scores`)).body.data;
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '20', '--seed', '3']);
-  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100')).body.data;
-});
+const sandbox = useSandboxProcess(['--students', '20', '--seed', '3']);
 
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100')).body.data;
 });
 
 describe('scores', () => {

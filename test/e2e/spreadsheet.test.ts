@@ -15,7 +15,7 @@ import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { run, useSandboxProcess, tempDir } from './harness.js';
 
 const soffice = spawnSync('soffice', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!soffice && process.env.MEMBERS_REQUIRE_SOFFICE === '1') throw new Error('LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui');
@@ -75,12 +75,12 @@ const dateValue = (local: string) => local.replace(/T00:00:00$/, '');
 const inSaoPaulo = (instant: string) => dateValue(new Date(Date.parse(instant) - 3 * 3_600_000).toISOString().slice(0, 19));
 
 describe.skipIf(!soffice)('csv and xlsx for spreadsheets, opened in LibreOffice Calc', () => {
-  let sandbox: SandboxProcess;
   let dir: string;
   const members = (args: string[]) => run(args, { env: { ...sandbox.env, TZ: 'America/Sao_Paulo' } });
 
+  const sandbox = useSandboxProcess(['--students', '60', '--flavor', 'laravel']);
+
   beforeAll(async () => {
-    sandbox = await startSandbox(['--students', '60', '--flavor', 'laravel']);
     dir = tempDir('members-spreadsheet-');
   });
   afterAll(async () => {

@@ -7,16 +7,10 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
-let sandbox: SandboxProcess;
-beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '3']);
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useSandboxProcess(['--students', '3']);
 
 /** Runs members with a preload that writes the Node modules the process loaded, as it exits. */
 async function modulesLoadedBy(args: string[]): Promise<{ stdout: string; modules: string[] }> {

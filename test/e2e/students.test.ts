@@ -4,8 +4,8 @@
  * and the list tests compare with the sandbox as it is when they run (another
  * test may have created or deleted a student before), so any order passes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 interface Sub { product_id: string; product?: { title?: string | null } | null }
 interface Student {
@@ -13,7 +13,6 @@ interface Student {
 }
 interface Product { id: string; title: string }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 let products: Product[];
 /** Students no test changes, for the read-only tests. */
@@ -40,8 +39,9 @@ function freeStudent(without?: Product): Student {
   }
 }
 
+const sandbox = useSandboxProcess(['--students', '40', '--seed', '7']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '40', '--seed', '7']);
   students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
   products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
   const find = (test: (s: Student) => boolean, what: string) => {
@@ -52,10 +52,6 @@ beforeAll(async () => {
   plus = find((s) => s.email.includes('+'), "with a '+' in the e-mail");
   byRef = find((s) => s.reference_id !== null && s !== plus, 'with a reference');
   byDoc = find((s) => s.document !== null && s !== plus && s !== byRef, 'with a document');
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 describe('students list', () => {

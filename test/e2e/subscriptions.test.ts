@@ -1,8 +1,8 @@
 /**
  * `members subscriptions …` end to end: the built binary against `members sandbox`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess } from './harness.js';
 
 interface Subscription {
   id: string; active: number; status: string; product_id: string;
@@ -10,25 +10,21 @@ interface Subscription {
 }
 interface Page<T> { data: T[]; meta: { last_page: number; total: number } }
 
-let sandbox: SandboxProcess;
 /** Every subscription, read straight from the sandbox over all its pages. */
 let subscriptions: Subscription[];
 
 const members = (args: string[]) => run(args, { env: sandbox.env });
 const ndjson = <T>(text: string): T[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
 
+const sandbox = useSandboxProcess(['--students', '120', '--seed', '3']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '120', '--seed', '3']);
   subscriptions = [];
   for (let page = 1, last = 1; page <= last; page++) {
     const { body } = await sandboxGet<Page<Subscription>>(sandbox, `/api/v1/subscriptions?per_page=25&page=${page}`);
     subscriptions.push(...body.data);
     last = body.meta.last_page;
   }
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 describe('subscriptions list', () => {

@@ -4,15 +4,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 interface Sub { product_id: string }
 interface Student { id: string; email: string; document: string | null; subscriptions?: Sub[] }
 interface Product { id: string; title: string }
 interface Course { id: string; title: string; slug: string }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 let products: Product[];
 let courses: Course[];
@@ -21,16 +20,13 @@ let configDir: string;
 const members = (args: string[]) => run(args, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir } });
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
 
+const sandbox = useSandboxProcess(['--students', '40', '--seed', '21']);
+
 beforeAll(async () => {
-  sandbox = await startSandbox(['--students', '40', '--seed', '21']);
   configDir = tempDir('members-desk-');
   students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
   products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
   courses = (await sandboxGet<{ data: Course[] }>(sandbox, '/api/v1/courses?per_page=100')).body.data;
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 describe('names instead of UUIDs', () => {

@@ -3,28 +3,23 @@
  * Ctrl-C at any of them, and spinners only where both stdout and stderr are
  * the terminal. Run on a pseudo-terminal (util-linux `script`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, sandboxGet, startSandbox, tempDir, terminalSession, runInTerminal, type SandboxProcess } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HAS_SCRIPT, run, sandboxGet, useSandboxProcess, tempDir, terminalSession, runInTerminal } from './harness.js';
 
 interface Sub { product_id: string; active: number | null; accession_date: string | null; expiration_date: string | null }
 interface Student { id: string; email: string; subscriptions?: Sub[] }
 
-let sandbox: SandboxProcess;
 let students: Student[];
 let env: Record<string, string>;
 
 const held = async (studentId: string, productId: string) =>
   (await sandboxGet<{ data: Sub }>(sandbox, `/api/v1/students/${studentId}/products/${productId}`)).body?.data;
 
+const sandbox = useSandboxProcess(['--students', '30', '--seed', '14'], { enabled: HAS_SCRIPT });
+
 beforeAll(async () => {
-  if (!HAS_SCRIPT) return;
-  sandbox = await startSandbox(['--students', '30', '--seed', '14']);
   env = { ...sandbox.env, MEMBERS_CONFIG_DIR: tempDir('members-tty-') };
   students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 /** Each test its own student, so that the tests run in any order: the delete takes the last one. */
