@@ -102,8 +102,7 @@ export class StudentKeyFilter {
       else if (key.kind === 'email') this.emails.add(emailKey(key.value));
       else if (key.kind === 'reference') this.references.add(key.value);
       else {
-        this.documents.add(key.value);
-        if (key.also !== undefined) this.documents.add(key.also);
+        this.documents.add(key.value).add(key.also ?? key.value);
         if (key.orId) this.ids.add(key.value);
       }
     }
@@ -159,7 +158,7 @@ export class Snapshot {
         return this.byReference.get(parsed.value);
       case 'document':
         return this.byDocument.get(parsed.value)
-          ?? (parsed.also === undefined ? undefined : this.byDocument.get(parsed.also))
+          ?? this.byDocument.get(parsed.also ?? parsed.value)
           ?? (parsed.orId ? this.byId.get(parsed.value) : undefined);
     }
   }
@@ -170,10 +169,7 @@ export class Snapshot {
 
   /** The subscriptions of a product, with or without access (of the students kept). */
   holders(productId: string): readonly SnapshotSubscription[] {
-    if (!this.byProduct) {
-      this.byProduct = new Map();
-      for (const list of this.held.values()) for (const subscription of list) this.addHolder(subscription);
-    }
+    this.byProduct ??= this.indexHolders();
     return this.byProduct.get(productId) ?? [];
   }
 
@@ -192,7 +188,7 @@ export class Snapshot {
     if (subscription) {
       const compact = this.compact(studentId, subscription);
       list.push(compact);
-      if (this.byProduct) this.addHolder(compact);
+      if (this.byProduct) addHolder(this.byProduct, compact);
     }
     this.held.set(studentId, list);
   }
@@ -234,11 +230,11 @@ export class Snapshot {
     return text;
   }
 
-  private addHolder(subscription: SnapshotSubscription): void {
-    const map = this.byProduct as Map<string, SnapshotSubscription[]>;
-    const list = map.get(subscription.productId);
-    if (list) list.push(subscription);
-    else map.set(subscription.productId, [subscription]);
+  /** The subscriptions by product, built the first time holders() is asked (only `members sync` asks). */
+  private indexHolders(): Map<string, SnapshotSubscription[]> {
+    const map = new Map<string, SnapshotSubscription[]>();
+    for (const list of this.held.values()) for (const subscription of list) addHolder(map, subscription);
+    return map;
   }
 
   /** A held subscription in the API's shape, for the grant and revoke cores (domain/changes.ts). */
@@ -254,6 +250,12 @@ export class Snapshot {
       ...(title === undefined ? {} : { product: { id: subscription.productId, title } }),
     };
   }
+}
+
+function addHolder(map: Map<string, SnapshotSubscription[]>, subscription: SnapshotSubscription): void {
+  const list = map.get(subscription.productId);
+  if (list) list.push(subscription);
+  else map.set(subscription.productId, [subscription]);
 }
 
 /** A student in the API's shape, as much of it as the snapshot keeps (for labels: `Maria Silva <maria@example.com>`). */

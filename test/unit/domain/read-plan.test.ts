@@ -40,6 +40,15 @@ describe('countedPages', () => {
     expect(countedPages({ records: 50, perPage: 100, total: 2_000, hasMore: true, withSubscriptions: true })).toBe(40);
   });
 
+  it('takes last_page even without a total', () => {
+    expect(countedPages({ records: 100, lastPage: 7, hasMore: true, withSubscriptions: true })).toBe(7);
+    expect(countedPages({ records: 100, lastPage: 0, hasMore: true, withSubscriptions: true })).toBe(1);
+  });
+
+  it('cannot divide by a page size of 0', () => {
+    expect(countedPages({ records: 0, perPage: 0, total: 100, hasMore: true, withSubscriptions: true })).toBeUndefined();
+  });
+
   it('falls back on meta.per_page when the first page is empty but links on', () => {
     expect(countedPages({ records: 0, perPage: 25, total: 100, hasMore: true, withSubscriptions: true })).toBe(4);
     expect(countedPages({ records: 0, total: 100, hasMore: true, withSubscriptions: true })).toBeUndefined();
@@ -101,8 +110,10 @@ describe('planReads with totals', () => {
   });
 
   it('does not take a snapshot from a server that sends no subscriptions with the list', () => {
-    const plan = planReads({ ...needs(1_000, 1_000), firstPage: { ...lengthAware(2_000), withSubscriptions: false } });
-    expect(plan).toMatchObject({ strategy: 'rows', reason: 'the server sends the student list without subscriptions' });
+    const plan = planReads({ ...needs(1_000, 1_000, true), firstPage: { ...lengthAware(2_000), withSubscriptions: false } });
+    expect(plan).toEqual({ strategy: 'rows', rowsCost: 2_001, snapshotCost: 21, pagesExact: true, reason: 'the server sends the student list without subscriptions' });
+    const uncounted = planReads({ ...needs(5, 5, true), firstPage: { ...simple(100, true), withSubscriptions: false } });
+    expect(uncounted).toEqual({ strategy: 'rows', rowsCost: 11, snapshotCost: 12, pagesExact: false, reason: 'the server sends the student list without subscriptions' });
   });
 
   it('an import (no subscriptions needed) takes the snapshot of a list without them', () => {
@@ -118,8 +129,9 @@ describe('planReads without totals (simplePaginate)', () => {
     expect(probePage({ ...needs(10, 10), firstPage: simple(30, false) })).toBeUndefined();
   });
 
-  it('does not probe for subscriptions the server does not send', () => {
+  it('does not probe for subscriptions the server does not send, unless none are needed (an import)', () => {
     expect(probePage({ ...needs(10, 10), firstPage: { ...simple(100, true), withSubscriptions: false } })).toBeUndefined();
+    expect(probePage({ ...needs(10, 0), firstPage: { ...simple(100, true), withSubscriptions: false } })).toBe(11);
   });
 
   it('records on the probed page: the rows are cheaper', () => {

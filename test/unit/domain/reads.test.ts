@@ -65,6 +65,12 @@ describe('chooseReads', () => {
     expect(plan).toMatchObject({ strategy: 'rows', reason: '6 lookups instead of reading at least 7 pages' });
   });
 
+  it('--strategy snapshot of one page says so', async () => {
+    page(1, 40);
+    const { plan } = await chooseReads(api(), needs(1, 1), settings('snapshot'));
+    expect(plan.reason).toBe('--strategy snapshot: read 1 page');
+  });
+
   it('--strategy snapshot walks whatever the cost, and says how far', async () => {
     page(1, 150);
     page(2, 150);

@@ -66,7 +66,7 @@ describe('readSnapshot', () => {
   it('tells the estimator what the first page says before reading on', async () => {
     const asked = serve(Array.from({ length: 250 }, (_, i) => student(i)));
     const opened = await openSnapshot(api());
-    expect(opened.first).toEqual({ records: 100, perPage: 100, lastPage: 3, total: 250, hasMore: true, withSubscriptions: true });
+    expect(opened.first).toStrictEqual({ records: 100, perPage: 100, lastPage: 3, total: 250, hasMore: true, withSubscriptions: true });
     expect(asked).toEqual([1]);
     await opened.read();
     await expect(opened.read()).rejects.toThrow('a snapshot is read once');
@@ -84,7 +84,7 @@ describe('readSnapshot', () => {
   it('follows links.next on a simplePaginate server', async () => {
     const asked = serve(Array.from({ length: 230 }, (_, i) => student(i)), { simple: true });
     const opened = await openSnapshot(api());
-    expect(opened.first).toEqual({ records: 100, perPage: 100, hasMore: true, withSubscriptions: true });
+    expect(opened.first).toStrictEqual({ records: 100, perPage: 100, hasMore: true, withSubscriptions: true });
     expect(await opened.probe(3)).toBe(30);
     expect(await opened.probe(4)).toBe(0);
     const snapshot = await opened.read();
@@ -101,6 +101,9 @@ describe('readSnapshot', () => {
     const opened = await openSnapshot(api());
     expect(opened.first.withSubscriptions).toBe(false);
     await expect(opened.read()).rejects.toBeInstanceOf(SubscriptionsMissingError);
+    expect(new SubscriptionsMissingError().message).toBe(
+      'the server sent the student list without the students\' subscriptions (it ignores with=subscriptions); run with --strategy rows',
+    );
   });
 
   it('asks for the students alone when subscriptions are not needed', async () => {
@@ -109,6 +112,22 @@ describe('readSnapshot', () => {
     const snapshot = await readSnapshot(api(), { subscriptions: false });
     expect(snapshot.findStudent('person1@example.com')?.id).toBe('s1');
     expect(asked).toEqual([1]);
+  });
+
+  it('counts pages a server tells by meta alone (no links), and ignores a page size of 0', async () => {
+    const students = Array.from({ length: 3 }, (_, i) => student(i));
+    pool().intercept({ method: 'GET', path: (path) => path.startsWith('/api/v1/students?') }).reply(200, {
+      data: students, meta: { current_page: 1, last_page: 2, per_page: 0, total: 6 },
+    });
+    const opened = await openSnapshot(api());
+    expect(opened.first).toStrictEqual({ records: 3, lastPage: 2, total: 6, hasMore: true, withSubscriptions: true });
+  });
+
+  it('a last page told by meta alone has no more', async () => {
+    pool().intercept({ method: 'GET', path: (path) => path.startsWith('/api/v1/students?') }).reply(200, {
+      data: [student(1)], meta: { current_page: 2, last_page: 2 },
+    });
+    expect((await openSnapshot(api())).first).toStrictEqual({ records: 1, lastPage: 2, hasMore: false, withSubscriptions: true });
   });
 
   it('stops between pages when its signal is aborted', async () => {
@@ -180,9 +199,26 @@ describe('Snapshot lookups', () => {
     expect(snapshot.productTitle('p9')).toBeUndefined();
     const untitled = new Snapshot();
     untitled.add(student(1, [sub('p5', { id: null, product: null, status: null, accession_date: null })]));
-    expect(untitled.asSubscription(untitled.subscription('s1', 'p5')!)).toEqual({
+    expect(untitled.asSubscription(untitled.subscription('s1', 'p5')!)).toStrictEqual({
       product_id: 'p5', active: 1, status: null, accession_date: null, expiration_date: null,
     });
+  });
+
+  it('keeps the first title a product came with, whichever subscription carried it', () => {
+    const snapshot = new Snapshot();
+    snapshot.add(student(1, [sub('p1', { product: null })]));
+    snapshot.add(student(2, [sub('p1')]));
+    snapshot.add(student(3, [sub('p1', { product: { id: 'p1', title: 'Renamed' } })]));
+    snapshot.add(student(4, [sub('p1', { product: null })]));
+    expect(snapshot.productTitle('p1')).toBe('Title of p1');
+  });
+
+  it('folds e-mails as the server does (lower case), so ß and ss stay apart', () => {
+    const snapshot = new Snapshot();
+    snapshot.add({ ...student(1), email: 'Straße@example.com' });
+    snapshot.add({ ...student(2), email: 'strasse@example.com' });
+    expect(snapshot.findStudent('STRAßE@example.com')?.id).toBe('s1');
+    expect(snapshot.findStudent('Strasse@example.com')?.id).toBe('s2');
   });
 
   it('lists the holders of a product, with or without access', () => {
@@ -201,6 +237,9 @@ describe('Snapshot lookups', () => {
     expect(snapshot.subscription('s1', 'p1')).toBeUndefined();
     expect(snapshot.subscription('s1', 'p2')).toBeDefined();
     expect(snapshot.holders('p1').map((held) => held.studentId).sort()).toEqual(['s2', 's3']);
+    // A product nobody held yet, once the holders are known.
+    snapshot.record('s2', 'p7', sub('p7'));
+    expect(snapshot.holders('p7').map((held) => held.studentId)).toEqual(['s2']);
     // Recorded before the holders were first asked for: counted then.
     const fresh = build();
     fresh.record('s3', 'p2', sub('p2'));
@@ -232,6 +271,11 @@ describe('StudentKeyFilter and keep', () => {
     // Bare CPF digits may be an id.
     expect(filter.wants({ ...someone, id: '52998224725' })).toBe(true);
     expect(filter.wants({ ...someone, document: 'RG/9' })).toBe(true);
+  });
+
+  it('takes only bare CPF digits for a possible id', () => {
+    expect(filter.wants({ ...someone, id: 'RG/9' })).toBe(false);
+    expect(filter.wants({ ...someone, id: '070.692.055-46' })).toBe(false);
   });
 
   it('wants nobody else', () => {
