@@ -211,3 +211,24 @@ describe('a snapshot-planned run killed halfway', () => {
     await stop(pair);
   }, 120_000);
 });
+
+describe('two snapshot-planned runs of one file at once', () => {
+  it('each row is granted once; a grant refused because the other run made it is looked at and skipped', async () => {
+    const pair = await twins(['--latency', '20ms'], 500);
+    const sandbox = pair.auto;
+    const { file, productId, chosen } = grantFile('race.csv', pair, 200, 0);
+    const args = ['students', 'grant', '--file', file, '--yes', '-o', 'ndjson', '--concurrency', '8', '--strategy', 'snapshot'];
+    const [a, b] = await Promise.all([run(args, { env: sandbox.env }), run(args, { env: sandbox.env })]);
+    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
+    const [first, second] = [ndjson<BulkResult>(a.stdout), ndjson<BulkResult>(b.stdout)];
+    // Row by row, one run granted it and the other found it there: none failed, none granted twice.
+    expect(first.map((row, i) => [row.result, second[i]?.result].sort().join())).toEqual(chosen.map(() => 'granted,skipped'));
+    const skipped = [...first, ...second].filter((row) => row.result === 'skipped');
+    expect(skipped.filter((row) => !/already has access to .*(nothing sent|\(granted meanwhile by someone else\); nothing changed)$/.test(row.message))).toEqual([]);
+    // Both snapshots were read before the changes: the refusals were looked at, not reported failed.
+    expect(skipped.filter((row) => row.message.includes('granted meanwhile by someone else')).length).toBeGreaterThan(0);
+    const after = new Map((await allStudents(sandbox)).map((student) => [student.id, student]));
+    expect(chosen.filter((student) => holds(after.get(student.id) as Student, productId) !== 1)).toEqual([]);
+    await stop(pair);
+  }, 120_000);
+});
