@@ -60,7 +60,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'api' = @('-X', '--method', '-f', '--field', '--input', '--paginate', '-h', '--help')
     'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
     'completion' = @('-h', '--help')
-    'history' = @('--student', '--since', '--limit', '--forget', '--reason', '-h', '--help')
+    'history' = @('--student', '--run', '--since', '--limit', '--forget', '--reason', '-h', '--help')
     'undo' = @('--last', '--student', '--reason', '-h', '--help')
     'version' = @('-h', '--help')
     'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
@@ -161,6 +161,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sandbox|--server-tz' = @()
     'sandbox|--data' = 'files'
     'history|--student' = @()
+    'history|--run' = @()
     'history|--since' = @()
     'history|--limit' = @()
     'history|--forget' = @()

@@ -583,6 +583,65 @@ if (wants('report') || wants('xlsx')) {
   }
 }
 
+// ---------------------------------------------------------------- sync: the snapshot plus the changes (issue 29)
+// `members sync` reads the platform once (the product list and the student list with subscriptions) and then sends
+// each change's own requests, none per row: 1,000 rows on 2,000 students cost the walk's pages plus the changes,
+// within 1.05 × that + 3. Counted by the sandbox; a re-run right after sends no change.
+if (wants('sync')) {
+  const SYNC_STUDENTS = 2_000;
+  const SYNC_ROWS = 1_000;
+  const SYNC_REVOKES = 20;
+  console.error(`sync: ${SYNC_ROWS.toLocaleString('en-US')} rows on ${SYNC_STUDENTS.toLocaleString('en-US')} students, ${LATENCY_MS} ms latency`);
+  const box = await sandbox(['--students', String(SYNC_STUDENTS), '--seed', '29', '--latency', `${LATENCY_MS}ms`]);
+  const file = await syncFile(box, SYNC_ROWS, SYNC_REVOKES);
+  const env = box.env(join(work, 'config-sync'));
+  const once = async (label) => {
+    await box.api('/__sandbox/stats/reset', { method: 'POST' });
+    const argv = [NODE, BIN, 'sync', '--file', file.path, '--yes', '--max-revoke', '100%', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet'];
+    const t0 = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (result.status !== 0) throw new Error(`sync (${label}) exited ${result.status}: ${result.stderr}`);
+    const stats = await box.api('/__sandbox/stats');
+    const pages = stats.requests['GET /api/v1/students'] ?? 0;
+    const changes = Object.entries(stats.requests).filter(([route]) => /^(POST|DELETE) /.test(route)).reduce((sum, [, n]) => sum + n, 0);
+    return { ms, requests: stats.total, pages, changes, results: lines(result).length };
+  };
+  const first = await once('first');
+  const again = await once('re-run');
+  await stop(box);
+  figures.sync = { students: SYNC_STUDENTS, rows: SYNC_ROWS, grants: file.grants, revokes: file.revokes, first, again };
+  for (const [name, run, expected] of [['', first, file.grants + file.revokes], [' — its re-run', again, 0]]) {
+    const floor = run.pages + run.changes;
+    row({
+      group: 'sync', case: `members sync: ${SYNC_ROWS.toLocaleString('en-US')} rows on ${SYNC_STUDENTS.toLocaleString('en-US')} students${name}`, median_ms: run.ms,
+      vs: `snapshot ${run.pages} pages + ${run.changes} changes = ${floor}`, ratio: run.requests / floor,
+      target: '≤ 1.05 × (snapshot + changes) + 3 requests; each change once', pass: run.requests <= 1.05 * floor + 3 && run.changes === expected && run.results === expected,
+      note: `${run.requests} requests; ${expected} changes planned (${file.grants} grants, ${file.revokes} revokes on the first run)`,
+    });
+  }
+}
+
+/** A sync file for the product most students hold: `rows` rows, of which every holder but `revokes`, the rest new students. */
+async function syncFile(box, rows, revokes) {
+  const products = (await box.api('/api/v1/products?per_page=100')).data.map((p) => p.id);
+  const students = [];
+  for (let page = 1; ; page++) {
+    const { data, links } = await box.api(`/api/v1/students?with=subscriptions&per_page=100&page=${page}`);
+    students.push(...data);
+    if (!links.next) break;
+  }
+  const withAccess = (student, productId) => (student.subscriptions ?? []).some((s) => s.product_id === productId && s.active === 1);
+  const holders = (productId) => students.filter((student) => withAccess(student, productId));
+  const productId = [...products].sort((a, b) => holders(b).length - holders(a).length)[0];
+  const kept = holders(productId).slice(revokes);
+  const free = students.filter((student) => !(student.subscriptions ?? []).some((s) => s.product_id === productId)).slice(0, rows - kept.length);
+  if (kept.length + free.length !== rows) throw new Error(`sync: could only make ${kept.length} + ${free.length} of ${rows} rows`);
+  const path = join(work, 'sync.csv');
+  writeFileSync(path, `student,product_id\n${[...kept, ...free].map((student, i) => `${i % 2 ? student.id : student.email},${productId}`).join('\n')}\n`);
+  return { path, grants: free.length, revokes };
+}
+
 // ---------------------------------------------------------------- the table
 load.push(loadavg()[0]);
 const elapsed = (Date.now() - started) / 1000;

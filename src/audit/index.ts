@@ -51,10 +51,7 @@ export interface BulkRun {
   summary: { counts: Readonly<Record<string, number>>; interrupted?: boolean };
 }
 
-/** A sync's restore and expiration change are renewals: revoked, then granted again (undone as one). */
-const ROW_ACTIONS: Record<string, AuditEntry['action']> = {
-  granted: 'grant', revoked: 'revoke', renewed: 'renew', created: 'create', restored: 'renew', 'expiration-changed': 'renew',
-};
+const ROW_ACTIONS: Record<string, AuditEntry['action']> = { granted: 'grant', revoked: 'revoke', renewed: 'renew', created: 'create' };
 
 /** `students grant --file`: the bulk forms of grant and revoke, as the contract writes them. */
 const bulkCommand = (command: string) => (command === 'students grant' || command === 'students revoke' ? `${command} --file` : command);
@@ -85,7 +82,7 @@ export async function bulkRecorder(session: AuditContext, run: Omit<BulkRun, 'ou
       recorded++;
       await write(session, [stamp({
         command, action, student: outcome.student, student_id: outcome.student_id, product_id: outcome.product_id || undefined,
-        result: outcome.result, request_id: outcome.requestId, reason: run.reason, run_id: runId, line: outcome.line || undefined,
+        result: outcome.result, request_id: outcome.requestId, reason: run.reason, run_id: runId, line: outcome.line,
         before: action === 'revoke' ? snapshot : outcome.change?.replaced ? subscriptionSnapshot(outcome.change.replaced) : undefined,
         after: action === 'grant' || action === 'renew' ? snapshot : undefined,
       })]);

@@ -1,12 +1,15 @@
 /**
  * Which audit records a `history` asks for: about one student (by any key
- * it was named by), since a date, newest first. Pure: the log is read by the caller.
+ * it was named by), the changes of one run, since a date, newest first; a run
+ * is one entry otherwise. Pure: the log is read by the caller.
  */
 import type { AuditPosition, AuditRecord, LocatedRecord } from './log.js';
 
 export interface HistoryFilter {
   /** As given: matched against the recorded STUDENT and student id, no request sent. */
   student?: string;
+  /** Only the changes recorded under this run id (`--run`). */
+  run?: string;
   /** The first instant kept: the start of the DATE, local time. */
   since?: Date;
   limit?: number;
@@ -56,6 +59,20 @@ async function studentMatcher<T>(source: AuditSource<T>, recordOf: (item: T) => 
     if (direct(record) && record.student_id) ids.add(record.student_id);
   }
   return (record) => direct(record) || (record.student_id !== undefined && ids.has(record.student_id));
+}
+
+/**
+ * A run (a sync, a bulk file, an undo of a run) is one entry: its own record
+ * stands for its changes (`--run ID` lists them). The changes of a run that
+ * left no record of its own (killed) stay listed one by one.
+ */
+async function runCollapser<T>(source: AuditSource<T>, recordOf: (item: T) => AuditRecord): Promise<(record: AuditRecord) => boolean> {
+  const runs = new Set<string>();
+  for await (const item of source()) {
+    const record = recordOf(item);
+    if (record.action === 'bulk') runs.add(record.id);
+  }
+  return (record) => record.run_id === undefined || !runs.has(record.run_id);
 }
 
 const instant = (record: AuditRecord) => {
@@ -115,7 +132,9 @@ export function selectHistoryPositions(source: AuditSource<LocatedRecord>, filte
 async function select<T, H>(
   source: AuditSource<T>, recordOf: (item: T) => AuditRecord, hold: (item: T) => H, filter: HistoryFilter, known?: StudentAliases,
 ): Promise<H[]> {
-  const matches = filter.student === undefined ? () => true : await studentMatcher(source, recordOf, filter.student, known);
+  const matches = filter.run !== undefined ? (record: AuditRecord) => record.run_id === filter.run
+    : filter.student !== undefined ? await studentMatcher(source, recordOf, filter.student, known)
+      : await runCollapser(source, recordOf);
   const since = filter.since?.getTime();
   const kept = new NewestRecords<H>(filter.limit);
   for await (const item of source()) {

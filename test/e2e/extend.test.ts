@@ -74,7 +74,10 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('1 subscription: 1 extended, 0 failed');
     expect(await held(target.student.email)).toMatchObject({ active: 1, status: 'active', accession_date: target.accession_date, expiration_date: until });
-    const [runRecord, row] = await lines();
+    // The run is one entry; its change is under --run.
+    const [runRecord, ...others] = await lines();
+    expect(others).toEqual([]);
+    const [row] = JSON.parse((await members(['history', '--run', runRecord!.id, '-o', 'json'])).stdout) as Line[];
     expect(runRecord).toMatchObject({ command: 'subscriptions extend', action: 'bulk', result: 'completed' });
     expect(row).toMatchObject({
       command: 'subscriptions extend', action: 'renew', result: 'expiration-changed', run_id: runRecord!.id, student_id: target.student.id,

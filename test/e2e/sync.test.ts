@@ -10,7 +10,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ndjson, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
-import type { SandboxProcess } from './harness.js';
+import { HAS_SCRIPT, terminalSession, type SandboxProcess } from './harness.js';
 
 /** A subscription as `members subscriptions list -o json` prints it (dates read back as calendar dates). */
 interface Held {
@@ -22,6 +22,8 @@ interface Held {
   student: { id: string; email: string };
 }
 interface PlanRow { action: string; line: number | null; student: string; student_id: string | null; product_id: string; expiration_date: string | null; note: string | null }
+interface AuditRow { id: string; command: string; action: string; result: string; run_id?: string; reason?: string }
+interface UndoRow { id: string; action: string; student: string; product_id: string; result: string; message: string }
 interface ResultRow { line: number | null; action: string; student: string; product_id: string; result: string; message: string }
 
 const CHANGES = ['POST /api/v1/students/{id}/products', 'DELETE /api/v1/students/{id}/products/{product_id}'];
@@ -74,7 +76,7 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
   }
   const withAccess = (subscriptions: Held[]) => subscriptions.filter((held) => held.active === 1);
 
-  it('plans every kind of change with exact counts, applies them once, and a re-run sends nothing', async () => {
+  it('plans every kind of change with exact counts, applies them once, a re-run sends nothing, and undo RUN_ID puts the server back', async () => {
     const product = await productWith((subs) => subs.some((h) => h.active === 0) && subs.some((h) => h.active === 1 && h.status === 'canceled')
       && subs.filter((h) => h.active === 1 && h.status === 'active').length >= 4);
     const on = withAccess(product.subscriptions);
@@ -94,6 +96,7 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
       `${canceled.student.email},${product.id},,2031-02-28`,
       ...kept.map((held, index) => `${index % 2 ? held.student.id : held.student.email.toUpperCase()},${product.id},2001-01-01,${held.expiration_date ?? ''}`),
     ]);
+    const before = await dump(b);
     const summary = `Plan for 1 product: 2 to grant, 1 to restore, 1 to change expiration, 2 to revoke, ${kept.length} already in sync. `
       + '1 expiration change left out: it would reset a status (--include-status-changes to make it).';
 
@@ -127,7 +130,8 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     ]);
     const lines = timeless(applied.stderr).trimEnd().split('\n');
     expect(lines.at(-2)).toBe('6 changes: 2 granted, 1 restored, 1 expiration changed, 2 revoked, 0 stale, 0 failed in X.Xs');
-    expect(lines.at(-1)).toMatch(/^Recorded as run \S+ in the audit log \(`members history`\)\.$/);
+    const runId = /^Recorded as run (\S+): `members history --run \1` lists its changes, `members undo \1` reverses them\.$/.exec(lines.at(-1) ?? '')?.[1] as string;
+    expect(runId).toBeDefined();
     // Each change once: a grant is one POST, a revoke one DELETE, a restore or an expiration change one of each.
     expect(changesIn(diff(await stats(b.sandbox), atApply))).toEqual({ [CHANGES[0] as string]: 4, [CHANGES[1] as string]: 4 });
 
@@ -147,6 +151,24 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(0);
     const afterRerun = await stats(b.sandbox);
     expect(changesIn(diff(afterRerun, atApply))).toEqual({ [CHANGES[0] as string]: 4, [CHANGES[1] as string]: 4 });
+
+    // One entry in the history, its changes under --run.
+    const history = JSON.parse((await b.members(['history', '-o', 'json'])).stdout) as AuditRow[];
+    expect(history.filter((record) => record.id === runId)).toMatchObject([{ command: 'sync', action: 'bulk', result: 'completed', reason: 'nightly' }]);
+    expect(history.filter((record) => record.run_id === runId)).toEqual([]);
+    const listed = JSON.parse((await b.members(['history', '--run', runId, '-o', 'json'])).stdout) as AuditRow[];
+    expect(listed.map((record) => record.action).sort()).toEqual(['grant', 'grant', 'renew', 'renew', 'revoke', 'revoke']);
+
+    // One undo for all of it: who has access to what, with which dates and status, is as before the run.
+    const undone = await b.members(['undo', runId, '--yes', '-o', 'ndjson']);
+    expect(undone.code, undone.stderr).toBe(0);
+    const undoRows = ndjson<UndoRow>(undone.stdout);
+    expect(undoRows.map((row) => row.result)).toEqual(['undone', 'undone', 'undone', 'undone', 'undone', 'undone']);
+    expect(undoRows.map((row) => row.id).sort()).toEqual(listed.map((record) => record.id).sort());
+    expect(access(await dump(b))).toEqual(access(before));
+    const twice = await b.members(['undo', runId, '--yes']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('already undone');
 
   }, 120_000);
 
@@ -265,6 +287,26 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(changesIn(diff(await stats(b.sandbox), atRerun))).toEqual({ [CHANGES[0] as string]: 0, [CHANGES[1] as string]: 0 });
   }, 60_000);
 
+  it.skipIf(!HAS_SCRIPT || _name !== 'default')('at a terminal: the plan is shown, and typing the number of changes applies it', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 10);
+    const on = withAccess(product.subscriptions);
+    const [newcomer] = nonHolders(product.subscriptions, 1, 30);
+    const file = writeCsv(b.dir, 'terminal.csv', ['student,product_id', `${newcomer?.email},${product.id}`, ...on.slice(1).map((held) => `${held.student.id},${product.id}`)]);
+    const session = terminalSession(['sync', '--file', file, '--max-revoke', '1', '--no-color'], { env: b.sandbox.env, columns: 160 });
+    await session.waitFor(/Type 2 to confirm:/);
+    const screen = session.output();
+    expect(screen).toMatch(new RegExp(`│ grant +│ 2 +│ ${newcomer?.email} +│ ${product.id} │ none `));
+    expect(screen).toMatch(new RegExp(`│ revoke +│ +│ ${on[0]?.student.email} +│ ${product.id} │ on `));
+    expect(screen).toContain('Plan for 1 product: 1 to grant, 0 to restore, 0 to change expiration, 1 to revoke,');
+    expect(screen).toContain('Apply 2 changes (1 grant, 1 revoke)? Type 2 to confirm:');
+    session.type('2\r');
+    expect(await session.exited).toBe(0);
+    expect(session.output()).toContain('2 changes: 1 granted, 0 restored, 0 expiration changed, 1 revoked, 0 stale, 0 failed');
+    const now = new Set(withAccess(await dump(b, product.id)).map((held) => held.student.id));
+    expect(now.has(newcomer?.id as string)).toBe(true);
+    expect(now.has(on[0]?.student.id as string)).toBe(false);
+  }, 60_000);
+
   it('killed with SIGKILL mid-apply, then run again: every change applied exactly once', async () => {
     const product = await productWith((subs) => nonHolders(subs, 400).length >= 250);
     const newcomers = nonHolders(product.subscriptions, 250);
@@ -293,5 +335,42 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     for (const held of withAccess(now)) holders.set(held.student.id, (holders.get(held.student.id) ?? 0) + 1);
     expect(newcomers.filter((student) => holders.get(student.id) !== 1)).toEqual([]);
     expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(0);
+    // The record too holds each grant once, the ones the kill cut short included (checked by the re-run, intent first).
+    const log = readFileSync(join(b.sandbox.configDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRow & { product_id?: string; student_id?: string });
+    const grants = log.filter((record) => record.command === 'sync' && record.action === 'grant' && record.product_id === product.id && record.result === 'granted');
+    expect(grants.map((record) => record.student_id).sort()).toEqual(newcomers.map((student) => student.id).sort());
   }, 120_000);
+
+  it('undo RUN_ID reverses a students grant --file or revoke --file run too, leaving a change made since as a conflict', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 4 && subs.some((held) => held.active === 0));
+    const before = await dump(b);
+    const lapsed = product.subscriptions.find((held) => held.active === 0) as Held;
+    const [first, second] = nonHolders(product.subscriptions, 2, 20);
+    const grants = writeCsv(b.dir, `bulk-grant-${_name}.csv`, ['student,product_id,expiration_date',
+      `${first?.id},${product.id},2030-01-01`, `${second?.email},${product.id},`, `${lapsed.student.id},${product.id},2031-01-01`]);
+    const granted = await b.members(['students', 'grant', '--file', grants, '--renew', '--yes', '-o', 'ndjson']);
+    expect(granted.code, granted.stderr).toBe(0);
+    const on = withAccess(product.subscriptions).filter((held) => held.status === 'active').slice(0, 2);
+    const revokes = writeCsv(b.dir, `bulk-revoke-${_name}.csv`, ['student,product_id', ...on.map((held) => `${held.student.email},${product.id}`)]);
+    expect((await b.members(['students', 'revoke', '--file', revokes, '--yes'])).code).toBe(0);
+    const runs = (JSON.parse((await b.members(['history', '-o', 'json'])).stdout) as Array<AuditRow & { source?: string }>).filter((record) => record.action === 'bulk');
+    const runOf = (source: string) => runs.find((record) => record.source === source)?.id as string;
+
+    // Since the grant run, the second student's subscription was revoked and granted again by hand.
+    expect((await b.members(['students', 'revoke', second?.id as string, product.id, '--yes'])).code).toBe(0);
+    expect((await b.members(['students', 'grant', second?.id as string, product.id, '--expiration', '2029-01-01'])).code).toBe(0);
+    const undoGrants = await b.members(['undo', runOf(grants), '--yes', '-o', 'ndjson']);
+    expect(undoGrants.code).toBe(7);
+    // Newest first: the lapsed student's renewal, the second student's grant (changed since), the first's.
+    expect(ndjson<UndoRow>(undoGrants.stdout).map((row) => [row.action, row.student, row.result])).toEqual([
+      ['renew', lapsed.student.id, 'undone'], ['grant', second?.email, 'conflict'], ['grant', first?.id, 'undone'],
+    ]);
+    const undoRevokes = await b.members(['undo', runOf(revokes), '--yes', '-o', 'ndjson']);
+    expect(undoRevokes.code, undoRevokes.stderr).toBe(0);
+    expect(ndjson<UndoRow>(undoRevokes.stdout).map((row) => row.result)).toEqual(['undone', 'undone']);
+
+    // Everything is back but the change made by hand (and the renewal of a subscription without access, which the API cannot recreate).
+    expect((await b.members(['students', 'revoke', second?.id as string, product.id, '--yes'])).code).toBe(0);
+    expect(access(await dump(b))).toEqual(access(before));
+  }, 60_000);
 });

@@ -134,8 +134,9 @@ written even when rows failed. stderr ends with a summary line.
 Exit codes: 0 all done; 7 a row failed (the others were applied); 6 every failed row
 failed for a transient reason (run again later); 2 invalid input, nothing sent;
 130 interrupted (Ctrl-C: rows in flight finish, the results so far are printed).
-Every applied row is in the audit log: members history -o json lists them by run_id,
-and members undo RUN_ID (the id of the run's own record, action bulk) reverses them all.
+Every applied row is in the audit log: members history shows the run as one entry,
+members history --run RUN_ID lists its rows, and members undo RUN_ID (the id of the
+run's own record, action bulk) reverses them all.
 `,
   },
   undo: {

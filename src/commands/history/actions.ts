@@ -10,6 +10,7 @@ import { printList } from '../../session/run-kit.js';
 
 export interface HistoryFlags {
   student?: string;
+  run?: string;
   since?: string;
   limit?: string;
   forget?: string;
@@ -23,6 +24,12 @@ export function historyFilter(flags: HistoryFlags): HistoryFilter {
     const student = flags.student.trim();
     if (student === '') throw new UsageError('--student cannot be empty');
     filter.student = student;
+  }
+  if (flags.run !== undefined) {
+    const run = flags.run.trim();
+    if (run === '') throw new UsageError('--run cannot be empty; `members history` lists the runs (action bulk) with their ids');
+    if (filter.student !== undefined) throw new UsageError('--run and --student go apart: --run lists every change of one run');
+    filter.run = run;
   }
   if (flags.since !== undefined) {
     const [year, month, day] = parseDate(flags.since, '--since').split('-').map(Number) as [number, number, number];
@@ -46,7 +53,7 @@ async function lookUp(session: Session, student: string): Promise<StudentAliases
 
 export async function history(session: Session, flags: HistoryFlags): Promise<number> {
   if (flags.forget !== undefined) {
-    const others = (['student', 'since', 'limit'] as const).filter((flag) => flags[flag] !== undefined);
+    const others = (['student', 'run', 'since', 'limit'] as const).filter((flag) => flags[flag] !== undefined);
     if (others.length > 0) throw new UsageError(`--forget cannot be combined with ${others.map((flag) => `--${flag}`).join(', ')}: it erases, it does not list`);
     const { forgetDeleted } = await import('../../session/forget.js');
     await forgetDeleted(session, flags.forget, flags.reason);
@@ -62,6 +69,9 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   // Where the chosen records lie, not the records: they are read again one by one as they are printed
   // (a table still holds its rows, to fit the columns).
   const positions = await selectHistoryPositions(source, filter, known);
+  if (filter.run !== undefined && positions.length === 0 && filter.since === undefined) {
+    throw new UsageError(`no change recorded under run ${filter.run} in ${auditLogPath(dir)}; \`members history\` lists the runs (action bulk) with their ids`);
+  }
   const chosen = () => readAuditAt(dir, positions);
   // The log holds product ids: titles cost one read of the products list, so only tables and --fields that ask for them get them.
   const { output, fields } = session.globals;

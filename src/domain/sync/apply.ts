@@ -13,6 +13,7 @@ import { grantProduct, revokeProduct, studentProduct } from '../../api/endpoints
 import { BulkFailedError, CliError, ExitCode, InterruptedError, NotFoundError, RejectedError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { BulkSummary } from '../bulk/engine.js';
+import { subscriptionSnapshot, type AuditEntry, type ChangeEntry, type Journal } from '../../audit/index.js';
 import { hasAccess, productLabel, replaceSubscription } from '../changes.js';
 import { resolveStudent } from '../resolve.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../bulk/operations.js';
@@ -37,6 +38,8 @@ function stateOf(held: Subscription): HeldState {
 export function unchangedSince(held: Subscription | undefined, from: HeldState | undefined): boolean {
   if (held === undefined || from === undefined) return held === undefined && from === undefined;
   const now = stateOf(held);
+  // Granted again since (another subscription): changed, whatever its dates.
+  if (from.id !== undefined && held.id !== undefined && held.id !== null && String(held.id) !== from.id) return false;
   return now.hasAccess === from.hasAccess && now.status === from.status && now.accessionDate === from.accessionDate
     && now.expirationDate === from.expirationDate;
 }
@@ -50,7 +53,7 @@ export function asPlanned(held: Subscription | undefined, change: Pick<PlannedCh
 /** The planned-from state in the API's shape: the audit log's `before` (what undo grants back). */
 export function heldSubscription(productId: string, from: HeldState): Subscription {
   return {
-    product_id: productId, active: from.hasAccess ? 1 : 0, status: from.status ?? null,
+    ...(from.id === undefined ? {} : { id: from.id }), product_id: productId, active: from.hasAccess ? 1 : 0, status: from.status ?? null,
     accession_date: from.accessionDate ?? null, expiration_date: from.expirationDate ?? null,
   };
 }
@@ -75,6 +78,8 @@ export interface SyncApplyOptions {
   verify: boolean;
   /** The audit log's command: `sync` unless another command plans such changes (`subscriptions extend`). */
   command?: string;
+  /** The run's change record: each change's intent is written before its request, its outcome after (audit/journal.ts). */
+  journal: Journal;
 }
 
 /** The sync's changes as the bulk engine's operation. */
@@ -85,6 +90,20 @@ export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<Pla
   };
 }
 
+/** Sends `request` as the change `entry` describes, recorded intent first; `details` complete the record. */
+async function recorded<T>(journal: Journal, entry: ChangeEntry, request: () => Promise<T>, details: (value: T) => Partial<AuditEntry>): Promise<T> {
+  const pending = await journal.begin(entry);
+  let value: T;
+  try {
+    value = await request();
+  } catch (error) {
+    await pending.failed(error);
+    throw error;
+  }
+  await pending.applied(details(value));
+  return value;
+}
+
 async function applyChange(context: RowContext, change: PlannedChange, options: SyncApplyOptions): Promise<Outcome> {
   const { api } = context;
   const studentId = change.studentId ?? (await resolveStudent(api, change.student, { cache: context.cache, fetch: true })).id;
@@ -93,13 +112,16 @@ async function applyChange(context: RowContext, change: PlannedChange, options: 
     const held = await studentProduct(api, studentId, change.productId);
     if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else');
   }
-  const before = change.from && heldSubscription(change.productId, change.from);
+  const before = change.from && subscriptionSnapshot(heldSubscription(change.productId, change.from));
+  const entry = { student: change.student, student_id: studentId, product_id: change.productId, line: change.line, before };
+  const { journal } = options;
   switch (change.action) {
     case 'grant': {
-      const dates = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+      const body = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
       let granted: Awaited<ReturnType<typeof grantProduct>>;
       try {
-        granted = await grantProduct(api, studentId, dates);
+        granted = await recorded(journal, { ...entry, action: 'grant', result: 'granted' }, () => grantProduct(api, studentId, body),
+          ({ data, requestId }) => ({ request_id: requestId, after: subscriptionSnapshot(data) }));
       } catch (error) {
         // Refused: the student has the product now (someone granted it since the snapshot).
         if (!(error instanceof RejectedError)) throw error;
@@ -109,35 +131,36 @@ async function applyChange(context: RowContext, change: PlannedChange, options: 
       }
       const { data, requestId, recovered } = granted;
       return {
-        ...base, result: 'granted', requestId, recovered, change: { ...base, result: 'granted', student_id: studentId, subscription: data },
+        ...base, result: 'granted', requestId, recovered,
         message: `granted ${productLabel(change.productId, data)} to ${change.student}${datesText(change)}${recoveredNote(recovered)}`,
       };
     }
     case 'revoke': {
-      let requestId: string | undefined;
-      let gone = '';
-      try {
-        ({ requestId } = await revokeProduct(api, studentId, change.productId));
-      } catch (error) {
-        // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
-        if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) throw error;
-        gone = ' (it was already gone when the server answered: a retried request, or revoked meanwhile)';
-      }
-      return {
-        ...base, result: 'revoked', requestId, change: { ...base, result: 'revoked', student_id: studentId, subscription: before },
-        message: `revoked ${productLabel(change.productId)} from ${change.student}${gone}`,
+      const revoke = async () => {
+        try {
+          return { requestId: (await revokeProduct(api, studentId, change.productId)).requestId, gone: false };
+        } catch (error) {
+          // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
+          if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) throw error;
+          return { requestId: undefined, gone: true };
+        }
       };
+      const { requestId, gone } = await recorded(journal, { ...entry, action: 'revoke', result: 'revoked' }, revoke, (done) => ({ request_id: done.requestId }));
+      const note = gone ? ' (it was already gone when the server answered: a retried request, or revoked meanwhile)' : '';
+      return { ...base, result: 'revoked', requestId, message: `revoked ${productLabel(change.productId)} from ${change.student}${note}` };
     }
     case 'restore':
     case 'change-expiration': {
       const dates = change.expiration === undefined ? { accession: change.accession as string } : { accession: change.accession as string, expiration: change.expiration };
-      const { data, requestId, recovered } = await replaceSubscription(api, studentId, change.productId, dates);
       const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
+      // One change of two requests, recorded as a renewal (undone as one).
+      const { data, requestId, recovered } = await recorded(journal, { ...entry, action: 'renew', result }, () => replaceSubscription(api, studentId, change.productId, dates),
+        (done) => ({ request_id: done.requestId, after: subscriptionSnapshot(done.data) }));
       const what = change.action === 'restore'
         ? `restored ${productLabel(change.productId, data)} for ${change.student}`
         : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;
       return {
-        ...base, result, requestId, recovered, change: { ...base, result: 'renewed', student_id: studentId, subscription: data, replaced: before },
+        ...base, result, requestId, recovered,
         message: `${what}: revoked and granted again${datesText(change)}${change.notes.length > 0 ? `; ${change.notes.join('; ')}` : ''}${recoveredNote(recovered)}`,
       };
     }

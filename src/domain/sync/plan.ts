@@ -48,8 +48,8 @@ export interface SyncState {
   holders(productId: string): readonly SnapshotSubscription[];
 }
 
-/** The subscription a change was planned from. */
-export type HeldState = Pick<SnapshotSubscription, 'hasAccess' | 'status' | 'accessionDate' | 'expirationDate'>;
+/** The subscription a change was planned from (its id as text: some servers number them). */
+export type HeldState = Pick<SnapshotSubscription, 'hasAccess' | 'status' | 'accessionDate' | 'expirationDate'> & { id?: string };
 
 export interface PlannedChange {
   action: SyncAction;
@@ -219,6 +219,7 @@ function changeFor(row: DesiredRow, student: SnapshotStudent | undefined, held: 
 
 function heldState(held: SnapshotSubscription): HeldState {
   const state: HeldState = { hasAccess: held.hasAccess };
+  if (held.id !== undefined) state.id = String(held.id);
   if (held.status !== undefined) state.status = held.status;
   const accession = dateOf(held.accessionDate);
   const expiration = dateOf(held.expirationDate);

@@ -7,7 +7,7 @@ import { SYNC_ACTIONS, type HeldState, type PlannedChange } from './plan.js';
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-/** One change of a plan: what it does, and the subscription it was planned from (`current_*`, null: none). */
+/** One change of a plan: what it does, and the subscription it was planned from (`current_*`, null: none; its id tells a subscription granted again since). */
 export const PlanRecord = z.strictObject({
   action: z.enum(SYNC_ACTIONS),
   line: z.number().int().positive().nullable(),
@@ -17,6 +17,7 @@ export const PlanRecord = z.strictObject({
   accession_date: date.nullable(),
   expiration_date: date.nullable(),
   current_access: z.boolean().nullable(),
+  current_subscription_id: z.string().nullable(),
   current_status: z.string().nullable(),
   current_accession_date: date.nullable(),
   current_expiration_date: date.nullable(),
@@ -35,6 +36,7 @@ export function planRecord(change: PlannedChange): PlanRecord {
     accession_date: change.accession ?? null,
     expiration_date: change.expiration ?? null,
     current_access: from ? from.hasAccess : null,
+    current_subscription_id: from?.id ?? null,
     current_status: from?.status ?? null,
     current_accession_date: from?.accessionDate ?? null,
     current_expiration_date: from?.expirationDate ?? null,
@@ -51,6 +53,7 @@ export function changeOf(record: PlanRecord): PlannedChange {
   if (record.expiration_date !== null) change.expiration = record.expiration_date;
   if (record.current_access !== null) {
     const from: HeldState = { hasAccess: record.current_access };
+    if (record.current_subscription_id !== null) from.id = record.current_subscription_id;
     if (record.current_status !== null) from.status = record.current_status;
     if (record.current_accession_date !== null) from.accessionDate = record.current_accession_date;
     if (record.current_expiration_date !== null) from.expirationDate = record.current_expiration_date;

@@ -20,12 +20,8 @@ export interface BulkCommandFlags extends BulkFlags {
   renew?: boolean;
 }
 
-/**
- * Records the run in the audit log: each applied row as it is applied, then
- * one record for the run, after the caller's own hook; `onRecorded` receives
- * the run's id when any row was recorded (`members sync` names it).
- */
-export function audited(session: Session, hooks: BulkHooks = {}, onRecorded?: (runId: string) => void | Promise<void>): BulkHooks {
+/** Records the run in the audit log: each applied row as it is applied, then one record for the run, after the caller's own hook. */
+function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
   let recorder: Promise<BulkRecorder> | undefined;
   const recorderFor = (run: Parameters<typeof bulkRecorder>[1]) => (recorder ??= bulkRecorder(session, run));
   return {
@@ -34,8 +30,7 @@ export function audited(session: Session, hooks: BulkHooks = {}, onRecorded?: (r
     },
     async onFinish(report) {
       await hooks.onFinish?.(report);
-      const runId = await (await recorderFor(report)).finish(report.summary);
-      if (runId !== undefined) await onRecorded?.(runId);
+      await (await recorderFor(report)).finish(report.summary);
     },
   };
 }

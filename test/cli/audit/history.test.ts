@@ -47,6 +47,25 @@ describe('selectHistory', () => {
     expect(ids(await selectHistory(() => RECORDS, { student: 'nobody@example.com' }))).toEqual([]);
   });
 
+  it('a run is one entry (its own record); --run lists its changes; a run killed before its record shows its changes', async () => {
+    const run = [
+      rec('r1', '2025-03-05T10:00:01.000Z', { command: 'sync', student: 'a@example.com', product_id: 'p1', run_id: 'R' }),
+      rec('r2', '2025-03-05T10:00:02.000Z', { command: 'sync', action: 'revoke', result: 'revoked', student: 'b@example.com', product_id: 'p1', run_id: 'R' }),
+      rec('R', '2025-03-05T10:00:03.000Z', { command: 'sync', action: 'bulk', result: 'completed', counts: { granted: 1, revoked: 1 } }),
+      rec('k1', '2025-03-06T10:00:00.000Z', { command: 'sync', student: 'c@example.com', product_id: 'p1', run_id: 'K' }),
+    ];
+    const log = () => [...RECORDS, ...run];
+    expect(ids(await selectHistory(log, {}))).toEqual(['k1', 'R', 'a5', 'a4', 'a3', 'a2', 'a1']);
+    expect(ids(await selectHistory(log, { run: 'R' }))).toEqual(['r2', 'r1']);
+    expect(ids(await selectHistory(log, { run: 'K' }))).toEqual(['k1']);
+    expect(ids(await selectHistory(log, { run: 'nope' }))).toEqual([]);
+    // About one student, the change itself.
+    expect(ids(await selectHistory(log, { student: 'b@example.com' }))).toEqual(['r2']);
+    expect(() => historyFilter({ run: 'R', student: 'x' })).toThrow('--run and --student go apart: --run lists every change of one run');
+    expect(() => historyFilter({ run: ' ' })).toThrow('--run cannot be empty');
+    expect(historyFilter({ run: ' R ' }).run).toBe('R');
+  });
+
   it('--since keeps changes from the start of that day, local time; --limit the N newest', async () => {
     const since = historyFilter({ since: '2025-03-03' }).since as Date;
     expect(since.getTime()).toBe(new Date(2025, 2, 3).getTime());

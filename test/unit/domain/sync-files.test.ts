@@ -3,7 +3,9 @@
  * with the bulk engine's RunPlanner), a planned change as a record and back
  * (records.ts), and a saved plan with its hash and its base URL (saved-plan.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { PlanRecord as PlanRecordSchema } from '../../../src/domain/sync/records.js';
 import { RunPlanner, resolveProducts } from '../../../src/domain/bulk/engine.js';
 import { desiredRowReader, desiredRows, productsInScope, refuseEmpty, refuseProductColumn, syncColumns } from '../../../src/domain/sync/rows.js';
 import { changeOf, planRecord, type PlanRecord } from '../../../src/domain/sync/records.js';
@@ -30,11 +32,12 @@ describe('the rows of a sync file', () => {
       { student: 'Maria@Example.com', product_id: ' Python Pro ', accession_date: '2025-01-02', expiration_date: '' },
       { student: 'doc:123', product_id: 'p1', accession_date: '', expiration_date: '2026-01-01' });
     expect(run.invalid).toEqual([]);
-    expect(run.todo.map((row) => row.plan)).toEqual([
+    expect(run.todo.map((row) => row.plan)).toStrictEqual([
       { student: 'Maria@Example.com', key: { kind: 'email', value: 'Maria@Example.com' }, product: 'Python Pro', accession: '2025-01-02' },
       { student: 'doc:123', key: { kind: 'document', value: '123' }, product: 'p1', expiration: '2026-01-01' },
     ]);
     expect(run.rows[0]?.identity).toEqual({ student: 'Maria@Example.com', product_id: ' Python Pro ' });
+    expect(desiredRowReader(false).identify({})).toEqual({ student: '', product_id: '' });
   });
 
   it('checks each cell, and no order of the dates (the plan does, for rows that change)', () => {
@@ -77,6 +80,8 @@ describe('the rows of a sync file', () => {
   it('with --product, each row is for each product, and those products are in scope even without rows', () => {
     const run = read(true, { student: 'a@example.com', expiration_date: '2026-01-01' }, { student: 'b@example.com', accession_date: '2025-01-01' });
     const rows = desiredRows(run.todo, ['p1', 'p2']);
+    expect(rows[0]).toStrictEqual({ line: 2, student: 'a@example.com', key: { kind: 'email', value: 'a@example.com' }, productId: 'p1', expiration: '2026-01-01' });
+    expect(rows[2]).toStrictEqual({ line: 3, student: 'b@example.com', key: { kind: 'email', value: 'b@example.com' }, productId: 'p1', accession: '2025-01-01' });
     expect(rows.map((row) => [row.line, row.productId, row.accession, row.expiration])).toEqual([
       [2, 'p1', undefined, '2026-01-01'], [2, 'p2', undefined, '2026-01-01'], [3, 'p1', '2025-01-01', undefined], [3, 'p2', '2025-01-01', undefined],
     ]);
@@ -97,25 +102,31 @@ const CHANGES: PlannedChange[] = [
   { action: 'grant', line: 2, student: 'a@example.com', productId: 'p1', accession: '2025-06-30', notes: ['not in the student list read: looked up when applied'] },
   {
     action: 'restore', line: 3, student: 'b', studentId: 'b', productId: 'p1', accession: '2024-01-01', expiration: '2026-01-01',
-    from: { hasAccess: false, status: 'canceled', accessionDate: '2024-01-01', expirationDate: '2025-01-01' }, notes: ['one', 'two'],
+    from: { hasAccess: false, id: '77', status: 'canceled', accessionDate: '2024-01-01', expirationDate: '2025-01-01' }, notes: ['one', 'two'],
   },
   { action: 'revoke', student: 'c', studentId: 'c', productId: 'p1', from: { hasAccess: true }, notes: [] },
 ];
 
 describe('plan records', () => {
+  it('take dates as YYYY-MM-DD only', () => {
+    const record = planRecord(CHANGES[1] as PlannedChange);
+    expect(PlanRecordSchema.safeParse(record).success).toBe(true);
+    for (const date of ['2025-01-01x', 'x2025-01-01', '2025-1-01']) expect(PlanRecordSchema.safeParse({ ...record, expiration_date: date }).success).toBe(false);
+  });
+
   it('are flat, with null for what is absent', () => {
     expect(CHANGES.map(planRecord)).toEqual([
       {
         action: 'grant', line: 2, student: 'a@example.com', student_id: null, product_id: 'p1', accession_date: '2025-06-30', expiration_date: null,
-        current_access: null, current_status: null, current_accession_date: null, current_expiration_date: null, note: 'not in the student list read: looked up when applied',
+        current_access: null, current_subscription_id: null, current_status: null, current_accession_date: null, current_expiration_date: null, note: 'not in the student list read: looked up when applied',
       },
       {
         action: 'restore', line: 3, student: 'b', student_id: 'b', product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2026-01-01',
-        current_access: false, current_status: 'canceled', current_accession_date: '2024-01-01', current_expiration_date: '2025-01-01', note: 'one; two',
+        current_access: false, current_subscription_id: '77', current_status: 'canceled', current_accession_date: '2024-01-01', current_expiration_date: '2025-01-01', note: 'one; two',
       },
       {
         action: 'revoke', line: null, student: 'c', student_id: 'c', product_id: 'p1', accession_date: null, expiration_date: null,
-        current_access: true, current_status: null, current_accession_date: null, current_expiration_date: null, note: null,
+        current_access: true, current_subscription_id: null, current_status: null, current_accession_date: null, current_expiration_date: null, note: null,
       },
     ]);
   });
@@ -126,11 +137,15 @@ describe('plan records', () => {
 });
 
 describe('saved plans', () => {
-  const body = {
+  // Built inside the tests (a throw while the file is collected would pass for no test at all).
+  const body = () => ({
     created: '2025-06-30T12:00:00.000Z', profile: 'prod', base_url: 'https://members.example.com', source: 'access.csv', mode: 'both' as const,
     products: ['p1'], in_sync: 12, changes: CHANGES.map(planRecord),
-  };
-  const text = savedPlanText(body);
+  });
+  let text = '';
+  beforeEach(() => {
+    text = savedPlanText(body());
+  });
 
   it('are written with their kind, version and a hash of everything else, and read back as they were', () => {
     const saved = JSON.parse(text) as SavedPlan;
@@ -141,6 +156,16 @@ describe('saved plans', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "kind": "members-sync-plan",\n');
     expect(parseSavedPlan(text, 'plan.json')).toEqual(saved);
+  });
+
+  it('the hash is sha256 of every field but itself, in a fixed order', () => {
+    const saved = JSON.parse(text) as SavedPlan;
+    const { hash, ...rest } = saved;
+    const keys = Object.keys(PlanRecordSchema.shape) as Array<keyof PlanRecord>;
+    const canonical = JSON.stringify([rest.kind, rest.version, rest.created, rest.profile, rest.base_url, rest.source, rest.mode, rest.products, rest.in_sync,
+      rest.changes.map((change) => keys.map((key) => change[key]))]);
+    expect(hash).toBe(`sha256:${createHash('sha256').update(canonical).digest('hex')}`);
+    expect(planHash(rest)).toBe(hash);
   });
 
   it('the hash does not depend on the order of the keys in the file', () => {
@@ -178,19 +203,21 @@ describe('saved plans', () => {
   it('what is not a plan is refused, saying what is wrong', () => {
     const how = 'make one with `members sync --file FILE --plan-out p.json`';
     expect(() => parseSavedPlan('{', 'p.json')).toThrow(new UsageError(`p.json is not a sync plan (not JSON); ${how}`));
-    expect(() => parseSavedPlan('[]', 'p.json')).toThrow(/^p\.json is not a sync plan members can apply \(.+\); make one/);
+    expect(() => parseSavedPlan('[]', 'p.json')).toThrow(new UsageError(`p.json is not a sync plan members can apply (Invalid input: expected object, received array); ${how}`));
     const saved = JSON.parse(text) as Record<string, unknown>;
     expect(() => parseSavedPlan(JSON.stringify({ ...saved, version: 2 }), 'p.json')).toThrow(/^p\.json is not a sync plan members can apply \(.+ at version\); make one/);
     const changes = (saved.changes as PlanRecord[]).map((change, index) => (index === 1 ? { ...change, action: 'delete' } : change));
     expect(() => parseSavedPlan(JSON.stringify({ ...saved, changes }), 'p.json')).toThrow(/ at changes\.1\.action\); make one/);
     expect(() => parseSavedPlan(JSON.stringify({ ...saved, extra: 1 }), 'p.json')).toThrow(/^p\.json is not a sync plan members can apply/);
+    expect(() => parseSavedPlan(JSON.stringify({ ...saved, mode: 'sideways' }), 'p.json')).toThrow(/ at mode\); make one/);
+    expect(() => parseSavedPlan(JSON.stringify({ ...saved, mode: '' }), 'p.json')).toThrow(/ at mode\); make one/);
   });
 
   it('a plan for another base URL is refused, naming its profile', () => {
-    expect(() => checkPlanTarget(body, { baseUrl: 'https://members.example.com', profile: 'other' }, 'p.json')).not.toThrow();
-    expect(() => checkPlanTarget(body, { baseUrl: 'http://127.0.0.1:8787', profile: 'sandbox' }, 'p.json')).toThrow(new UsageError(
+    expect(() => checkPlanTarget(body(), { baseUrl: 'https://members.example.com', profile: 'other' }, 'p.json')).not.toThrow();
+    expect(() => checkPlanTarget(body(), { baseUrl: 'http://127.0.0.1:8787', profile: 'sandbox' }, 'p.json')).toThrow(new UsageError(
       'p.json was made for https://members.example.com (profile prod), but the profile in force is sandbox (http://127.0.0.1:8787); nothing was sent. Run with --profile prod',
     ));
-    expect(() => checkPlanTarget(body, { baseUrl: '', profile: 'default' }, 'p.json')).toThrow(/profile in force is default \(no base URL\)/);
+    expect(() => checkPlanTarget(body(), { baseUrl: '', profile: 'default' }, 'p.json')).toThrow(/profile in force is default \(no base URL\)/);
   });
 });

@@ -53,7 +53,7 @@ describe('planSync', () => {
       row(5, 's3@example.com', P, { expiration: '2026-06-30' }),
       row(6, 's4@example.com', P, { expiration: '2025-12-31' }),
     ], [P], platform, options());
-    expect(plan.changes).toEqual([
+    expect(plan.changes).toStrictEqual([
       { action: 'grant', line: 2, student: 's0@example.com', studentId: 's0', productId: P, accession: TODAY, expiration: undefined, notes: [] },
       {
         action: 'restore', line: 4, student: 's2', studentId: 's2', productId: P, accession: '2024-01-01', expiration: '2026-01-31',
@@ -103,7 +103,8 @@ describe('planSync', () => {
       { action: 'restore', accession: '2025-02-01', expiration: '2026-01-01', notes: [] },
       { action: 'restore', accession: TODAY, expiration: undefined, notes: [] },
     ]);
-    expect(plan.changes[0]?.from).toEqual({ hasAccess: false, expirationDate: '2026-01-01', accessionDate: '2024-01-01' });
+    expect(plan.changes[0]?.from).toStrictEqual({ hasAccess: false, expirationDate: '2026-01-01', accessionDate: '2024-01-01' });
+    expect(plan.changes[1]?.from).toStrictEqual({ hasAccess: false, expirationDate: '2025-01-01' });
   });
 
   it('a student without access whose expiration also differs is one restore, with the file\'s expiration', () => {
@@ -121,10 +122,16 @@ describe('planSync', () => {
     ]);
   });
 
-  it('a revoke names the student by e-mail, else by id', () => {
-    const platform = state([{ id: 's9', name: '' }, ...students], [held(9, P), held(1, P)]);
-    const plan = planSync([row(2, 's1')], [P], platform, options());
-    expect(plan.changes.map((change) => change.student)).toEqual(['s9']);
+  it('keeps the subscription\'s id as text (undo and a saved plan tell a subscription granted again since by it)', () => {
+    const platform = state(students, [held(1, P, { id: 42 }), held(2, P, { id: 'u-2', hasAccess: false })]);
+    const plan = planSync([row(2, 's2')], [P], platform, options());
+    expect(plan.changes.map((change) => change.from?.id)).toEqual(['u-2', '42']);
+  });
+
+  it('a revoke names the student by e-mail, else by id (also a holder whose student the state does not hold)', () => {
+    const platform = state([{ id: 's9', name: '' }, ...students], [held(9, P), held(1, P), held(77, P)]);
+    const plan = planSync([row(2, 's1')], [P], platform, options({ maxRevoke: { count: 5 } }));
+    expect(plan.changes.map((change) => change.student)).toEqual(['s9', 's77']);
   });
 
   it('an expiration change that would reset a status is left out, unless includeStatusChanges (then noted)', () => {
@@ -255,6 +262,7 @@ describe('revokeCap and parseRevokeCap', () => {
     expect(parseRevokeCap(' 0 ')).toEqual({ count: 0 });
     expect(parseRevokeCap('5%')).toEqual({ percent: 5 });
     expect(parseRevokeCap('100%')).toEqual({ percent: 100 });
+    expect(parseRevokeCap('101')).toEqual({ count: 101 });
   });
 
   it.each(['', '-1', '1.5', '5 %', '%', '101%', 'ten', '1e3', '99999999999999999999'])('refuses %j', (text) => {
@@ -293,6 +301,8 @@ describe('planSummary and capMessage', () => {
       'Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 3 already in sync. --remove-only leaves out 1 grant, restore or expiration change.',
     );
     expect(planSummary(planSync([row(2, 's1')], [P], platform, options({ mode: 'add-only' })), 'both')).not.toContain('leaves out');
+    expect(planSummary(removeOnly, 'both')).not.toContain('leaves out');
+    expect(planSummary(planSync([row(2, 's1'), row(3, 's2'), row(4, 's3')], [P], platform, options({ mode: 'remove-only' })), 'remove-only')).not.toContain('leaves out');
   });
 
   it('names the product, the count, the holders and the cap', () => {
