@@ -38,6 +38,12 @@ const common = {
    * ExperimentalWarning. Built-ins imported lazily become require() calls.
    */
   supported: { 'dynamic-import': false },
+  /*
+   * The OS keychain's library stays out of the bundle: it is a native addon
+   * (a .node binary per platform, an optional dependency of the package),
+   * required from node_modules the first time a token is read or written.
+   */
+  external: ['@napi-rs/keyring'],
 };
 /*
  * The program is one CommonJS file so that bin/members.js can compile it with

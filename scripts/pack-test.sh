@@ -2,7 +2,9 @@
 # Packs members-cli, checks what the tarball ships, installs it globally into a
 # temporary prefix as a user would, and runs it: --version, the completion
 # scripts, and a session against `members sandbox`. The esbuild bundle is
-# self-contained, so the package has no runtime dependencies to install.
+# self-contained: the one runtime dependency is the OS keychain's native
+# library, an optional dependency (its platform's prebuilt binary), which the
+# installed members loads for a login into a private Secret Service.
 # Usage: scripts/pack-test.sh   (builds first; needs the npm registry or cache)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +104,29 @@ session() { # session NAME: --version, completion, and a sandbox round trip
 
 session installed
 
-# 3. Nothing else was installed: the bundle carries its dependencies.
-[[ ! -e $prefix/lib/node_modules/members-cli/node_modules ]] \
-  || fail "npm install -g installed dependencies: $(ls "$prefix/lib/node_modules/members-cli/node_modules")"
+# 3. Nothing else was installed but the keychain's library and its platform's binary: the bundle carries the rest.
+installed=$(cd "$prefix/lib/node_modules/members-cli" && { ls -d node_modules/* node_modules/@*/* 2>/dev/null || true; } | grep -v '^node_modules/@[^/]*$' | sort | tr '\n' ' ')
+[[ $installed =~ ^node_modules/@napi-rs/keyring\ node_modules/@napi-rs/keyring-[a-z0-9-]+\ $ ]] \
+  || fail "npm install -g installed other dependencies than @napi-rs/keyring and its binary: $installed"
+
+# 4. The installed members finds that library (outside the bundle, required from its node_modules):
+#    a login into a private, unlocked Secret Service (gnome-keyring on its own session bus) stores the token there.
+if command -v gnome-keyring-daemon > /dev/null && command -v dbus-run-session > /dev/null; then
+  keyring="$work/keyring"
+  mkdir -p -m 700 "$keyring" "$keyring/run" "$keyring/data"
+  env -i "PATH=$PATH" "HOME=$work" "LANG=C.UTF-8" "MEMBERS_CONFIG_DIR=$work/config-keychain" "MEMBERS_TOKEN=pack-test-token" \
+    "XDG_RUNTIME_DIR=$keyring/run" "XDG_DATA_HOME=$keyring/data" "GNOME_KEYRING_CONTROL=$keyring/run/keyring" "members=$members" \
+    dbus-run-session -- sh -c '
+      set -e
+      printf %s pack-test | gnome-keyring-daemon --unlock --components=secrets > /dev/null
+      gnome-keyring-daemon --start --components=secrets > /dev/null
+      "$members" auth login --base-url https://members.example.com --no-verify
+      MEMBERS_TOKEN= "$members" auth status --offline -o json' > "$keyring/status.json" 2> "$keyring/stderr" \
+    || fail "a login into a Secret Service failed: $(cat "$keyring/stderr")"
+  grep -q 'the tokens are in the Secret Service' "$keyring/stderr" && grep -q '"stored_in":"keychain"' "$keyring/status.json" \
+    || fail "the installed members did not store the token in the Secret Service: $(cat "$keyring/stderr" "$keyring/status.json")"
+  echo "pack-test: keychain: auth login stored the token in a Secret Service through the installed @napi-rs/keyring: ok"
+elif [[ ${MEMBERS_REQUIRE_KEYRING:-} == 1 ]]; then
+  fail "gnome-keyring-daemon and dbus-run-session are required (MEMBERS_REQUIRE_KEYRING=1): apt-get install gnome-keyring dbus-daemon"
+fi
 echo "pack-test: ok"

@@ -5,6 +5,7 @@
 import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io, Pager } from './lib/io.js';
+import type { Keychain } from './lib/keychain.js';
 import { CliError, ExitCode, InterruptedError, StdoutClosedError, type Rerun } from './lib/errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
@@ -173,8 +174,16 @@ export function processIo(): ProcessIo {
     },
     onPage: hold.check,
     startPager,
+    keychain: openKeychainOnce,
     restoreV8Flags: hold.release,
   };
+}
+
+let keychain: Promise<Keychain> | undefined;
+/** The OS keychain, loaded the first time a token is read or written (lib/keychain.ts), once per run. */
+function openKeychainOnce(): Promise<Keychain> {
+  keychain ??= import('./lib/keychain.js').then(({ osKeychain }) => osKeychain(process.platform));
+  return keychain;
 }
 
 /** For bin/members.js, which saves its code cache after a run: the one atomic writer, loaded only then. */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { UsageError } from '../lib/errors.js';
 import { chosenProfile, first, givenBaseUrl, type Source } from './precedence.js';
-import type { ProfileStore } from './store.js';
+import { storageOf, type ProfileStore, type Storage, type Tokens } from './store.js';
 
 export { DEFAULT_PROFILE, givenBaseUrl, namedProfile, type Source } from './precedence.js';
 
@@ -15,6 +15,16 @@ export interface Settings {
   tokenSource?: Source;
   developerToken?: string;
   platformToken?: string;
+  /** Where the profile keeps its tokens, when it keeps any. */
+  storage?: Storage;
+  /** The keychain item holding them, when they are there (read only when a token is needed: Session.settingsWithTokens). */
+  keychainItem?: string;
+}
+
+/** The tokens read from a keychain item, for the profile that names it. */
+export interface Revealed {
+  account: string;
+  tokens: Tokens;
 }
 
 /** Contract §1: flag > environment > profile > default. No flag ever carries a secret. */
@@ -22,9 +32,11 @@ export function resolveSettings(
   flags: { profile?: string; baseUrl?: string },
   env: Record<string, string | undefined>,
   store: ProfileStore,
+  revealed?: Revealed,
 ): Settings {
   const { value: profileName, source: profileSource } = chosenProfile(flags, env, () => store.active());
-  const profile = store.get(profileName);
+  const found = store.get(profileName);
+  const profile = found?.keychain && found.keychain === revealed?.account ? { ...found, ...revealed.tokens } : found;
   const baseUrl = givenBaseUrl(flags, env) ?? first(['profile', profile?.base_url]);
   // A profile named by --profile or MEMBERS_PROFILE, without a base URL from elsewhere: a mistyped name would only fail later, less clearly.
   const named = profileSource === 'flag' || profileSource === 'env';
@@ -39,6 +51,8 @@ export function resolveSettings(
     tokenSource: token?.source,
     developerToken: first(['env', env.MEMBERS_DEVELOPER_TOKEN], ['profile', profile?.developer_token])?.value,
     platformToken: first(['env', env.MEMBERS_PLATFORM_TOKEN], ['profile', profile?.platform_token])?.value,
+    storage: storageOf(found),
+    keychainItem: found?.keychain,
   };
 }
 

@@ -7,11 +7,18 @@ import { withFileLock } from './lock.js';
 
 // Loose objects keep keys this version does not know (hand-added, or written
 // by a newer version), so rewriting the file never drops them.
-const ProfileSchema = z.looseObject({
-  base_url: z.string().min(1),
+/** A profile's three tokens: in the file, or (the same fields, as JSON) in its keychain item. */
+export const TokensSchema = z.object({
   token: z.string().optional(),
   developer_token: z.string().optional(),
   platform_token: z.string().optional(),
+});
+
+const ProfileSchema = z.looseObject({
+  base_url: z.string().min(1),
+  ...TokensSchema.shape,
+  /** The OS keychain item holding the three tokens instead (config/token-storage.ts). */
+  keychain: z.string().optional(),
 });
 
 const ConfigFileSchema = z.looseObject({
@@ -20,6 +27,17 @@ const ConfigFileSchema = z.looseObject({
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;
+export type Tokens = z.infer<typeof TokensSchema>;
+export const TOKEN_FIELDS = Object.keys(TokensSchema.shape) as Array<keyof Tokens>;
+
+/** Where a profile keeps its tokens: the OS keychain (config/token-storage.ts) or this file. */
+export type Storage = 'keychain' | 'file';
+
+/** Where a stored profile keeps its tokens; undefined when it keeps none. */
+export function storageOf(profile: Profile | undefined): Storage | undefined {
+  if (profile?.keychain) return 'keychain';
+  return TOKEN_FIELDS.some((field) => profile?.[field]) ? 'file' : undefined;
+}
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The config file is broken; the user must fix or remove it. */
@@ -40,7 +58,7 @@ export interface ProfileStore {
   list(): Array<[string, Profile]>;
   /** Creates or replaces a profile; the first one saved becomes active. */
   save(name: string, profile: Profile): void;
-  /** Logout: drops the three tokens, keeps the base URL. False when there is no such profile. */
+  /** Logout: drops the three tokens (and the name of their keychain item), keeps the base URL. False when there is no such profile. */
   forgetTokens(name: string): boolean;
 }
 
@@ -178,6 +196,7 @@ function profileStore(file: string, { read, update }: Backend): ProfileStore {
         delete profile.token;
         delete profile.developer_token;
         delete profile.platform_token;
+        delete profile.keychain;
         return true;
       }),
   };

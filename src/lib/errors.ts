@@ -90,6 +90,13 @@ export class MissingCredentialsError extends CliError {
   }
 }
 
+/** The tokens are in an OS keychain that did not answer (locked, no session bus, MEMBERS_KEYCHAIN=off). */
+export class KeychainError extends MissingCredentialsError {
+  constructor(message: string, readonly reason: string) {
+    super(message);
+  }
+}
+
 /** A bulk run finished and at least one row failed. */
 export class BulkFailedError extends CliError {
   constructor(message: string) {

@@ -1,3 +1,5 @@
+import type { Keychain } from './keychain.js';
+
 /**
  * Everything a command may touch of the outside world. `bin/members.js` builds
  * one from the process; tests build one with captured streams.
@@ -37,6 +39,11 @@ export interface Io {
   isRunning?(pid: number): boolean;
   /** Starts a pager (a shell command line) reading what is written to `stdin`; it writes to the terminal itself. */
   startPager?(command: string): Promise<Pager | undefined>;
+  /**
+   * The OS keychain, opened on first use (lib/keychain.ts); rejects with NoKeychainError when there is none.
+   * Absent, there is none: tests run in-process never reach the user's real keychain.
+   */
+  keychain?(): Promise<Keychain>;
   /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
   onPage?(): void;
 }

@@ -8,10 +8,11 @@ import type { Io, GlobalOptions } from '../lib/io.js';
 import type { Api } from '../api/client.js';
 import type { Output } from '../output/index.js';
 import type { Messages } from '../output/messages.js';
-import type { ProfileStore } from '../config/store.js';
-import type { Settings } from '../config/settings.js';
+import type { Profile, ProfileStore, Tokens } from '../config/store.js';
+import type { Revealed, Settings } from '../config/settings.js';
+import type { Keychain } from '../lib/keychain.js';
 import type { Prompter } from './prompter.js';
-import { MissingCredentialsError, UsageError } from '../lib/errors.js';
+import { KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 
 export interface SessionDeps {
   io: Io;
@@ -27,6 +28,9 @@ export class Session {
   private settingsInstance?: Promise<Settings>;
   private messagesInstance?: Messages;
   private prompterInstance?: Prompter;
+  private keychainInstance?: Promise<Keychain>;
+  /** The tokens read from the keychain item of the profile in force. */
+  private revealed?: Revealed;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -57,18 +61,67 @@ export class Session {
    * The settings in force (flag > env > profile > default), resolved once per
    * run: the audit stamp, the announcement and the client all see the same.
    * (The auth commands that change the profiles read no settings after the change.)
+   * The tokens of a profile that keeps them in the keychain are there only
+   * once settingsWithTokens has read them.
    */
   settings(): Promise<Settings> {
-    this.settingsInstance ??= (async () => {
-      const { resolveSettings } = await import('../config/settings.js');
-      return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store());
-    })();
+    this.settingsInstance ??= this.resolveSettings();
     return this.settingsInstance;
   }
 
-  /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
-  async settingsToConnect(): Promise<Settings & { baseUrl: string }> {
+  private async resolveSettings(): Promise<Settings> {
+    const { resolveSettings } = await import('../config/settings.js');
+    return resolveSettings({ profile: this.globals.profile, baseUrl: this.globals.baseUrl }, this.io.env, await this.store(), this.revealed);
+  }
+
+  /**
+   * The settings with the stored tokens a command needs: read from the
+   * profile's keychain item (once per run) when they are there and the
+   * environment does not give them all. Exit 3 when that keychain does not answer.
+   */
+  async settingsWithTokens(needed: 'api' | 'report' | 'all'): Promise<Settings> {
     const settings = await this.settings();
+    const account = settings.keychainItem;
+    const missing = {
+      api: !settings.token,
+      report: !settings.developerToken || !settings.platformToken,
+      all: !settings.token || !settings.developerToken || !settings.platformToken,
+    }[needed];
+    if (!account || this.revealed?.account === account || !missing) return settings;
+    this.revealed = { account, tokens: await this.keychainTokens(settings.profile, account) };
+    this.settingsInstance = this.resolveSettings();
+    return this.settingsInstance;
+  }
+
+  /** The tokens a stored profile keeps, in the file or in its keychain item (exit 3 when that keychain does not answer). */
+  async storedTokens(name: string, profile: Profile): Promise<Tokens> {
+    if (!profile.keychain) return { token: profile.token, developer_token: profile.developer_token, platform_token: profile.platform_token };
+    return this.keychainTokens(name, profile.keychain);
+  }
+
+  private async keychainTokens(profile: string, account: string): Promise<Tokens> {
+    const [{ readKeychainItem }, { NoKeychainError }] = await Promise.all([import('../config/token-storage.js'), import('../lib/keychain.js')]);
+    try {
+      return readKeychainItem(await this.keychain(), account);
+    } catch (error) {
+      if (!(error instanceof NoKeychainError)) throw error;
+      throw new KeychainError(
+        `the tokens of profile "${profile}" are in the OS keychain (item "${account}"), which did not answer: ${error.message}. `
+          + `Unlock it and run again, give them in MEMBERS_TOKEN (and the report's variables), or store them in the config file with \`members auth login --profile ${profile} --insecure-storage\``,
+        error.message,
+      );
+    }
+  }
+
+  /** The OS keychain, opened once (config/token-storage.ts); rejects with NoKeychainError when none answers. */
+  keychain(): Promise<Keychain> {
+    this.keychainInstance ??= import('../config/token-storage.js').then(({ openKeychain }) => openKeychain(this.io.env, this.io.keychain?.bind(this.io)));
+    return this.keychainInstance;
+  }
+
+  /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
+  async settingsToConnect(needed: 'api' | 'report' = 'api'): Promise<Settings & { baseUrl: string }> {
+    const settings = await this.settingsWithTokens(needed);
     if (!settings.baseUrl) {
       throw new UsageError(
         `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,

@@ -7,6 +7,6 @@ export const PROFILE_VIEW: View = {
     { header: 'Profile', path: 'name' }, { header: 'Active', path: 'active', format: 'bool01' },
     { header: 'Base URL', path: 'base_url' }, { header: 'Token', path: 'token' },
     { header: 'Source', path: 'token_source' }, { header: 'Report tokens', path: 'report_tokens' },
-    { header: 'Status', path: 'status' },
+    { header: 'Stored in', path: 'stored_in' }, { header: 'Status', path: 'status' },
   ],
 };

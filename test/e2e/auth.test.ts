@@ -16,19 +16,20 @@ function account() {
   const dir = tempDir('members-auth-');
   const members = (args: string[], env: Record<string, string> = {}, input?: string) =>
     run(args, { env: { MEMBERS_CONFIG_DIR: dir, ...env }, input });
+  const file = join(dir, 'config.json');
   const config = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
     active?: string; profiles: Record<string, { base_url: string; token?: string }>;
   };
-  return { members, config };
+  return { members, config, file };
 }
 
 describe('an empty MEMBERS_PROFILE names no profile', () => {
   it('auth login writes "default", and every command then reads it', async () => {
-    const { members, config } = account();
+    const { members, config, file } = account();
     const empty = { MEMBERS_PROFILE: '' };
     const login = await members(['auth', 'login', '--base-url', sandbox.url, '--token-stdin'], empty, `${sandbox.apiToken}\n`);
     expect({ code: login.code, stderr: login.stderr }).toEqual({
-      code: 0, stderr: `✓ Logged in to ${new URL(sandbox.url).host} as profile "default" (active)\n`,
+      code: 0, stderr: `✓ Logged in to ${new URL(sandbox.url).host} as profile "default" (active); the tokens are in ${file}\n`,
     });
     expect(config()).toEqual({ active: 'default', profiles: { default: { base_url: sandbox.url, token: sandbox.apiToken } } });
 
@@ -41,7 +42,7 @@ describe('an empty MEMBERS_PROFILE names no profile', () => {
     expect({ code: products.code, lines: products.stdout.trimEnd().split('\n').length }).toEqual({ code: 0, lines: 1 });
 
     const logout = await members(['auth', 'logout'], empty);
-    expect({ code: logout.code, stderr: logout.stderr }).toEqual({ code: 0, stderr: '✓ Forgot the tokens of profile "default"\n' });
+    expect({ code: logout.code, stderr: logout.stderr }).toEqual({ code: 0, stderr: `✓ Forgot the tokens of profile "default" from ${file}\n` });
     expect(config().profiles.default).toEqual({ base_url: sandbox.url });
   });
 
@@ -56,10 +57,10 @@ describe('an empty MEMBERS_PROFILE names no profile', () => {
 
 describe('the base URL of auth login: --base-url, else MEMBERS_BASE_URL, an empty value giving none', () => {
   it('an empty --base-url falls back to MEMBERS_BASE_URL, as for every other command', async () => {
-    const { members, config } = account();
+    const { members, config, file } = account();
     const login = await members(['auth', 'login', '--base-url', '', '--token-stdin'], { MEMBERS_BASE_URL: sandbox.url }, sandbox.apiToken);
     expect({ code: login.code, stderr: login.stderr }).toEqual({
-      code: 0, stderr: `✓ Logged in to ${new URL(sandbox.url).host} as profile "default" (active)\n`,
+      code: 0, stderr: `✓ Logged in to ${new URL(sandbox.url).host} as profile "default" (active); the tokens are in ${file}\n`,
     });
     expect(config().profiles.default?.base_url).toBe(sandbox.url);
   });

@@ -25,10 +25,18 @@ export interface RunOptions {
   bin?: string;
 }
 
-/** The environment of a clean machine: no MEMBERS_* and no colour from the parent. */
+/**
+ * The environment of a clean machine: no MEMBERS_* and no colour from the
+ * parent, and MEMBERS_KEYCHAIN=off, so that no test reaches the developer's own
+ * keychain (on macOS nothing else keeps it out). The keychain tests opt in by
+ * giving MEMBERS_KEYCHAIN: undefined, which removes it, and a test Secret Service.
+ */
 function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', MEMBERS_KEYCHAIN: 'off' };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
   return env;
 }
 

@@ -32,7 +32,7 @@ export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerTok
  * profile so that logs and error messages redact them.
  */
 async function reportClient(session: Session): Promise<{ api: Api; developerToken: string; platformToken: string }> {
-  const settings = await session.settingsToConnect();
+  const settings = await session.settingsToConnect('report');
   const { developerToken, platformToken } = settings;
   if (!developerToken || !platformToken) {
     const missing = [developerToken ? '' : 'developer token', platformToken ? '' : 'platform token'].filter(Boolean).join(' and ');

@@ -23,7 +23,19 @@ describe('resolveSettings', () => {
       tokenSource: 'profile',
       developerToken: 'dev-prod',
       platformToken: 'plat-prod',
+      storage: 'file',
     });
+  });
+
+  it('a profile that keeps its tokens in the keychain has none until they are read from its item, and takes only its own item\'s', () => {
+    const keychained = memoryProfileStore({ profiles: { default: { base_url: 'https://members.example.com', keychain: 'default/0a1b2c3d' } } });
+    expect(resolveSettings({}, {}, keychained)).toMatchObject({ token: undefined, storage: 'keychain', keychainItem: 'default/0a1b2c3d' });
+    const tokens = { token: 'tok-kc', developer_token: 'dev-kc', platform_token: 'plat-kc' };
+    expect(resolveSettings({}, {}, keychained, { account: 'default/0a1b2c3d', tokens })).toMatchObject({
+      token: 'tok-kc', tokenSource: 'profile', developerToken: 'dev-kc', platformToken: 'plat-kc', storage: 'keychain',
+    });
+    expect(resolveSettings({}, {}, keychained, { account: 'other/0a1b2c3d', tokens }).token).toBeUndefined();
+    expect(resolveSettings({}, { MEMBERS_TOKEN: 'tok-env' }, keychained, { account: 'default/0a1b2c3d', tokens })).toMatchObject({ token: 'tok-env', tokenSource: 'env' });
   });
 
   it('prefers the flag to the environment, and the environment to the profile, for the profile name', () => {
