@@ -122,7 +122,7 @@ __members_flags() {
     "report engaged-courses") echo "--top --limit --cursor --max-pages -h --help" ;;
     "report help") echo "" ;;
     "auth") echo "-h --help" ;;
-    "auth login") echo "--token-stdin --no-verify --activate -h --help" ;;
+    "auth login") echo "--token-stdin --no-verify --activate --insecure-storage -h --help" ;;
     "auth status") echo "--offline -h --help" ;;
     "auth switch") echo "-h --help" ;;
     "auth logout") echo "-h --help" ;;

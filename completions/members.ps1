@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'report engaged-courses' = @('--top', '--limit', '--cursor', '--max-pages', '-h', '--help')
     'report help' = @()
     'auth' = @('-h', '--help')
-    'auth login' = @('--token-stdin', '--no-verify', '--activate', '-h', '--help')
+    'auth login' = @('--token-stdin', '--no-verify', '--activate', '--insecure-storage', '-h', '--help')
     'auth status' = @('--offline', '-h', '--help')
     'auth switch' = @('-h', '--help')
     'auth logout' = @('-h', '--help')
