@@ -1,5 +1,5 @@
 /**
- * Where a profile's tokens live (docs/security.md "Where tokens are kept"):
+ * Where a profile's tokens live (docs/security.md "Where the tokens live"):
  * one item of the OS keychain holding all three (one connection to open,
  * one permission to grant), named in the profile as `keychain`; or, where no
  * keychain answers (servers, cron, containers) or when

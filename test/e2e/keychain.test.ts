@@ -1,5 +1,5 @@
 /**
- * Tokens in the OS keychain (docs/security.md "Where tokens are kept"), through
+ * Tokens in the OS keychain (docs/security.md "Where the tokens live"), through
  * the built binary against the sandbox and a real Secret Service
  * (gnome-keyring on a private bus, test/helpers/secret-service.ts), checked
  * from another client (secret-tool); and the file where no keychain answers.

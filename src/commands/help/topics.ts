@@ -54,7 +54,8 @@ Network:
   1    unexpected internal error, or results that could not be written (--out on a full disk)
   2    usage or invalid input, found before any change was sent; also a PRODUCT or COURSE
        name given to a change or a filter that names no product (or several)
-  3    authentication or authorization: no credentials, 401, 403
+  3    authentication or authorization: no credentials, 401, 403; stored tokens in an OS keychain
+       that does not answer (unlock it, or see MEMBERS_KEYCHAIN in members help environment)
   4    not found (404); also products get, courses get|accesses of a PRODUCT or COURSE
        found neither as an id nor by title (ids are free text: it may be an unknown id)
   5    the server rejected the request (400, 409, 422), or the state asked for needs a change
