@@ -161,7 +161,9 @@ describe('a 200,000-record list', () => {
  * Node 20 (a whole snapshot in the process peaked at 181-200 MB).
  */
 const SNAPSHOT_STUDENTS = 100_000;
-const SNAPSHOT_RSS_LIMIT_MB = 160;
+// Node 24's V8 grows its young generation further during the walk: 162-178 MB
+// there (Node 20 and 22: 120-130 MB), as for the list above.
+const SNAPSHOT_RSS_LIMIT_MB = Number(process.versions.node.split('.')[0]) >= 24 ? 200 : 160;
 const WHOLE_SNAPSHOT_HEAP_LIMIT_MB = 80;
 
 describe('a snapshot of 100,000 students with 3 subscriptions each', () => {
