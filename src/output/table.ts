@@ -53,7 +53,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
         return 0;
       }
       const head = header ? columns.map(columnHeader) : undefined;
-      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole), dropLate: columns.map((column) => column.dropLate === true) }, layout)}\n`);
+      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole), dropLate: columns.map((column) => column.dropLate ?? false) }, layout)}\n`);
       return rows.length;
     },
   };
@@ -68,8 +68,8 @@ interface Grid {
   kinds?: ColumnKind[];
   /** Per column: never cut (identifiers, and dates: `2024-0…` says nothing); it may still be dropped if low-value. */
   whole?: boolean[];
-  /** Per column: dropped, if need be, after the low-value ones. */
-  dropLate?: boolean[];
+  /** Per column: dropped, if need be, after the low-value ones (`last`: after the others too). */
+  dropLate?: Array<NonNullable<Column['dropLate']>>;
 }
 
 /**
@@ -78,12 +78,13 @@ interface Grid {
  * column is dropped before titles and names are cut hard, then a column
  * its view lets go (`dropLate`); the others shrink.
  */
-export type ColumnKind = 'identifier' | 'low' | 'text';
+export type ColumnKind = NonNullable<Column['kind']>;
 
 const IDENTIFIER = /(^|\.)(id|[a-z_]*_id|email|document|student|line)$/;
 const LOW_VALUE = /(^|\.)(created_at|updated_at|birth|phone|user|profile|reason|payment_last_date|cancel_date)$/;
 
 export function columnKind(column: Column): ColumnKind {
+  if (column.kind) return column.kind;
   if (IDENTIFIER.test(column.path)) return 'identifier';
   return LOW_VALUE.test(column.path) ? 'low' : 'text';
 }
@@ -171,7 +172,9 @@ function droppedColumns(grid: Grid, width: number, measure: (text: string) => nu
     return fixed + flexible.reduce((sum, w) => sum + Math.min(w, READABLE_WIDTH), 0) + boxOverhead(kept.length) > width;
   };
   for (let index = natural.length - 1; index >= 0 && needs(); index--) if (kinds[index] === 'low') dropped.add(index);
-  for (let index = natural.length - 1; index >= 0 && needs(); index--) if (grid.dropLate?.[index]) dropped.add(index);
+  for (const tier of [true, 'last'] as const) {
+    for (let index = natural.length - 1; index >= 0 && needs(); index--) if (grid.dropLate?.[index] === tier) dropped.add(index);
+  }
   return dropped;
 }
 

@@ -12,8 +12,11 @@ export interface Column {
   /**
    * On a narrow terminal, may be dropped once the low-value columns are gone
    * (table.ts), though whole otherwise: an id beside the title it repeats.
+   * `last`: only once the other such columns are gone too (an audit id, before a reason is cut short).
    */
-  dropLate?: boolean;
+  dropLate?: boolean | 'last';
+  /** What table.ts may do to it on a narrow terminal, when its path alone would say otherwise (a reason that must stay). */
+  kind?: 'identifier' | 'low' | 'text';
 }
 
 /** How a resource looks in `table` mode; each command defines its own. */

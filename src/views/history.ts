@@ -21,15 +21,17 @@ export const HISTORY_VIEW: View = {
     { header: 'time', path: 'time', format: 'datetime' },
     { header: 'user', path: 'user' },
     { header: 'profile', path: 'profile' },
-    // On a narrow terminal these go after user, profile and reason: the result says what was done, the title to what.
+    // On a narrow terminal these go after user and profile: the result says what was done, the title to what.
     { header: 'command', path: 'command', dropLate: true },
     // A record whose student was forgotten (LGPD) names it by id.
     { header: 'student', path: 'student', format: (value, record) => String(value ?? record.student_id ?? '') },
     { header: 'product', path: 'product_title' },
     { header: 'product id', path: 'product_id', dropLate: true },
     { header: 'result', path: 'result' },
-    { header: 'reason', path: 'reason' },
-    { header: 'id', path: 'id' },
+    // Why a change was made is what a history is read for: it shrinks with the titles, it is never dropped.
+    { header: 'reason', path: 'reason', kind: 'text' },
+    // The id is for `members undo ID`: on a narrow terminal it goes last, before the reason is cut short (-o json has it).
+    { header: 'id', path: 'id', dropLate: 'last' },
   ],
 };
 

@@ -15,7 +15,7 @@ import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolv
 import { fold, productTitles, resolveProduct } from '../../domain/names.js';
 import { matchedFields, searchStudents } from '../../domain/search.js';
 import { personName } from '../../lib/people.js';
-import type { JsonRecord } from '../../output/index.js';
+import type { JsonRecord, View } from '../../output/index.js';
 import type { Listing } from '../../lib/batches.js';
 import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PHONE_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW } from '../../views/students.js';
 import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
@@ -99,17 +99,24 @@ export async function show(session: Session, input: string): Promise<void> {
   const titles = selected.some((record) => record.product_id) ? await productTitles(api).catch(held) : undefined;
   const history = selected.map((record) => historyRecord(record, titles));
   const { globals } = session;
+  const empty: string[] = [];
   await withOutput(session, async (output) => {
     if (globals.output === 'table' && !globals.fields) {
+      // An empty section is said on stderr after the card, not above it: stdout may still be on its way.
+      const section = async (records: readonly JsonRecord[], view: View, none: string) => {
+        if (records.length > 0) await output.list(records, view);
+        else empty.push(none);
+      };
       await output.one(student, STUDENT_VIEW);
-      await output.list(subscriptions, SUBSCRIPTION_STATE_VIEW);
+      await section(subscriptions, SUBSCRIPTION_STATE_VIEW, 'No subscriptions');
       if (score) await output.one(score, SCORE_VIEW);
-      await output.list(courses as unknown as JsonRecord[], COURSE_PROGRESS_VIEW);
-      await output.list(history, HISTORY_VIEW);
+      await section(courses as unknown as JsonRecord[], COURSE_PROGRESS_VIEW, 'No course accessed');
+      await section(history, HISTORY_VIEW, 'No change to this student made from this machine (members history)');
       return;
     }
     await output.one({ ...student, subscriptions, score, courses, history } as JsonRecord, STUDENT_VIEW);
   });
+  for (const text of empty) messages.notice(text);
 }
 
 export async function get(session: Session, input: string): Promise<void> {

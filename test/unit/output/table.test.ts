@@ -1,3 +1,4 @@
+import { HISTORY_VIEW } from '../../../src/views/history.js';
 import { describe, expect, it } from 'vitest';
 import { tableCell } from '../../../src/output/cell.js';
 import { fitWidths } from '../../../src/output/table.js';
@@ -186,6 +187,17 @@ describe('table, on a terminal', () => {
     expect(await at(75)).toBe('│ Python Pro │ access off: cancel… │ ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213 │');
     // Narrower, the id goes too, whole, rather than "why" cut to a few characters.
     expect(await at(60)).toBe('│ Python Pro │ access off: canceled, expired 2024-01-01 │');
+  });
+
+  it('the history keeps its REASON on a narrow terminal: user, profile, command and product id go first, then the audit id', async () => {
+    const record = {
+      time: '2026-03-05T12:00:00Z', user: 'ana', profile: 'production', command: 'students revoke', student: 'maria@example.com',
+      product_title: 'Python Pro', product_id: 'ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213', result: 'revoked', reason: 'refund #771', id: 'm5k2x1ab-3f9c2e4d7a01',
+    };
+    const head = async (columns: number) => (await render({ color: false }, (out) => out.list([record], HISTORY_VIEW), { stdoutTTY: true, columns })).stdout.split('\n')[1];
+    expect(await head(200)).toMatch(/│ USER .*│ PROFILE .*│ COMMAND .*│ PRODUCT ID .*│ REASON .*│ ID /);
+    expect(await head(115)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│ ID +│$/);
+    expect(await head(90)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│$/);
   });
 
   it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
