@@ -277,6 +277,7 @@ complete -c members -n '__members_at \'students grant\'' -l file -r -F -d 'apply
 complete -c members -n '__members_at \'students grant\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students grant\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students grant\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
+complete -c members -n '__members_at \'students grant\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
 complete -c members -n '__members_at \'students grant\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students grant\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students grant\' 1 +' -x -a '(__members_helper products)'
@@ -285,6 +286,7 @@ complete -c members -n '__members_at \'students revoke\'' -l file -r -F -d 'appl
 complete -c members -n '__members_at \'students revoke\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students revoke\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students revoke\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
+complete -c members -n '__members_at \'students revoke\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
 complete -c members -n '__members_at \'students revoke\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students revoke\' 1 +' -x -a '(__members_helper products)'
@@ -296,6 +298,7 @@ complete -c members -n '__members_at \'students import\'' -l reason -x -d 'why y
 complete -c members -n '__members_at \'students import\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students import\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
+complete -c members -n '__members_at \'students import\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
 complete -c members -n '__members_at \'students import\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students import\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students import\' 0' -r -F

@@ -59,8 +59,15 @@ export async function productTitles(api: Api): Promise<Map<string, string>> {
   return new Map((await entries(api, PRODUCTS)).map((item) => [item.id, item.title ?? '']));
 }
 
-/** Case, accents and runs of spaces do not count. */
-export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+/**
+ * Titles as people type them: case, accents, runs of spaces (a non-breaking
+ * one too), the dash typed (`-`, `–`, `—`, with or without spaces around it)
+ * and straight or curly quotes do not count.
+ */
+export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  .replace(/[\u2018\u2019\u201a\u201b\u2032`\u00b4]/g, "'").replace(/[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/g, '"')
+  .replace(/\s*[\u2010-\u2015\u2212-]\s*/g, '-')
+  .replace(/\s+/g, ' ').trim();
 
 /** A name that matches nothing: a usage error (exit 2) that also carries its "did you mean" part for other messages. */
 export class UnknownNameError extends UsageError {

@@ -26,6 +26,26 @@ export function parseDate(input: string, what = 'date'): string {
   throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: expected a real calendar date as YYYY-MM-DD`);
 }
 
+/**
+ * A date cell of a bulk file: `YYYY-MM-DD`, or `DD/MM/YYYY` as Brazilian
+ * spreadsheets write it (`05/03/2026` is 5 March 2026; a day or month may
+ * have one digit). `MM/DD` is never guessed: `03/25/2026` is an error.
+ * Returns `YYYY-MM-DD`; an impossible date is a usage error naming `what`.
+ */
+export function parseFileDate(input: string, what: string): string {
+  const text = input.trim();
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (!match) {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return parseDate(text, what);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: expected a date as DD/MM/YYYY or YYYY-MM-DD`);
+  }
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || year < 1 || day > daysInMonth(year, month)) {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(input)}: read as DD/MM/YYYY (day ${day}, month ${month}), no such date; dates are never read as MM/DD`);
+  }
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;

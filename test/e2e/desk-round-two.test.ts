@@ -3,8 +3,10 @@
  * as support staff type them, through the built binary against the sandbox
  * and its Laravel flavour.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
+import { HAS_SCRIPT, run, runInTerminal, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
 
 interface Sub { product_id: string; active: number; status: string }
 interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; subscriptions?: Sub[] }
@@ -158,6 +160,85 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(stderr).toContain(`name the same product, "${fresh[0]!.title}" (${fresh[0]!.id}); give it once`);
       expect(stderr).toContain('no product "Curso Que Não Existe"');
       expect(await changes()).toBe(before);
+    });
+  });
+
+  describe('a spreadsheet export from the sales tool', () => {
+    /** A pt-BR export: `;`, Portuguese headers, extra columns, DD/MM/YYYY, and the title typed with – where the real one has —. */
+    const salesFile = (rows: string[][]) => {
+      const file = join(configDir, `vendas-${used.size}.csv`);
+      writeFileSync(file, ['Nome;E-mail;Produto;Data da compra;Válido até;Valor', ...rows.map((row) => row.join(';'))].join('\r\n'));
+      return file;
+    };
+    const dashed = () => products.find((p) => p.title.includes(' — '))!;
+    const asTyped = (title: string) => title.replace(' — ', ' – ').toLowerCase();
+
+    it('is granted as written with --ignore-extra-columns: columns said, dates read as DD/MM/YYYY, the title found despite its dash', async () => {
+      const product = dashed();
+      const student = free((s) => !(s.subscriptions ?? []).some((sub) => sub.product_id === product.id));
+      const file = salesFile([[student.full_name, student.email, asTyped(product.title), '05/03/2026', '31/12/2026', '297,00']]);
+
+      const refused = await members(['students', 'grant', '--file', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('unknown columns "Nome", "Valor" in the header (line 1)');
+      expect(refused.stderr).toContain('--ignore-extra-columns');
+
+      const dry = await members(['students', 'grant', '--file', file, '--ignore-extra-columns', '--dry-run', '-o', 'json']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`Columns of ${file}: "E-mail" as student, "Produto" as product_id, "Data da compra" as accession_date, `
+        + '"Válido até" as expiration_date; ignored (--ignore-extra-columns): "Nome", "Valor"\n');
+      expect(JSON.parse(dry.stdout)).toEqual([expect.objectContaining({
+        line: 2, product_id: product.id, result: 'granted', message: expect.stringContaining(`would grant product "${product.title}" (${product.id})`),
+      })]);
+      expect(await subscriptionsOf(student)).not.toContain(product.id);
+
+      const granted = await members(['students', 'grant', '--file', file, '--ignore-extra-columns', '-o', 'json']);
+      expect(granted.code, granted.stderr).toBe(0);
+      expect(JSON.parse(granted.stdout)).toEqual([expect.objectContaining({ line: 2, product_id: product.id, result: 'granted' })]);
+      const held = await members(['students', 'products', student.email, '-o', 'json']);
+      expect(JSON.parse(held.stdout)).toContainEqual(expect.objectContaining({ product_id: product.id, accession_date: '2026-03-05', expiration_date: '2026-12-31' }));
+    });
+
+    it('an impossible date, or one that is MM/DD, is an error with its line; nothing is sent', async () => {
+      const product = dashed();
+      const [a, b] = [free(), free()];
+      const before = await changes();
+      const file = salesFile([
+        [a.full_name, a.email, asTyped(product.title), '31/02/2026', '', '10'],
+        [b.full_name, b.email, asTyped(product.title), '03/05/2026', '03/25/2027', '10'],
+      ]);
+      const { code, stderr } = await members(['students', 'grant', '--file', file, '--ignore-extra-columns']);
+      expect(code).toBe(2);
+      expect(stderr).toContain('error: line 2: invalid accession_date "31/02/2026": read as DD/MM/YYYY (day 31, month 2), no such date');
+      expect(stderr).toContain('error: line 3: invalid expiration_date "03/25/2027": read as DD/MM/YYYY (day 3, month 25), no such date; dates are never read as MM/DD');
+      expect(await changes()).toBe(before);
+    });
+  });
+
+  describe('history and students show on a terminal', () => {
+    it.runIf(HAS_SCRIPT)('history keeps the REASON column on a narrow terminal; the others go first', async () => {
+      const { student, fresh } = withMix();
+      const granted = await members(['students', 'grant', student.email, fresh[0]!.id, '--reason', 'ticket 4411', '-q']);
+      expect(granted.code, granted.stderr).toBe(0);
+      const { code, output } = await runInTerminal(['history', '--student', student.email], {
+        env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir, PAGER: 'cat' }, columns: 100,
+      });
+      expect(code).toBe(0);
+      const header = output.split('\n').find((line) => line.includes('TIME'))!;
+      expect(header).toContain('REASON');
+      expect(header).not.toContain('USER');
+      expect(output).toContain('ticket 4411');
+    });
+
+    it.runIf(HAS_SCRIPT)('students show says "no change from this machine" after the card, not above it', async () => {
+      const student = free();
+      const { code, output } = await runInTerminal(['students', 'show', student.email], {
+        env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir, PAGER: 'cat' }, columns: 160,
+      });
+      expect(code).toBe(0);
+      const notice = output.indexOf('No change to this student made from this machine');
+      expect(notice).toBeGreaterThan(output.indexOf(student.email));
+      expect(notice).toBeGreaterThan(output.lastIndexOf('│'));
     });
   });
 

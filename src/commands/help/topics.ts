@@ -116,8 +116,17 @@ Columns (a header row; names in any order and any case):
   revoke   student,product_id
   import   first_name,last_name,email[,phone][,birth][,document][,reference_id]
   student is an id, an e-mail, a CPF, doc:… or ref:…; product_id an id, a title or
-  the start of one. A file members exported reads back as it is (student.email,
-  product.id…); a header with ; and no , (Excel in Portuguese) is read with ;.
+  the start of one (any dash, quote or space as typed). A file members exported reads
+  back as it is (student.email, product.id…); a header with ; and no , (Excel in
+  Portuguese) is read with ;.
+Spreadsheet headers (case, accents and spaces ignored):
+  student          E-mail, Email, CPF, Documento, Aluno
+  product_id       Produto, Curso, Product
+  accession_date   Data da compra, Data de início, Adesão
+  expiration_date  Válido até, Validade, Expira em, Data de expiração
+  stderr says which column was read as what. Other columns (Nome, Valor) are refused
+  unless --ignore-extra-columns, which lists them. Dates are YYYY-MM-DD or DD/MM/YYYY
+  (05/03/2026 is 5 March; never read as MM/DD).
 
 Every row is checked before anything is sent: a bad row prints "error: line N: …" and
 the run sends nothing (exit 2), unless --skip-invalid (the bad rows are reported failed).

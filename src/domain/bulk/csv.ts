@@ -16,9 +16,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError } from '../../lib/errors.js';
-import type { CsvColumns } from './operations.js';
 import { readAllBytes } from '../../lib/read-input.js';
-import { plural, pluralWord } from '../../lib/values.js';
+import { parseFileDate, plural, pluralWord } from '../../lib/values.js';
+import { fold } from '../names.js';
+
+/** The columns of a bulk CSV file, by (lower-case) header name. */
+export interface CsvColumns {
+  required: readonly string[];
+  optional: readonly string[];
+}
 
 /** One data row: its line in the file and its cells by (lower-case) column name, each trimmed. */
 export interface CsvRow {
@@ -58,13 +64,16 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
 }
 
 /** parseCsv handing each row to `onRow` as it is read, holding none: a bulk run plans it at once. */
-export async function readCsvRows(input: Buffer, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void): Promise<void> {
+export async function readCsvRows(
+  input: Buffer, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void, options: CsvOptions = {},
+): Promise<HeaderReading> {
   // isUtf8 checks the bytes where they lie: decoding a 60 MB file to test it made a 120 MB string.
   if (!isUtf8(input)) throw new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
   const { parse } = await import('csv-parse/sync');
   const lines = lineIndex(input);
   // One pass: each record becomes its row at once, and the caller's row (a plan) at once too.
-  let names: string[] | undefined;
+  let names: Array<string | undefined> | undefined;
+  let reading: HeaderReading | undefined;
   let end = 0;
   // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
   // and every error about the file's structure says so.
@@ -84,7 +93,7 @@ export async function readCsvRows(input: Buffer, columns: CsvColumns, source: st
         const fields = raw.map((field) => field.trim());
         if (fields.every((field) => field === '')) return null;
         if (names) onRow(row(names, fields, lines.lineAt(start), separator));
-        else names = headerNames(fields, columns, source, readAs);
+        else ({ names, reading } = readHeader(fields, columns, `${source}${readAs}`, options));
         return null;
       },
     });
@@ -92,39 +101,110 @@ export async function readCsvRows(input: Buffer, columns: CsvColumns, source: st
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}${readAs}`);
   }
-  if (!names) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
+  if (!reading) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
+  return reading;
 }
 
-/** The header's column names; what members itself exports (`--fields student.email,product_id -o csv`) is read back as it is. */
-function headerNames(fields: string[], columns: CsvColumns, source: string, readAs: string): string[] {
+export interface CsvOptions {
+  /** `--ignore-extra-columns`: columns that are no bulk column are left out (and listed) instead of refused. */
+  ignoreExtra?: boolean;
+}
+
+/** How the header was read: each column as written in the file, and the bulk column it was read as (none: ignored). */
+export interface HeaderReading {
+  columns: Array<{ header: string; as?: string }>;
+}
+
+/** A header as people type it: case, accents, spaces, `-`, `_` and `.` do not count (`E-mail`, `Data da compra`, `student.email`). */
+const headerKey = (name: string) => fold(name).replace(/[\s_.-]/g, '');
+
+/**
+ * Other names of the bulk columns, by headerKey: what members itself exports
+ * (`--fields student.email,product_id -o csv`), and the headers of Portuguese
+ * and common spreadsheet exports. Each names the columns it may be read as, in
+ * order; when two columns of a file claim one bulk column, the name listed
+ * first here wins (an e-mail before a CPF before a name).
+ */
+const HEADER_ALIASES: Record<string, readonly string[]> = {
+  studentemail: ['student'], email: ['student'], studentid: ['student'], cpf: ['student', 'document'], documento: ['student', 'document'],
+  aluno: ['student'], aluna: ['student'],
+  producttitle: ['product_id'], product: ['product_id'], produto: ['product_id'], curso: ['product_id'],
+  datadacompra: ['accession_date'], datadeinicio: ['accession_date'], adesao: ['accession_date'], datadeadesao: ['accession_date'],
+  validoate: ['expiration_date'], validade: ['expiration_date'], expiraem: ['expiration_date'], datadeexpiracao: ['expiration_date'],
+};
+const ALIAS_RANK = new Map(Object.keys(HEADER_ALIASES).map((key, index) => [key, index]));
+
+/**
+ * The bulk column each column of the header is read as (undefined: ignored
+ * with --ignore-extra-columns). Unknown columns, two columns read as one, and
+ * missing required columns are usage errors naming them.
+ */
+function readHeader(fields: string[], columns: CsvColumns, source: string, options: CsvOptions): { names: Array<string | undefined>; reading: HeaderReading } {
   const allowed: readonly string[] = [...columns.required, ...columns.optional];
-  const names = fields.map((field) => {
-    const name = field.toLowerCase();
-    const alias = HEADER_ALIASES[name];
-    return !allowed.includes(name) && alias !== undefined && allowed.includes(alias) ? alias : name;
+  const exact = new Map(allowed.map((name) => [headerKey(name), name]));
+  const claims = fields.map((field) => {
+    const key = headerKey(field);
+    const name = exact.get(key);
+    if (name !== undefined) return { as: name, rank: -1 };
+    const as = HEADER_ALIASES[key]?.find((column) => allowed.includes(column));
+    return as === undefined ? undefined : { as, rank: ALIAS_RANK.get(key) as number };
   });
-  checkHeader(names, columns, `${source}${readAs}`);
-  return names;
+  const names = claims.map((claim) => claim?.as);
+  const allowedText = `the columns are ${describeColumns(columns)} (in any order; case, accents and spaces ignored; Portuguese headers too: see \`members help bulk\`)`;
+  const extra = options.ignoreExtra ? '' : '; or pass --ignore-extra-columns to ignore them';
+  const unknown = fields.filter((_, index) => claims[index] === undefined);
+  if (unknown.length > 0 && !options.ignoreExtra) {
+    const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
+    const mixed = unknown.some((name) => name.includes(';')) ? '; the header mixes , and ; as separators: use one of them' : '';
+    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}${mixed || extra}`);
+  }
+  for (const column of allowed) {
+    const claiming = claims.flatMap((claim, index) => (claim?.as === column ? [{ index, rank: claim.rank }] : []));
+    if (claiming.length < 2) continue;
+    const best = Math.min(...claiming.map((claim) => claim.rank));
+    const winners = claiming.filter((claim) => claim.rank === best);
+    if (winners.length > 1) throw new UsageError(`${source}: column ${JSON.stringify(column)} appears more than once in the header (line 1)`);
+    const winner = winners[0] as { index: number; rank: number };
+    const others = claiming.filter((claim) => claim !== winner);
+    if (!options.ignoreExtra) {
+      const quoted = (claim: { index: number }) => JSON.stringify(fields[claim.index]);
+      throw new UsageError(`${source}: ${[winner, ...others].map(quoted).join(' and ')} would ${others.length === 1 ? 'both' : 'all'} be read as ${column} (line 1); keep one of them, `
+        + `or pass --ignore-extra-columns to read ${quoted(winner)} and ignore ${others.map(quoted).join(' and ')}`);
+    }
+    for (const claim of others) names[claim.index] = undefined;
+  }
+  const missing = columns.required.filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    throw new UsageError(`${source}: missing required ${pluralWord(missing.length, 'column')} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
+  }
+  return { names, reading: { columns: fields.map((header, index) => ({ header, as: names[index] })) } };
 }
 
-function row(names: string[], fields: string[], line: number, separator: string): CsvRow & { problem?: string } {
+/**
+ * `Columns of sales.csv: "E-mail" as student, "Produto" as product_id; ignored: "Nome", "Valor"`,
+ * when a column was read under another name or ignored; undefined when the header is the bulk columns themselves.
+ */
+export function describeHeader(reading: HeaderReading, source: string): string | undefined {
+  const renamed = reading.columns.some(({ header, as }) => as === undefined || header.trim().toLowerCase() !== as);
+  if (!renamed) return undefined;
+  const read = reading.columns.flatMap(({ header, as }) => (as === undefined ? [] : [`${JSON.stringify(header)} as ${as}`]));
+  const ignored = reading.columns.flatMap(({ header, as }) => (as === undefined ? [header === '' ? '(empty)' : JSON.stringify(header)] : []));
+  return `Columns of ${source}: ${read.join(', ')}${ignored.length > 0 ? `; ignored (--ignore-extra-columns): ${ignored.join(', ')}` : ''}`;
+}
+
+function row(names: ReadonlyArray<string | undefined>, fields: string[], line: number, separator: string): CsvRow & { problem?: string } {
   const values: Record<string, string> = {};
-  names.forEach((name, index) => (values[name] = fields[index] ?? ''));
+  names.forEach((name, index) => {
+    if (name !== undefined) values[name] = fields[index] ?? '';
+  });
   // A NUL or an escape in a cell is never data: it would be sent to the server, and printed back to a terminal.
-  // Stryker disable next-line StringLiteral: equivalent, every name was just given a value.
-  const controlled = names.find((name) => CONTROL.test(values[name] ?? ''));
+  const controlled = Object.keys(values).find((name) => CONTROL.test(values[name] as string));
   if (controlled !== undefined) {
     return { line, values, problem: `${controlled} holds a control character (NUL, ESC…); remove it from the file` };
   }
   if (fields.length === names.length) return { line, values };
   return { line, values, problem: `${plural(fields.length, 'field')} where the header has ${names.length} columns (${separator === ';' ? 'a semicolon' : 'a comma'} too many or too few, or a field that needs quotes?)` };
 }
-
-/** Column names of members' own exports, as the bulk columns they mean. */
-const HEADER_ALIASES: Record<string, string> = {
-  'student.email': 'student', 'student.id': 'student', student_id: 'student', email: 'student',
-  'product.id': 'product_id', product: 'product_id', 'product.title': 'product_id',
-};
 
 function semicolonSeparated(input: Buffer): boolean {
   const end = input.indexOf(10);
@@ -136,23 +216,10 @@ function semicolonSeparated(input: Buffer): boolean {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-function checkHeader(names: string[], columns: CsvColumns, source: string): void {
-  const allowed = [...columns.required, ...columns.optional];
-  const allowedText = `the columns are ${describeColumns(columns)} (in any order, header names case-insensitive)`;
-  const unknown = names.filter((name) => !allowed.includes(name));
-  if (unknown.length > 0) {
-    const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
-    const mixed = unknown.some((name) => name.includes(';')) ? '; the header mixes , and ; as separators: use one of them' : '';
-    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}${mixed}`);
-  }
-  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
-  if (repeated.length > 0) {
-    throw new UsageError(`${source}: column ${JSON.stringify(repeated[0])} appears more than once in the header (line 1)`);
-  }
-  const missing = columns.required.filter((name) => !names.includes(name));
-  if (missing.length > 0) {
-    throw new UsageError(`${source}: missing required ${pluralWord(missing.length, 'column')} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
-  }
+/** A date cell as YYYY-MM-DD (the file may say DD/MM/YYYY); undefined when blank. An impossible date is a usage error naming the column. */
+export function dateCell(values: Record<string, string>, column: string): string | undefined {
+  const cell = values[column] ?? '';
+  return cell === '' ? undefined : parseFileDate(cell, column);
 }
 
 /** What csv-parse found wrong, in the words of someone fixing a spreadsheet export. */

@@ -8,6 +8,7 @@
 import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
+import type { Named } from '../names.js';
 import type { ReadPlan } from '../read-plan.js';
 import type { BulkOperation, BulkResultKind, BulkRowOutcome, RowContext, RowReader } from './operations.js';
 import { KeyedQueue, runPool } from './pool.js';
@@ -101,7 +102,7 @@ const withoutDuplicates = <Plan>(op: RowReader<Plan>, checked: CheckedRow<Plan>[
  * name the same product twice become duplicates.
  */
 export async function resolveProducts<Plan>(
-  op: RowReader<Plan>, run: PlannedRun<Plan>, resolve: (cell: string) => Promise<string>,
+  op: RowReader<Plan>, run: PlannedRun<Plan>, resolve: (cell: string) => Promise<Named>,
 ): Promise<PlannedRun<Plan>> {
   const products = op.products;
   if (!products) return run;
@@ -114,13 +115,13 @@ export async function resolveProducts<Plan>(
       return [cell, error] as const;
     }
   }));
-  const resolved = new Map<string, string | UsageError>(settled);
+  const resolved = new Map<string, Named | UsageError>(settled);
   return withoutDuplicates(op, run.rows.map((row) => {
     if (row.plan === undefined) return row;
-    const id = resolved.get(products.of(row.plan));
-    if (id instanceof UsageError) return { line: row.line, identity: row.identity, problem: id.message.replace(/\s*\n\s*/g, ' ') };
-    // Results name the product by its id, failed rows too, whatever the cell said.
-    return { ...row, identity: { ...row.identity, product_id: id as string }, plan: products.with(row.plan, id as string) };
+    const product = resolved.get(products.of(row.plan));
+    if (product instanceof UsageError) return { line: row.line, identity: row.identity, problem: product.message.replace(/\s*\n\s*/g, ' ') };
+    // Results name the product by its id, failed rows too, whatever the cell said; messages by its title too.
+    return { ...row, identity: { ...row.identity, product_id: (product as Named).id }, plan: products.with(row.plan, product as Named) };
   }));
 }
 

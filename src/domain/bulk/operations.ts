@@ -28,7 +28,7 @@ import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-ke
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
-import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
+import { EMAIL_PATTERN, parseFileDate, plural } from '../../lib/values.js';
 import {
   checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOptions, type ChangeOutcome, type GrantDates,
 } from '../changes.js';
@@ -36,12 +36,10 @@ import { resolveStudent, type ResolvedStudent, type StudentCache } from '../reso
 import type { ReadNeeds } from '../read-plan.js';
 import { asStudent, StudentKeyFilter, type Snapshot, type SnapshotKeep, type SnapshotStudent } from '../snapshot.js';
 import type { KeyedQueue } from './pool.js';
+import { dateCell, type CsvColumns } from './csv.js';
+import type { Named } from '../names.js';
 
-/** The columns of a bulk CSV file, by (lower-case) header name. */
-export interface CsvColumns {
-  required: readonly string[];
-  optional: readonly string[];
-}
+export type { CsvColumns } from './csv.js';
 
 /** Every result a row may have; `members sync` adds `restored`, `expiration-changed` and `stale` (a state changed since it was planned). */
 export type BulkResultKind = 'granted' | 'revoked' | 'renewed' | 'created' | 'restored' | 'expiration-changed' | 'skipped' | 'stale' | 'failed';
@@ -105,9 +103,9 @@ export interface BulkOperation<Plan> {
   sameWhat: string;
   apply(context: RowContext, plan: Plan): Promise<Omit<BulkRowOutcome, 'line'>>;
   /** Where a row names a product (grant, revoke): resolved by id, title or prefix before any change. */
-  products?: { of(plan: Plan): string; with(plan: Plan, productId: string): Plan };
-  /** The confirmation question for `count` rows of `source`. */
-  question(count: number, source: string): string;
+  products?: { of(plan: Plan): string; with(plan: Plan, product: Named): Plan };
+  /** The confirmation question for `count` rows of `source`, naming the products when they are known and few. */
+  question(count: number, source: string, products?: readonly Named[]): string;
   /**
    * What the per-row reads of the valid rows cost, for the read plan; whether
    * a snapshot needs the subscriptions, and what of it the rows need.
@@ -155,6 +153,8 @@ interface ChangePlan {
   student: string;
   key: StudentKey;
   productId: string;
+  /** The product's title once resolved from the list (a title given, or a dry run): messages name the product by it. */
+  productTitle?: string;
 }
 
 interface GrantPlan extends ChangePlan {
@@ -223,6 +223,21 @@ const changeReads = {
   }),
 };
 
+/** The product cell of grant and revoke rows, resolved: its id, and its title when the list was read. */
+function changeProducts<P extends ChangePlan>(): NonNullable<BulkOperation<P>['products']> {
+  return {
+    of: (plan) => plan.productId,
+    with: (plan, product) => ({ ...plan, productId: product.id, ...(product.title ? { productTitle: product.title } : {}) }),
+  };
+}
+
+/** `"Python Pro" (5f1c…) and "Yoga" (9a2b…)` for up to 3 products known by title; else `products`. */
+function productsText(products: readonly Named[] = []): string {
+  if (products.length === 0 || products.length > 3 || products.some((product) => !product.title)) return 'products';
+  const names = products.map((product) => `"${product.title}" (${product.id})`);
+  return names.length === 1 ? names[0] as string : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 export const grantOperation: BulkOperation<GrantPlan> = {
   command: 'students grant',
   columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date', 'renew'] },
@@ -231,18 +246,18 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   identify: identifyChange,
   plan(values, now) {
     const plan = changePlan(values);
-    const dates = grantDates(values.accession_date, values.expiration_date, { accession: 'accession_date', expiration: 'expiration_date' }, now);
+    const dates = grantDates(dateCell(values, 'accession_date'), dateCell(values, 'expiration_date'), { accession: 'accession_date', expiration: 'expiration_date' }, now);
     return { ...plan, dates, renew: renewCell(values) };
   },
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
-  products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
+  products: changeProducts(),
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student, known) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
-      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true, known,
+      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true, known, title: plan.productTitle,
       renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
     })),
-  question: (count, source) => `Grant products to students on ${plural(count, 'row')} of ${source}?`,
+  question: (count, source, products) => `Grant ${productsText(products)} to students on ${plural(count, 'row')} of ${source}?`,
   reads: changeReads,
 };
 
@@ -255,10 +270,10 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   plan: (values) => changePlan(values),
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
-  products: { of: (plan) => plan.productId, with: (plan, productId) => ({ ...plan, productId }) },
+  products: changeProducts(),
   apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
-    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, known })),
-  question: (count, source) => `Revoke products from students on ${plural(count, 'row')} of ${source}?`,
+    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, known, title: plan.productTitle })),
+  question: (count, source, products) => `Revoke ${productsText(products)} from students on ${plural(count, 'row')} of ${source}?`,
   reads: changeReads,
 };
 
@@ -279,7 +294,7 @@ export const importOperation: BulkOperation<NewStudent> = {
     if (!EMAIL_PATTERN.test(body.email)) throw new UsageError(`email ${JSON.stringify(body.email)} is not an e-mail address (expected e.g. maria@example.com)`);
     for (const column of IMPORT_OPTIONAL) {
       const value = values[column] ?? '';
-      if (value !== '') body[column] = column === 'birth' ? parseDate(value, 'birth') : value;
+      if (value !== '') body[column] = column === 'birth' ? parseFileDate(value, 'birth') : value;
     }
     return body;
   },

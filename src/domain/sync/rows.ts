@@ -9,7 +9,7 @@
  */
 import type { StudentKey } from '../../api/endpoints/student-key.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseDate } from '../../lib/values.js';
+import { dateCell } from '../bulk/csv.js';
 import { checkProductId } from '../changes.js';
 import type { CsvColumns, RowReader } from '../bulk/operations.js';
 import { keyText, studentKey } from '../bulk/operations.js';
@@ -33,11 +33,6 @@ export function syncColumns(productsGiven: boolean): CsvColumns {
     : { required: ['student', 'product_id'], optional: [...DATES] };
 }
 
-const dateCell = (values: Record<string, string>, column: (typeof DATES)[number]) => {
-  const cell = values[column] ?? '';
-  return cell === '' ? undefined : parseDate(cell, column);
-};
-
 /** The reader of the rows. */
 export function desiredRowReader(productsGiven: boolean): RowReader<DesiredCells> {
   return {
@@ -54,7 +49,7 @@ export function desiredRowReader(productsGiven: boolean): RowReader<DesiredCells
     },
     key: (cells) => `${keyText(cells.key)}\n${cells.product}`,
     sameWhat: productsGiven ? 'the same student' : 'the same student and product_id',
-    products: productsGiven ? undefined : { of: (cells) => cells.product, with: (cells, product) => ({ ...cells, product }) },
+    products: productsGiven ? undefined : { of: (cells) => cells.product, with: (cells, product) => ({ ...cells, product: product.id }) },
   };
 }
 

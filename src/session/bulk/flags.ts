@@ -18,25 +18,27 @@ export interface BulkFlags {
   dryRun?: boolean;
   skipInvalid?: boolean;
   strategy?: StrategyChoice;
+  ignoreExtraColumns?: boolean;
 }
 
-/** `--concurrency`, `--dry-run`, `--skip-invalid`, `--strategy` (and `--file` for grant and revoke). */
+/** `--concurrency`, `--dry-run`, `--skip-invalid`, `--ignore-extra-columns`, `--strategy` (and `--file` for grant and revoke). */
 export function addBulkOptions(command: Command, options: { file?: boolean } = {}): Command {
   if (options.file) command.option('--file <file>', 'apply the rows of a CSV file instead (- for stdin)');
   return command
     .option('--concurrency <n>', `rows in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`)
     .option('--dry-run', 'check every row and look the students up; change nothing')
     .option('--skip-invalid', 'apply the valid rows and report the invalid ones as failed (default: send nothing)')
+    .option('--ignore-extra-columns', 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file')
     .addOption(new Option('--strategy <how>', 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)')
       .choices(READ_STRATEGIES));
 }
 
 /** Validates the bulk flags before anything is read or sent. */
-export function bulkSettings(flags: BulkFlags): { concurrency: number; dryRun: boolean; skipInvalid: boolean; strategy: StrategyChoice } {
+export function bulkSettings(flags: BulkFlags): { concurrency: number; dryRun: boolean; skipInvalid: boolean; strategy: StrategyChoice; ignoreExtra: boolean } {
   const concurrency = flags.concurrency === undefined
     ? DEFAULT_CONCURRENCY
     : parseInteger(flags.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
-  return { concurrency, dryRun: flags.dryRun === true, skipInvalid: flags.skipInvalid === true, strategy: flags.strategy ?? 'auto' };
+  return { concurrency, dryRun: flags.dryRun === true, skipInvalid: flags.skipInvalid === true, strategy: flags.strategy ?? 'auto', ignoreExtra: flags.ignoreExtraColumns === true };
 }
 
 /**
@@ -61,7 +63,7 @@ export function chooseForm(
   if (positionals < 2) {
     throw new UsageError(`missing ${positionals === 0 ? 'STUDENT and PRODUCT_ID' : 'PRODUCT_ID'} (or --file FILE for a CSV of rows); see \`members students ${verb} --help\``);
   }
-  const bulkOnly = [['--concurrency', flags.concurrency], ['--dry-run', flags.dryRun], ['--skip-invalid', flags.skipInvalid], ['--strategy', flags.strategy]]
+  const bulkOnly = [['--concurrency', flags.concurrency], ['--dry-run', flags.dryRun], ['--skip-invalid', flags.skipInvalid], ['--strategy', flags.strategy], ['--ignore-extra-columns', flags.ignoreExtraColumns]]
     .filter(([, value]) => value !== undefined).map(([name]) => name);
   if (bulkOnly.length > 0) throw new UsageError(`${bulkOnly.join(', ')} ${bulkOnly.length === 1 ? 'goes' : 'go'} with --file FILE`);
   return undefined;

@@ -36,7 +36,7 @@ import type { StrategyChoice } from '../../domain/read-plan.js';
 import {
   RunPlanner, execute, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../domain/bulk/engine.js';
-import { readsProductList, resolveProduct } from '../../domain/names.js';
+import { readsProductList, resolveProduct, type Named } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../output/fields.js';
 import type { JsonRecord, Output, View } from '../../output/index.js';
@@ -44,7 +44,7 @@ import type { Messages } from '../../output/messages.js';
 import type { Session } from '../session.js';
 import { plural } from '../../lib/values.js';
 import { bulkResultView } from '../../views/bulk.js';
-import { readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
+import { describeHeader, readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
 
 export type { BulkSummary } from '../../domain/bulk/engine.js';
@@ -64,6 +64,8 @@ export interface BulkOptions {
   renew?: boolean;
   /** How the state is read before the changes (`--strategy`). */
   strategy: StrategyChoice;
+  /** `--ignore-extra-columns`: columns of the file that are no bulk column are left out, and listed. */
+  ignoreExtra?: boolean;
 }
 
 /** Everything a run did: what the audit log records. */
@@ -104,10 +106,16 @@ export async function runBulk<Plan>(
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
   // Each row is checked as it is read: the file's cells are never all held beside their plans.
   const planner = new RunPlanner(op, new Date());
-  await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row));
+  const header = await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row), { ignoreExtra: options.ignoreExtra });
+  // Which column was read as what, when the file names them its own way (a spreadsheet export).
+  const described = describeHeader(header, source);
+  if (described) messages.notice(described);
   const offline = planner.done();
   const products = op.products;
-  const needsProductList = products !== undefined && offline.todo.some((row) => readsProductList(products.of(row.plan), options.dryRun));
+  // A dry run checks ids too, and a question names the products by title: both read the product list.
+  const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
+  const readList = options.dryRun || (ask && !globals.yes);
+  const needsProductList = products !== undefined && offline.todo.some((row) => readsProductList(products.of(row.plan), readList));
   const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
     if (checked.invalid.length === 0 || options.skipInvalid) return;
     for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);
@@ -118,19 +126,23 @@ export async function runBulk<Plan>(
   refuseInvalid(offline, 'nothing was sent');
 
   // Everything that can refuse the run does so before any request.
-  const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
   if (ask && !globals.yes && (options.file === '-' || !io.stdin.isTTY)) {
     const where = options.file === '-' ? 'the rows come from stdin' : 'stdin is not a terminal';
     throw new UsageError(`${op.question(offline.todo.length, source).replace(/\?$/, '')}: confirmation needed but ${where}; pass --yes to proceed`);
   }
   const api = offline.todo.length > 0 ? await session.api() : undefined;
   // Product titles become ids (a dry run checks ids too) before anything changes: only GETs so far.
+  const named = new Map<string, Named>();
   const run = api
-    ? await resolveProducts(op, offline, async (cell) => (await resolveProduct(api, cell, { argument: 'product_id', check: options.dryRun })).id)
+    ? await resolveProducts(op, offline, async (cell) => {
+      const product = await resolveProduct(api, cell, { argument: 'product_id', check: readList });
+      named.set(product.id, product);
+      return product;
+    })
     : offline;
   refuseInvalid(run, 'nothing was changed');
   const { todo } = run;
-  const question = op.question(todo.length, source);
+  const question = op.question(todo.length, source, products && [...new Set(todo.map((row) => products.of(row.plan)))].map((id) => named.get(id) ?? { id, title: '' }));
   const output = await session.output();
   let printing = false;
   try {

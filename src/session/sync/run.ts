@@ -113,7 +113,7 @@ async function resolveRowProducts(api: Api, request: FileSync, offline: PlannedR
     return { rows: desiredRows(offline.todo, products), products };
   }
   const reader = desiredRowReader(false);
-  const run = await resolveProducts(reader, offline, async (cell) => (await resolveProduct(api, cell, { argument: 'product_id', check: true })).id);
+  const run = await resolveProducts(reader, offline, (cell) => resolveProduct(api, cell, { argument: 'product_id', check: true }));
   refuseInvalid(run, source, 'nothing was changed', messages);
   const rows = desiredRows(run.todo);
   return { rows, products: productsInScope(rows) };

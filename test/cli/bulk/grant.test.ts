@@ -97,7 +97,7 @@ describe('students grant --file: every row is checked before anything is sent', 
     const { code, stderr } = await cli(['students', 'grant', '--file', file]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `error: ${file}: unknown column "price" in the header (line 1); the columns are student,product_id[,accession_date][,expiration_date][,renew] (in any order, header names case-insensitive)\n`,
+      `error: ${file}: unknown column "price" in the header (line 1); the columns are student,product_id[,accession_date][,expiration_date][,renew] (in any order; case, accents and spaces ignored; Portuguese headers too: see \`members help bulk\`); or pass --ignore-extra-columns to ignore them\n`,
     );
   });
 
@@ -247,7 +247,7 @@ describe('students grant --file: the run', () => {
     expect(code).toBe(0);
     expect(stdout).toBe([
       'line,student,product_id,result,message',
-      '2,s1,p1,granted,would grant product p1 to Student 1 <s1@example.com> (dry run; nothing sent)',
+      '2,s1,p1,granted,"would grant product ""Yoga"" (p1) to Student 1 <s1@example.com> (dry run; nothing sent)"',
       '3,s1,p2,skipped,"Student 1 <s1@example.com> already has access to product ""Product p2"" (p2); nothing sent"',
       '',
     ].join('\n'));
@@ -304,7 +304,8 @@ describe('students grant --file: confirmation scales with the row count', () => 
     t.agent.enableCallHistory();
     const file = csvFile(many(21));
     const { code, stderr } = await cli(['students', 'grant', '--file', file], { stdinTTY: true });
-    expect(confirm.mock.calls).toEqual([[`Grant products to students on 21 rows of ${file}?`, '21']]);
+    // The question names the product by its title (the list is read for it).
+    expect(confirm.mock.calls).toEqual([[`Grant "Yoga" (p1) to students on 21 rows of ${file}?`, '21']]);
     expect(code).toBe(2);
     expect(stderr).toBe(`${ANNOUNCE}error: cancelled: nothing was changed\n`);
     expect(changesSent()).toBe(0);

@@ -57,7 +57,7 @@ describe('students revoke --file', () => {
     const file = csvFile('student,product_id\ns1,p1\n');
     const { code, stderr } = await cli(['students', 'revoke', '--file', file], { stdinTTY: true });
     expect(code).toBe(0);
-    expect(confirm.mock.calls).toEqual([[`Revoke products from students on 1 row of ${file}?`, undefined]]);
+    expect(confirm.mock.calls).toEqual([[`Revoke "Yoga" (p1) from students on 1 row of ${file}?`, undefined]]);
     expect(stderr).toBe(`${ANNOUNCE}1 row: 1 revoked, 0 skipped, 0 failed in X.Xs (1 lookup, too few to read the student list instead)\n`);
   });
 
@@ -72,7 +72,7 @@ describe('students revoke --file', () => {
     expect(code).toBe(7);
     expect(JSON.parse(stdout)).toEqual([
       { line: 2, student: 's1', product_id: 'p1', result: 'revoked', message: 'revoked product "Product p1" (p1) from student s1' },
-      { line: 3, student: 's2', product_id: 'p1', result: 'skipped', message: 'student s2 does not have product p1; nothing sent' },
+      { line: 3, student: 's2', product_id: 'p1', result: 'skipped', message: 'student s2 does not have product "Yoga" (p1); nothing sent' },
       {
         line: 4, student: 'ghost@example.com', product_id: 'p1', result: 'failed',
         message: 'student with e-mail ghost@example.com not found (GET /api/v1/students/email/ghost%40example.com)',
@@ -228,7 +228,7 @@ describe('dry runs send nothing but GETs', () => {
     expect(stdout).toBe([
       'line,result,message',
       '2,revoked,"would revoke product ""Product p1"" (p1) from student s1 (dry run; nothing sent)"',
-      '3,skipped,student s2 does not have product p1; nothing sent',
+      '3,skipped,"student s2 does not have product ""Yoga"" (p1); nothing sent"',
       '',
     ].join('\n'));
     expect(stderr).toBe('2 rows: 1 revoked, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');

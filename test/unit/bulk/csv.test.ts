@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../src/domain/bulk/csv.js';
+import { dateCell, describeHeader, parseCsv, readCsvRows } from '../../../src/domain/bulk/csv.js';
 import type { CsvColumns } from '../../../src/domain/bulk/operations.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
@@ -73,15 +73,16 @@ describe('parseCsv', () => {
 
   it('names unknown columns and lists the allowed ones', async () => {
     expect(await usageError('student,product_id,price,Notes\ns1,p1,x\n')).toBe(
-      'grants.csv: unknown columns "price", "notes" in the header (line 1); the columns are '
-      + 'student,product_id[,accession_date][,expiration_date] (in any order, header names case-insensitive)',
+      'grants.csv: unknown columns "price", "Notes" in the header (line 1); the columns are '
+      + 'student,product_id[,accession_date][,expiration_date] (in any order; case, accents and spaces ignored; Portuguese headers too: '
+      + 'see `members help bulk`); or pass --ignore-extra-columns to ignore them',
     );
   });
 
   it('names missing required columns', async () => {
     expect(await usageError('Student\ns1\n')).toBe(
       'grants.csv: missing required column product_id in the header (line 1); the columns are '
-      + 'student,product_id[,accession_date][,expiration_date] (in any order, header names case-insensitive)',
+      + 'student,product_id[,accession_date][,expiration_date] (in any order; case, accents and spaces ignored; Portuguese headers too: see `members help bulk`)',
     );
   });
 
@@ -129,8 +130,8 @@ describe('files from members itself and from spreadsheets', () => {
   });
 
   it('says a file was read as ;-separated when its header or a row is wrong', async () => {
-    await expect(parse('aluno;produto\nana@x.co;p1\n')).rejects.toThrow(
-      'grants.csv (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese): unknown columns "aluno", "produto" in the header (line 1)',
+    await expect(parse('Aluno;Nome;Produto;Valor\nana@x.co;Ana;p1;10\n')).rejects.toThrow(
+      'grants.csv (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese): unknown columns "Nome", "Valor" in the header (line 1)',
     );
     const [row] = await parse('student;product_id\nana@x.co;p1;2025-01-01\n');
     expect(row?.problem).toBe('3 fields where the header has 2 columns (a semicolon too many or too few, or a field that needs quotes?)');
@@ -141,5 +142,72 @@ describe('files from members itself and from spreadsheets', () => {
     await expect(parse('student;product_id,accession_date\nana@x.co;p1,2025-01-01\n')).rejects.toThrow(
       /unknown column "student;product_id" in the header \(line 1\); the columns are .*; the header mixes , and ; as separators: use one of them$/,
     );
+  });
+});
+
+describe('Portuguese and common export headers (issue 30)', () => {
+  const read = async (text: string, options = {}) => {
+    const rows: unknown[] = [];
+    const header = await readCsvRows(Buffer.from(text), GRANT, 'vendas.csv', (row) => void rows.push(row), options);
+    return { rows, header, described: describeHeader(header, 'vendas.csv') };
+  };
+
+  it.each([
+    ['CPF;Produto;Data da compra;Válido até', ['student', 'product_id', 'accession_date', 'expiration_date']],
+    ['E-mail,Curso,Data de início,Validade', ['student', 'product_id', 'accession_date', 'expiration_date']],
+    ['EMAIL;PRODUCT;ADESÃO;Expira em', ['student', 'product_id', 'accession_date', 'expiration_date']],
+    ['Aluno;produto;data de inicio;Data de Expiração', ['student', 'product_id', 'accession_date', 'expiration_date']],
+    ['Documento , Produto', ['student', 'product_id']],
+  ])('%s is read as the bulk columns, case, accents and spaces aside', async (header, columns) => {
+    const { header: reading } = await read(`${header}\n`);
+    expect(reading.columns.map((column) => column.as)).toEqual(columns);
+  });
+
+  it('the header line says which column was read as what; the bulk names themselves say nothing', async () => {
+    const { described, rows } = await read('E-mail;Produto;Data da compra\nana@x.co;Python;05/03/2026\n');
+    expect(described).toBe('Columns of vendas.csv: "E-mail" as student, "Produto" as product_id, "Data da compra" as accession_date');
+    expect(rows).toEqual([{ line: 2, values: { student: 'ana@x.co', product_id: 'Python', accession_date: '05/03/2026' } }]);
+    expect((await read('Student,PRODUCT_ID\n')).described).toBeUndefined();
+  });
+
+  it('extra columns (Nome, Valor) are refused, or with --ignore-extra-columns left out and listed', async () => {
+    await expect(read('Nome;E-mail;Produto;Valor\nAna;ana@x.co;p1;10\n')).rejects.toThrow(/unknown columns "Nome", "Valor" in the header .*--ignore-extra-columns/);
+    const { rows, described } = await read('Nome;E-mail;Produto;Valor\nAna;ana@x.co;p1;10\n', { ignoreExtra: true });
+    expect(rows).toEqual([{ line: 2, values: { student: 'ana@x.co', product_id: 'p1' } }]);
+    expect(described).toBe('Columns of vendas.csv: "E-mail" as student, "Produto" as product_id; ignored (--ignore-extra-columns): "Nome", "Valor"');
+  });
+
+  it('two columns that would both be the student: refused, or the e-mail read and the CPF left out', async () => {
+    await expect(read('CPF,E-mail,Produto\n')).rejects.toThrow(
+      'vendas.csv: "E-mail" and "CPF" would both be read as student (line 1); keep one of them, or pass --ignore-extra-columns to read "E-mail" and ignore "CPF"',
+    );
+    const { header } = await read('CPF;E-mail;Produto\n', { ignoreExtra: true });
+    expect(header.columns).toEqual([{ header: 'CPF' }, { header: 'E-mail', as: 'student' }, { header: 'Produto', as: 'product_id' }]);
+  });
+
+  it('an import reads E-mail and CPF as its own email and document columns', async () => {
+    const IMPORT: CsvColumns = { required: ['first_name', 'last_name', 'email'], optional: ['document'] };
+    const [row] = await parse('first_name,last_name,E-mail,CPF\nAna,Souza,ana@x.co,070.692.055-46\n', IMPORT);
+    expect(row?.values).toEqual({ first_name: 'Ana', last_name: 'Souza', email: 'ana@x.co', document: '070.692.055-46' });
+  });
+});
+
+describe('dates in a bulk file', () => {
+  const cell = (value: string) => dateCell({ accession_date: value }, 'accession_date');
+
+  it('DD/MM/YYYY beside YYYY-MM-DD: 05/03/2026 is 5 March; blank is none', () => {
+    expect(cell('05/03/2026')).toBe('2026-03-05');
+    expect(cell('5/3/2026')).toBe('2026-03-05');
+    expect(cell('29/02/2028')).toBe('2028-02-29');
+    expect(cell('2026-03-05')).toBe('2026-03-05');
+    expect(cell('')).toBeUndefined();
+  });
+
+  it('never guesses MM/DD; an impossible date is an error naming the column', () => {
+    expect(() => cell('03/25/2026')).toThrow(new UsageError('invalid accession_date "03/25/2026": read as DD/MM/YYYY (day 3, month 25), no such date; dates are never read as MM/DD'));
+    expect(() => cell('31/04/2026')).toThrow(/day 31, month 4\), no such date/);
+    expect(() => cell('29/02/2026')).toThrow(UsageError);
+    expect(() => cell('5 de março')).toThrow('invalid accession_date "5 de março": expected a date as DD/MM/YYYY or YYYY-MM-DD');
+    expect(() => cell('2026-02-30')).toThrow(UsageError);
   });
 });

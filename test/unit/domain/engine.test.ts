@@ -29,7 +29,7 @@ function operation(apply: (plan: Plan) => Promise<Omit<BulkRowOutcome, 'line'>> 
     key: (plan) => `${plan.student.toLowerCase()} ${plan.product}`,
     sameWhat: 'same student and product',
     apply: (_context, plan) => apply(plan),
-    products: { of: (plan) => plan.product, with: (plan, product) => ({ ...plan, product }) },
+    products: { of: (plan) => plan.product, with: (plan, product) => ({ ...plan, product: product.id }) },
     question: (count) => `grant ${count}?`,
     reads: { needs: (plans) => ({ distinctStudentKeys: plans.length, rows: plans.length }), subscriptions: true, keep: () => ({}) },
   };
@@ -78,7 +78,7 @@ describe('resolveProducts', () => {
     const resolve = async (cell: string) => {
       asked.push(cell);
       if (cell === 'Nope') throw new UsageError('no product "Nope";\n  known: Yoga');
-      return cell === 'Yoga' ? 'p1' : cell;
+      return { id: cell === 'Yoga' ? 'p1' : cell, title: cell === 'Yoga' ? 'Yoga' : '' };
     };
     const run = planRun(operation(), rows(['a', 'Yoga'], ['a', 'p1'], ['b', 'Yoga'], ['c', 'Nope']), NOW);
     const resolved = await resolveProducts(operation(), run, resolve);
@@ -101,7 +101,7 @@ describe('resolveProducts', () => {
   it('leaves a run alone when the operation names no product', async () => {
     const op = { ...operation(), products: undefined };
     const run = planRun(op, rows(['a', 'Yoga']), NOW);
-    expect(await resolveProducts(op, run, async () => 'never')).toBe(run);
+    expect(await resolveProducts(op, run, async () => ({ id: 'never', title: '' }))).toBe(run);
   });
 });
 

@@ -1,6 +1,6 @@
 /** PRODUCT and COURSE by name (contract §7): the rules of pick, and what "unknown" offers instead. */
 import { describe, expect, it } from 'vitest';
-import { pick, UnknownNameError } from '../../../src/domain/names.js';
+import { fold, pick, UnknownNameError } from '../../../src/domain/names.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
 const COURSES = [
@@ -16,6 +16,20 @@ describe('pick', () => {
     expect(pick(COURSES, 'PROGRAMACAO EM  python', what).id).toBe('c1');
     expect(pick(COURSES, 'python', what).id).toBe('c1');
     expect(pick(COURSES, 'yoga e med', what).id).toBe('c3');
+  });
+
+  it('titles as people type them: any dash, with or without spaces, straight or curly quotes, a non-breaking space', () => {
+    const products = [
+      { id: 'p1', title: 'Excel Avançado — Acesso Vitalício' }, { id: 'p2', title: 'Curso “Do Zero” – Edição 2025' }, { id: 'p3', title: "Bem-Estar d'Água" },
+    ];
+    const product = (what: string) => pick(products, what, { noun: 'product', argument: 'PRODUCT', listCommand: 'x' }).id;
+    expect(product('Excel Avançado - Acesso Vitalício')).toBe('p1');
+    expect(product('excel avancado–acesso vitalicio')).toBe('p1');
+    expect(product('Excel\u00a0Avançado  —  Acesso Vitalício')).toBe('p1');
+    expect(product('Curso "Do Zero" - Edição 2025')).toBe('p2');
+    expect(product('Bem – Estar d’Água')).toBe('p3');
+    expect(fold('A — B')).toBe(fold('a-b'));
+    expect(fold('‘x’ “y”')).toBe(`'x' "y"`);
   });
 
   it('a prefix of several titles is a usage error listing them', () => {

@@ -52,7 +52,7 @@ describe('the rows of a sync file', () => {
       [2, 'student is empty'],
       [3, 'empty product_id; give the id of a product (see `members products list`)'],
       [4, 'invalid accession_date "2025-02-30": expected a real calendar date as YYYY-MM-DD'],
-      [5, 'invalid expiration_date "next week": expected a real calendar date as YYYY-MM-DD'],
+      [5, 'invalid expiration_date "next week": expected a date as DD/MM/YYYY or YYYY-MM-DD'],
       [7, 'student "doc:" is not a student key: give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE'],
     ]);
     expect(run.todo.map((row) => row.line)).toEqual([6]);
@@ -69,7 +69,7 @@ describe('the rows of a sync file', () => {
   it('product cells resolve to ids, and two cells naming one product make a duplicate', async () => {
     const reader = desiredRowReader(false);
     const run = read(false, { student: 'a@example.com', product_id: 'Python' }, { student: 'a@example.com', product_id: 'p1' }, { student: 'b@example.com', product_id: 'Yoga' });
-    const resolved = await resolveProducts(reader, run, async (cell) => (cell === 'Python' ? 'p1' : cell === 'Yoga' ? 'p2' : cell));
+    const resolved = await resolveProducts(reader, run, async (cell) => ({ id: cell === 'Python' ? 'p1' : cell === 'Yoga' ? 'p2' : cell, title: '' }));
     expect(resolved.invalid.map((row) => [row.line, row.problem])).toEqual([[3, 'duplicate of line 2 (the same student and product_id)']]);
     expect(desiredRows(resolved.todo)).toEqual([
       { line: 2, student: 'a@example.com', key: { kind: 'email', value: 'a@example.com' }, productId: 'p1' },
