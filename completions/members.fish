@@ -230,7 +230,7 @@ complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a comman
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students\' 0' -a list -d 'List students, one page at a time (--all for every page)'
-complete -c members -n '__members_arg \'students\' 0' -a search -d 'Find students by a name, e-mail, phone or document fragment (reads the whole student list)'
+complete -c members -n '__members_arg \'students\' 0' -a search -d 'Find students by a name, e-mail, phone, document or reference fragment (reads the whole student list)'
 complete -c members -n '__members_arg \'students\' 0' -a show -d 'Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine'
 complete -c members -n '__members_arg \'students\' 0' -a get -d 'Show one student and its subscriptions'
 complete -c members -n '__members_arg \'students\' 0' -a create -d 'Create a student'

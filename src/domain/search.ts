@@ -1,8 +1,8 @@
 /**
  * `members students search TEXT`: the API has no search, so the student list
- * is read page by page and matched here, by name, e-mail, phone or document
- * fragment (case and accents ignored; each word of the query anywhere in
- * them; phones and documents by their digits).
+ * is read page by page and matched here, by name, e-mail, phone, document or
+ * reference fragment (case and accents ignored; each word of the query
+ * anywhere in them; phones, documents and references by their digits).
  */
 import type { Api } from '../api/client.js';
 import type { PageInfo } from '../api/pagination/paginate.js';
@@ -14,8 +14,8 @@ import { fold } from './names.js';
 
 const digits = (text: string) => text.replace(/\D/g, '');
 
-/** Where a query was found in a student: a table shows the column (a phone is not among its usual ones). */
-export type MatchedField = 'name' | 'email' | 'phone' | 'document';
+/** Where a query was found in a student: a table keeps that column (a phone is not among its usual ones). */
+export type MatchedField = 'name' | 'email' | 'phone' | 'document' | 'reference';
 
 /**
  * Where the query is found in one student (empty: it is not); a query too
@@ -23,23 +23,35 @@ export type MatchedField = 'name' | 'email' | 'phone' | 'document';
  */
 export function matchedFields(query: string): (student: Student) => MatchedField[] {
   const text = fold(query);
-  if (text.length < 2) throw new UsageError('give at least 2 characters to search for (a name, an e-mail, a phone or a document fragment)');
+  if (text.length < 2) throw new UsageError('give at least 2 characters to search for (a name, an e-mail, a phone, a document or a reference fragment)');
   const number = digits(query);
-  // Digits alone (a phone, a CPF) are compared with digits: "11 91234-5678" finds "+55 (11) 91234 5678".
+  // Digits alone (a phone, a CPF, an order number) are compared with digits: "11 91234-5678" finds "+55 (11) 91234 5678".
   const byDigits = number.length >= 4 && number.length >= text.replace(/[\s().+-]/g, '').length;
   // Each word on its own: "joao silva" finds "João da Silva", "silva gmail" an e-mail at gmail.
   const words = text.split(' ');
   return (student) => {
     if (byDigits) {
-      const found: MatchedField[] = [];
-      if (digits(student.phone ?? '').includes(number)) found.push('phone');
-      if (digits(student.document ?? '').includes(number)) found.push('document');
-      return found;
+      const numbers: Array<[MatchedField, string | null | undefined]> = [['phone', student.phone], ['document', student.document], ['reference', student.reference_id]];
+      return numbers.filter(([, value]) => digits(value ?? '').includes(number)).map(([field]) => field);
     }
-    const fields: Array<[MatchedField, string]> = [['name', fold(personName(student))], ['email', fold(student.email ?? '')], ['document', fold(student.document ?? '')]];
+    const fields: Array<[MatchedField, string]> = [
+      ['name', fold(personName(student))], ['email', fold(student.email ?? '')], ['document', fold(student.document ?? '')], ['reference', fold(student.reference_id ?? '')],
+    ];
     if (!words.every((word) => fields.some(([, value]) => value.includes(word)))) return [];
     return fields.filter(([, value]) => words.some((word) => value.includes(word))).map(([field]) => field);
   };
+}
+
+/**
+ * The fields a table of these results must show, however narrow the
+ * terminal: those the query matched in any of them, and the phone when two
+ * share a name (it tells them apart).
+ */
+export function fieldsToShow(students: readonly Student[], where: (student: Student) => readonly MatchedField[]): Set<MatchedField> {
+  const shown = new Set(students.flatMap(where));
+  const names = students.map((student) => fold(personName(student))).filter(Boolean);
+  if (new Set(names).size < names.length) shown.add('phone');
+  return shown;
 }
 
 /** A test for one student; a query too short to mean anything is a usage error. */

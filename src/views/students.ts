@@ -1,6 +1,7 @@
 /** How students look in `table` mode (a support desk's columns). */
 import { personNameCell } from '../output/cell.js';
 import type { Column, JsonRecord, View } from '../output/view.js';
+import type { MatchedField } from '../domain/search.js';
 
 /** The titles of a student's products (`--with-subscriptions`). */
 const productTitles = (value: unknown): string => {
@@ -21,11 +22,18 @@ const LIST_COLUMNS: Column[] = [
 
 export const STUDENT_LIST_VIEW: View = { noun: 'students', columns: LIST_COLUMNS };
 
-/** `students search` when a phone matched, or two students share a name: the phone beside the e-mail. */
-export const STUDENT_LIST_WITH_PHONE_VIEW: View = {
-  noun: 'students',
-  columns: [...LIST_COLUMNS.slice(0, 2), { header: 'phone', path: 'phone' }, ...LIST_COLUMNS.slice(2)],
-};
+/**
+ * `students search` in a table: the columns of the fields in `shown` (what
+ * the query matched, the phone that tells two namesakes apart) stay on a
+ * narrow terminal; an unmatched document or reference goes first. The phone,
+ * not a list column, appears only when shown.
+ */
+export function studentSearchView(shown: ReadonlySet<MatchedField>): View {
+  const [name, email, document, reference, created] = LIST_COLUMNS as [Column, Column, Column, Column, Column];
+  const keptIf = (field: MatchedField, column: Column): Column => (shown.has(field) ? column : { ...column, dropLate: true });
+  const phone: Column[] = shown.has('phone') ? [{ header: 'phone', path: 'phone', kind: 'identifier' }] : [];
+  return { noun: 'students', columns: [name, email, ...phone, keptIf('document', document), keptIf('reference', reference), created] };
+}
 
 /** `--with-subscriptions` adds the titles of each student's products. */
 export const STUDENT_LIST_WITH_PRODUCTS_VIEW: View = {

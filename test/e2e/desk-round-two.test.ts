@@ -5,11 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, run, runInTerminal, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
 
 interface Sub { product_id: string; active: number; status: string }
-interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; subscriptions?: Sub[] }
+interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; reference_id: string | null; subscriptions?: Sub[] }
 interface Product { id: string; title: string }
 
 const FLAVOURS = [{ name: 'default', args: [] }, { name: 'laravel', args: ['--flavor', 'laravel'] }];
@@ -256,6 +257,14 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
   });
 
   describe('students search', () => {
+    /** `students search QUERY` at a terminal of 80 columns (or `columns`): its header line and the screen, escape sequences removed. */
+    const searchAt80 = async (query: string, columns = 80) => {
+      const { code, output } = await runInTerminal(['students', 'search', query], { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir, PAGER: 'cat' }, columns });
+      expect(code, output).toBe(0);
+      const screen = stripVTControlCharacters(output);
+      return { screen, header: screen.split(/\r?\n/).find((line) => line.includes('│ NAME'))! };
+    };
+
     it('by a phone typed as people type it: the PHONE column shows the match', async () => {
       const student = students.find((s) => s.phone && /^\+55 \d{2} \d{5}-\d{4}$/.test(s.phone))!;
       const [, area, number] = /^\+55 (\d{2}) (.*)$/.exec(student.phone!)!;
@@ -278,6 +287,51 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(stdout).toContain('+55 11 90000-0001');
       const single = await members(['students', 'search', twin.email]);
       expect(single.stdout.split('\n')[0]).not.toMatch(/PHONE/);
+      // At an 80-column terminal, too: the phone is what tells them apart.
+      if (!HAS_SCRIPT) return;
+      const narrow = await searchAt80(twin.full_name);
+      expect(narrow.header).toMatch(/│ PHONE +│/);
+      expect(narrow.screen).toContain(twin.phone);
+      expect(narrow.screen).toContain('+55 11 90000-0001');
+    });
+
+    it.runIf(HAS_SCRIPT)('at an 80-column terminal a phone search keeps its PHONE column: the unmatched document, reference and date go instead', async () => {
+      const student = students.find((s) => s.phone && /^\+55 \d{2} \d{5}-\d{4}$/.test(s.phone) && s.email.length <= 30)!;
+      const [, area, number] = /^\+55 (\d{2}) (.*)$/.exec(student.phone!)!;
+      const { header, screen } = await searchAt80(`(${area}) ${number}`);
+      expect(header).toMatch(/^│ NAME +│ E-MAIL +│ PHONE +│$/);
+      expect(screen).toContain(student.phone);
+      expect(screen).toContain(student.email);
+    });
+
+    it('by a reference, typed whole or by its digits; at a narrow terminal its REFERENCE column stays, the unmatched document goes', async () => {
+      const student = students.find((s) => s.reference_id && s.email.length <= 30)!;
+      const found = async (query: string) => {
+        const { code, stdout, stderr } = await members(['students', 'search', query, '-o', 'json']);
+        expect(code, stderr).toBe(0);
+        return JSON.parse(stdout) as Student[];
+      };
+      for (const query of [student.reference_id!, student.reference_id!.toLowerCase()]) expect((await found(query)).map((s) => s.id)).toEqual([student.id]);
+      // By digits, a phone or a document holding them is found too.
+      const number = student.reference_id!.replace(/\D/g, '');
+      const byDigits = await found(number);
+      expect(byDigits.map((s) => s.id)).toContain(student.id);
+      for (const other of byDigits) expect([other.phone, other.document, other.reference_id].some((value) => value?.replace(/\D/g, '').includes(number))).toBe(true);
+      if (!HAS_SCRIPT) return;
+      const { header, screen } = await searchAt80(student.reference_id!, 70);
+      expect(header).toMatch(/^│ NAME +│ E-MAIL +│ REFERENCE +│$/);
+      expect(screen).toContain(student.email);
+    });
+
+    it('-o json and -o csv keep every field of the student, whatever matched', async () => {
+      const student = students.find((s) => s.phone && s.document && s.reference_id)!;
+      const json = await members(['students', 'search', student.phone!, '-o', 'json']);
+      const [found] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+      expect(found).toMatchObject({ id: student.id, email: student.email, phone: student.phone, document: student.document, reference_id: student.reference_id });
+      const csv = await members(['students', 'search', student.phone!, '-o', 'csv']);
+      const byName = await members(['students', 'search', student.email, '-o', 'csv']);
+      expect(csv.stdout.split('\n')[0]).toBe(byName.stdout.split('\n')[0]);
+      expect(csv.stdout.split('\n')[0]).toMatch(/^id,.*,email,.*,phone,.*,document,reference_id,/);
     });
   });
 });

@@ -12,12 +12,11 @@ import { listOptions, printPagedList, type ListFlags } from '../../session/list-
 import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
-import { fold, productTitles, resolveProduct } from '../../domain/names.js';
-import { matchedFields, searchStudents } from '../../domain/search.js';
-import { personName } from '../../lib/people.js';
+import { productTitles, resolveProduct } from '../../domain/names.js';
+import { fieldsToShow, matchedFields, searchStudents } from '../../domain/search.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Listing } from '../../lib/batches.js';
-import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PHONE_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW } from '../../views/students.js';
+import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, studentSearchView } from '../../views/students.js';
 import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
 import { SCORE_VIEW } from '../../views/scores.js';
 import { COURSE_PROGRESS_VIEW } from '../../views/courses.js';
@@ -37,7 +36,8 @@ export async function list(session: Session, opts: ListOptions): Promise<void> {
 
 /**
  * Streams the matches as the pages arrive (a table waits for the end, and
- * then shows the phone when a phone matched or two students share a name); says
+ * then keeps the columns the query matched, and the phone when two students
+ * share a name, however narrow the terminal); says
  * on stderr how much of the list it read, since that is what the search costs.
  */
 export async function search(session: Session, text: string): Promise<void> {
@@ -60,7 +60,7 @@ export async function search(session: Session, text: string): Promise<void> {
         // A table holds its rows anyway: hold them here, to choose the columns.
         const all: Student[] = [];
         for await (const student of matches) all.push(student);
-        if (showsPhones(all, where)) view = STUDENT_LIST_WITH_PHONE_VIEW;
+        view = studentSearchView(fieldsToShow(all, where));
         matches = all;
       }
     } finally {
@@ -69,13 +69,6 @@ export async function search(session: Session, text: string): Promise<void> {
     return output.list(matches as Listing<JsonRecord>, view);
   });
   messages.notice(`${plural(found, 'match', 'matches')} for ${JSON.stringify(text)} among ${count(read)} students (${plural(Math.max(1, Math.ceil(read / 100)), 'page')} of 100 read)`);
-}
-
-/** A phone that matched is the column that says why; two students of one name are told apart by it. */
-function showsPhones(students: readonly Student[], where: (student: Student) => string[]): boolean {
-  if (students.some((student) => where(student).includes('phone'))) return true;
-  const names = students.map((student) => fold(personName(student))).filter(Boolean);
-  return new Set(names).size < names.length;
 }
 
 /** One view of a student: in a table, its sections one after the other; otherwise one record holding them all. */

@@ -25,11 +25,12 @@ export const registerStudents = registration('Everyday:', (program, runner) => {
     .action(lazyAction(runner, () => import('./actions.js'), 'list'));
 
   printsRecords(students.command('search'), 'Student')
-    .description('Find students by a name, e-mail, phone or document fragment (reads the whole student list)')
-    .argument('<text>', 'part of a name, an e-mail, a phone or a document; case and accents do not matter')
+    .description('Find students by a name, e-mail, phone, document or reference fragment (reads the whole student list)')
+    .argument('<text>', 'part of a name, an e-mail, a phone, a document or a reference; case and accents do not matter')
     .addHelpText('after', examples(
       'members students search "joão sil"',
-      'members students search 91234-5678',
+      'members students search "(61) 95591-2284"   # a phone: the table shows its PHONE column',
+      'members students search CRM-0004411   # a reference',
       'members students search @empresa.com.br -o csv',
     ))
     .action(lazyAction(runner, () => import('./actions.js'), 'search'));

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { matchedFields, searchStudents, studentMatcher } from '../../../src/domain/search.js';
+import { fieldsToShow, matchedFields, searchStudents, studentMatcher } from '../../../src/domain/search.js';
 import type { Student } from '../../../src/api/endpoints/schemas.js';
 import { UsageError } from '../../../src/lib/errors.js';
 import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
 
 const student = (overrides: Partial<Student>): Student => ({
   id: 's', first_name: 'João', last_name: 'da Silva', full_name: 'João da Silva', email: 'joao.silva@example.com.br',
-  phone: '+55 (11) 91234 5678', document: '070.692.055-46', ...overrides,
+  phone: '+55 (11) 91234 5678', document: '070.692.055-46', reference_id: 'CRM-0004411', ...overrides,
 } as Student);
+
+const joao = () => student({});
 
 describe('studentMatcher', () => {
   const joao = student({});
@@ -33,8 +35,36 @@ describe('studentMatcher', () => {
     expect(matchedFields('maria')(joao)).toEqual([]);
   });
 
+  it('finds a reference by its text or by its digits (an order number from another system)', () => {
+    expect(matchedFields('crm-0004411')(joao)).toEqual(['reference']);
+    expect(matchedFields('CRM 4411')(joao)).toEqual(['reference']);
+    expect(matchedFields('0004411')(joao)).toEqual(['reference']);
+    expect(matchedFields('4411')(student({ phone: '+55 11 94411-0000' }))).toEqual(['phone', 'reference']);
+    expect(matchedFields('0004411')(student({ reference_id: null }))).toEqual([]);
+    expect(matchedFields('crm')(student({ reference_id: null }))).toEqual([]);
+  });
+
   it('a query of fewer than 2 characters is a usage error', () => {
     expect(() => studentMatcher(' a ')).toThrow(UsageError);
+  });
+});
+
+describe('fieldsToShow', () => {
+  it('is every field the query matched in any result', () => {
+    const maria = student({ id: 'm', first_name: 'Maria', last_name: 'Lima', full_name: 'Maria Lima', email: 'maria@example.com', phone: '+55 21 95555-0000', document: '123.456.789-09', reference_id: 'CRM-1' });
+    expect(fieldsToShow([joao(), maria], matchedFields('1234'))).toEqual(new Set(['phone', 'document']));
+    expect(fieldsToShow([maria], matchedFields('crm-1'))).toEqual(new Set(['reference']));
+    expect(fieldsToShow([joao(), maria], matchedFields('example'))).toEqual(new Set(['email']));
+  });
+
+  it('adds the phone when two results share a name (case and accents ignored), whatever matched', () => {
+    const twin = student({ id: 't', full_name: 'JOAO DA SILVA', email: 'outro@example.com', phone: '+55 21 90000-0001' });
+    expect(fieldsToShow([joao(), twin], matchedFields('silva'))).toEqual(new Set(['name', 'email', 'phone']));
+    expect(fieldsToShow([joao()], matchedFields('silva'))).toEqual(new Set(['name', 'email']));
+    // Students without a name are not namesakes.
+    const nameless = (id: string) => student({ id, first_name: '', last_name: '', full_name: '', email: `${id}@example.com` });
+    expect(fieldsToShow([nameless('a'), nameless('b')], matchedFields('example'))).toEqual(new Set(['email']));
+    expect(fieldsToShow([], matchedFields('example'))).toEqual(new Set());
   });
 });
 

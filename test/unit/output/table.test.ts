@@ -1,4 +1,5 @@
 import { HISTORY_VIEW } from '../../../src/views/history.js';
+import { studentSearchView } from '../../../src/views/students.js';
 import { describe, expect, it } from 'vitest';
 import { tableCell } from '../../../src/output/cell.js';
 import { fitWidths } from '../../../src/output/table.js';
@@ -198,6 +199,21 @@ describe('table, on a terminal', () => {
     expect(await head(200)).toMatch(/│ USER .*│ PROFILE .*│ COMMAND .*│ PRODUCT ID .*│ REASON .*│ ID /);
     expect(await head(115)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│ ID +│$/);
     expect(await head(90)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│$/);
+  });
+
+  it('a search keeps the columns the query matched on a narrow terminal; the phone only when shown, and the others go first', async () => {
+    const found = {
+      full_name: 'Thaís Leão Simões', email: 'thais.leao21@gmail.com', phone: '+55 61 95591-2284', document: '346.719.699-39',
+      reference_id: 'CRM-0004411', created_at: '2024-03-02T10:41:00Z',
+    };
+    const head = async (shown: string[], columns: number) => (await render(
+      { color: false }, (out) => out.list([found], studentSearchView(new Set(shown) as Parameters<typeof studentSearchView>[0])), { stdoutTTY: true, columns },
+    )).stdout.split('\n')[1];
+    expect(await head(['phone'], 120)).toMatch(/^│ NAME +│ E-MAIL +│ PHONE +│ DOCUMENT +│ REFERENCE +│ CREATED +│$/);
+    expect(await head(['phone'], 70)).toMatch(/^│ NAME +│ E-MAIL +│ PHONE +│$/);
+    expect(await head(['reference'], 70)).toMatch(/^│ NAME +│ E-MAIL +│ REFERENCE +│$/);
+    expect(await head(['name'], 85)).toMatch(/^│ NAME +│ E-MAIL +│ DOCUMENT +│ REFERENCE +│$/);
+    expect(await head(['document', 'reference'], 60)).toMatch(/^│ NAME +│ E-MAIL +│ DOCUMENT +│ REFERENCE +│$/);
   });
 
   it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
