@@ -36,6 +36,7 @@ export default {
     'src/domain/sync/records.ts',
     'src/domain/sync/saved-plan.ts',
     'src/config/settings.ts',
+    'src/config/token-storage.ts',
     'src/audit/journal.ts',
     'src/audit/intents.ts',
     'src/audit/resolve.ts',

@@ -44,6 +44,7 @@ export default defineConfig({
       'test/unit/domain/email-slips.test.ts',
       'test/unit/domain/sync-*.test.ts',
       'test/unit/config/settings.test.ts',
+      'test/unit/config/token-storage.test.ts',
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',
