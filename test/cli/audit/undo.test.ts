@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
-import { planUndo } from '../../../src/domain/undo.js';
 import { main } from '../../../src/main.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
+import { BASE, DELETE, GRANT, REVOKE, SNAPSHOT, rec } from '../../helpers/audit-records.js';
 
-const BASE = 'https://members.example.com';
 const TOKEN = 'tok_API_SENTINEL_0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ANNOUNCE = '→ default (members.example.com)\n';
@@ -39,20 +38,9 @@ const pool = () => agent.get(BASE);
 const logFile = () => join(configDir, 'audit.jsonl');
 const log = () => (existsSync(logFile()) ? readFileSync(logFile(), 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditRecord);
 
-const SNAPSHOT = { id: 77, product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2025-01-01', status: 'active', active: 1 };
 const SUB = { ...SNAPSHOT, product: { id: 'p1', title: 'Yoga' } };
 const MARIA = { id: 's1', first_name: 'Maria', last_name: 'Silva', email: 'maria@example.com' };
 
-const rec = (id: string, fields: Partial<AuditRecord>): AuditRecord => ({
-  id, time: '2025-03-01T10:00:00.000Z', user: 'ana', profile: 'default', base_url: BASE,
-  command: 'students grant', action: 'grant', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'granted', ...fields,
-});
-const GRANT = rec('g1', { after: SNAPSHOT });
-const REVOKE = rec('r1', { command: 'students revoke', action: 'revoke', result: 'revoked', before: SNAPSHOT });
-const DELETE = rec('d1', {
-  command: 'students delete', action: 'delete', result: 'deleted', student: 's1', product_id: undefined,
-  before: { id: 's1', first_name: 'Maria', last_name: 'Silva', email: 'maria@example.com', phone: null, birth: '1990-04-12 00:00:00', document: '123', reference_id: null },
-});
 
 describe('undo a grant', () => {
   it('revokes the subscription when it is as it was granted, and records the undo', async () => {
@@ -181,13 +169,4 @@ describe('undo refused from the log alone: exit 2, no request', () => {
 
   it('no terminal and no --yes', () => refused([GRANT], 'g1',
     'Undo g1: revoke product p1 from maria@example.com: confirmation needed but stdin is not a terminal; pass --yes to proceed', []));
-});
-
-describe('planUndo', () => {
-  it('an undo can itself be undone: an undone revoke (a grant) is revoked, an undone grant (a revoke) granted again', () => {
-    const undoneRevoke = rec('u1', { command: 'undo', action: 'undo', undoes: 'r1', result: 'granted', after: SNAPSHOT });
-    expect(planUndo(undoneRevoke, [REVOKE, undoneRevoke])).toEqual({ kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT });
-    const undoneGrant = rec('u2', { command: 'undo', action: 'undo', undoes: 'g1', result: 'revoked', before: { ...SNAPSHOT, expiration_date: null } });
-    expect(planUndo(undoneGrant, [GRANT, undoneGrant])).toEqual({ kind: 'grant', studentId: 's1', productId: 'p1', accession: '2024-01-01', expiration: undefined });
-  });
 });
