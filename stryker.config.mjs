@@ -37,6 +37,7 @@ export default {
     'src/domain/sync/saved-plan.ts',
     'src/config/settings.ts',
     'src/config/token-storage.ts',
+    'src/config/update-notice.ts',
     'src/audit/journal.ts',
     'src/audit/intents.ts',
     'src/audit/resolve.ts',

@@ -46,6 +46,7 @@ export default defineConfig({
       'test/unit/domain/sync-*.test.ts',
       'test/unit/config/settings.test.ts',
       'test/unit/config/token-storage.test.ts',
+      'test/unit/config/update-notice.test.ts',
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',

@@ -12,7 +12,8 @@ const { setFlagsFromString } = require('node:v8');
  * version (`--version`, `version`), the root help (rendered by the build),
  * and the completion scripts, which completions/ holds as `members
  * completion SHELL` prints them (tests keep each equal to what the program
- * prints).
+ * prints). None of them shows the update notice: they answer scripts, Tab
+ * and bug reports, and only the program reads the state it comes from.
  */
 const argv = process.argv.slice(2);
 const COMPLETIONS = { bash: 'members.bash', zsh: '_members', fish: 'members.fish', powershell: 'members.ps1' };
@@ -21,6 +22,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0]
   const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`members ${version}\nNode.js ${process.version}\n${process.platform} ${process.arch}\n`);
   process.exit(0);
+}
+// The update check a run started in the background (src/main.ts, startUpdateCheck): detached, with no terminal and no output.
+if (argv.length === 1 && argv[0] === '__update-check') {
+  require('../dist/main.cjs').checkForUpdates().catch(() => undefined).finally(() => process.exit(0));
+  return;
 }
 // What the completion scripts ask on each Tab (profile names, undo ids, product and course ids): no commander, zod or conf.
 // The scripts pass the command line up to the cursor, for its -p and --base-url.

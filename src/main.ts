@@ -12,20 +12,29 @@ import { printable } from './output/sanitize.js';
 import { youngGenerationHold } from './lib/young-generation.js';
 import { configDir } from './config/paths.js';
 import { firstTime } from './config/told-once.js';
+import { checkForUpdate, latestOf, noticeUpdate, PACKAGE_NAME } from './config/update-notice.js';
 
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
   let interrupted = false;
+  let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
+    code = ExitCode.ok;
   } catch (error) {
     // Ctrl-C or SIGTERM during a stalled response: the exit must not wait for it (up to --timeout).
     interrupted = error instanceof InterruptedError;
-    return reportError(error, io, argv, program);
+    code = reportError(error, io, argv, program);
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
   }
+  // After the command's output and its error, as gh prints it; not after Ctrl-C.
+  if (io.startUpdateCheck && !interrupted) {
+    const updates = { env: io.env, stderr: io.stderr, startUpdateCheck: io.startUpdateCheck };
+    const done = await noticeUpdate(updates, { current: __MEMBERS_VERSION__, quiet: program.opts().quiet === true });
+    if (io.env.MEMBERS_DEBUG === '1') io.stderr.write(`debug: update notice: ${done}\n`);
+  }
+  return code;
 }
 
 function reportError(error: unknown, io: Io, argv: string[], program: Command): number {
@@ -175,9 +184,35 @@ export function processIo(): ProcessIo {
     onPage: hold.check,
     startPager,
     keychain: openKeychainOnce,
+    startUpdateCheck,
     restoreV8Flags: hold.release,
   };
 }
+
+/**
+ * The update check (config/update-notice.ts) as bin/members.js runs it with
+ * `__update-check`: detached from this run, which exits as soon as its work is
+ * done (unref'd, its output nowhere, in a session of its own that a closed
+ * terminal does not stop), as update-notifier starts its check.
+ */
+async function startUpdateCheck(): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  try {
+    spawn(process.execPath, [process.argv[1]!, '__update-check'], { detached: true, stdio: 'ignore', windowsHide: true }).unref();
+  } catch {
+    // No process to spare: the next run tries again.
+  }
+}
+
+/** What `members __update-check` does, in the process startUpdateCheck started: within UPDATE_CHECK_BUDGET_MS. */
+export async function checkForUpdates(): Promise<void> {
+  const { fetchRegistryDocument } = await import('./api/registry.js');
+  await checkForUpdate(process.env, async (url) =>
+    latestOf(await fetchRegistryDocument(url, { env: process.env, timeoutMs: UPDATE_CHECK_BUDGET_MS, userAgent: `${PACKAGE_NAME}/${__MEMBERS_VERSION__}` })));
+}
+
+/** A registry that answers slower than this is asked again the next day. */
+const UPDATE_CHECK_BUDGET_MS = 5000;
 
 let keychain: Promise<Keychain> | undefined;
 /** The OS keychain, loaded the first time a token is read or written (lib/keychain.ts), once per run. */

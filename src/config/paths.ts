@@ -25,6 +25,21 @@ export function configDir(
   return path.posix.join(validXdg ?? path.posix.join(home, '.config'), 'members');
 }
 
+/**
+ * The directory of the files that are only a cache (the update check's state):
+ * where bin/code-cache.js keeps the code cache, by the same rule (that file
+ * cannot import this one). Undefined on Windows without LOCALAPPDATA.
+ */
+export function cacheDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string | undefined {
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  const base = env.XDG_CACHE_HOME || (platform === 'win32' ? env.LOCALAPPDATA : platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache'));
+  return base ? join(base, 'members') : undefined;
+}
+
 export function auditLogPath(dir: string): string {
   return path.join(dir, 'audit.jsonl');
 }

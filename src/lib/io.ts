@@ -44,6 +44,11 @@ export interface Io {
    * Absent, there is none: tests run in-process never reach the user's real keychain.
    */
   keychain?(): Promise<Keychain>;
+  /**
+   * Starts the update check in a process of its own, which the run does not wait for (config/update-notice.ts).
+   * Absent, there is no update notice: tests run in-process never read the user's cache nor ask a registry.
+   */
+  startUpdateCheck?(): void | Promise<void>;
   /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
   onPage?(): void;
 }

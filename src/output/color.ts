@@ -1,4 +1,5 @@
 import type { Io } from '../lib/io.js';
+import { inCi } from '../lib/ci.js';
 
 /**
  * Contract §1 and the common conventions (no-color.org, bixense.com/clicolors):
@@ -25,6 +26,6 @@ export function colorEnabled(isTTY: boolean, env: Io['env'], colorFlag: boolean)
 export function animationEnabled(io: Pick<Io, 'stderr' | 'env'> & { stdout?: { isTTY?: boolean } }, quiet: boolean, kind: 'spinner' | 'progress'): boolean {
   const { stderr, env } = io;
   if (quiet || stderr.isTTY !== true || !(Number(stderr.columns) > 0)) return false;
-  if (env.TERM === 'dumb' || (env.CI !== undefined && env.CI !== '' && env.CI !== 'false') || (env.MEMBERS_NO_SPINNER ?? '') !== '') return false;
+  if (env.TERM === 'dumb' || inCi(env) || (env.MEMBERS_NO_SPINNER ?? '') !== '') return false;
   return kind === 'progress' || io.stdout?.isTTY === true;
 }

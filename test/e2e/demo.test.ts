@@ -13,7 +13,8 @@ const DEMO = fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url));
 
 /** The demo with stdout and stderr on a pipe, or on a pseudo-terminal (util-linux `script`). */
 function demo(options: { terminal?: boolean; env?: Record<string, string> } = {}): Promise<{ code: number | null; output: string }> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...options.env };
+  // No update check at the terminal: a test never asks npm's registry (harness.ts, baseEnv).
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', MEMBERS_NO_UPDATE_NOTIFIER: '1', ...options.env };
   const child = options.terminal
     ? spawn('script', ['-qefc', `stty cols 200 rows 40; exec '${process.execPath}' '${DEMO}'`, '/dev/null'], { env })
     : spawn(process.execPath, [DEMO], { env });

@@ -30,9 +30,11 @@ export interface RunOptions {
  * parent, and MEMBERS_KEYCHAIN=off, so that no test reaches the developer's own
  * keychain (on macOS nothing else keeps it out). The keychain tests opt in by
  * giving MEMBERS_KEYCHAIN: undefined, which removes it, and a test Secret Service.
+ * MEMBERS_NO_UPDATE_NOTIFIER=1 likewise: no run at a terminal asks npm's
+ * registry (test/e2e/update-notice.test.ts opts in, with a registry of its own).
  */
 function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', MEMBERS_KEYCHAIN: 'off' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', MEMBERS_KEYCHAIN: 'off', MEMBERS_NO_UPDATE_NOTIFIER: '1' };
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -23,12 +23,18 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   MEMBERS_PAGER, PAGER     the pager for output longer than the terminal (default less -FRX;
                            empty MEMBERS_PAGER or --no-pager: none; never into a pipe or file)
   LESS, LV                 the pager's own options (default LESS=FRX, LV=-c, as gh sets them)
+  MEMBERS_NO_UPDATE_NOTIFIER=1  no update notice, no check of the registry (also off in CI,
+                           with --quiet and when stderr is not a terminal)
+  MEMBERS_UPDATE_REGISTRY  the registry the update check asks about members-cli, once a day
+                           (default: npm_config_registry, else https://registry.npmjs.org)
+  npm_config_registry, NPM_CONFIG_REGISTRY  the registry npm is told to use
 
 Files:
   XDG_CONFIG_HOME          where the config directory goes (absolute paths only)
   APPDATA                  Windows: the config directory's parent
-  XDG_CACHE_HOME           where the code cache goes (default ~/.cache; macOS ~/Library/Caches)
-  LOCALAPPDATA             Windows: the code cache's parent
+  XDG_CACHE_HOME           where the code cache and the update check's state go
+                           (default ~/.cache; macOS ~/Library/Caches)
+  LOCALAPPDATA             Windows: the cache directory's parent
   NODE_DISABLE_COMPILE_CACHE=1  no code cache (Node's own switch)
   USER, LOGNAME, USERNAME  who made a change, as the audit log records it
 
@@ -37,7 +43,7 @@ Terminal and colour:
   FORCE_COLOR, CLICOLOR_FORCE  colour even when not a terminal (FORCE_COLOR=0 turns it off)
   CLICOLOR=0               no colour
   TERM=dumb                no colour, no spinners, tables boxed in ASCII
-  CI                       no spinners or progress bars
+  CI                       no spinners or progress bars, no update notice
   TZ                       the time zone of the times shown in tables (e.g. America/Sao_Paulo)
 
 Network:

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditLogPath, configDir } from '../../../src/config/paths.js';
+import { auditLogPath, cacheDir, configDir } from '../../../src/config/paths.js';
 
 describe('configDir', () => {
   it('uses MEMBERS_CONFIG_DIR on every platform', () => {
@@ -30,6 +30,23 @@ describe('configDir', () => {
       'C:\\Users\\ana\\AppData\\Roaming\\members\\Config',
     );
     expect(configDir({}, 'win32', 'C:\\Users\\ana')).toBe('C:\\Users\\ana\\AppData\\Roaming\\members\\Config');
+  });
+});
+
+describe('cacheDir', () => {
+  it('is members in XDG_CACHE_HOME on every platform, as bin/code-cache.js places the code cache', () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '/tmp/c' }, 'linux', '/home/ana')).toBe('/tmp/c/members');
+    expect(cacheDir({ XDG_CACHE_HOME: '/tmp/c' }, 'darwin', '/Users/ana')).toBe('/tmp/c/members');
+  });
+
+  it('else the platform\'s cache directory', () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '' }, 'linux', '/home/ana')).toBe('/home/ana/.cache/members');
+    expect(cacheDir({}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Caches/members');
+    expect(cacheDir({ LOCALAPPDATA: 'C:\\Users\\ana\\AppData\\Local' }, 'win32', 'C:\\Users\\ana')).toBe('C:\\Users\\ana\\AppData\\Local\\members');
+  });
+
+  it('is none on Windows without LOCALAPPDATA', () => {
+    expect(cacheDir({}, 'win32', 'C:\\Users\\ana')).toBeUndefined();
   });
 });
 
