@@ -84,11 +84,12 @@ export function planUpdateNotice(state: UpdateState | undefined, current: string
     const age = now.getTime() - Date.parse(iso);
     return age >= DAY_MS || age < 0;
   };
-  const latest = state?.latest;
-  const notice = latest !== undefined && isNewer(latest, current) && olderThanADay(state?.notified_at)
+  if (state === undefined) return { check: true };
+  const latest = state.latest ?? '';
+  const notice = isNewer(latest, current) && olderThanADay(state.notified_at)
     ? `A new release of members is available: ${current} → ${latest.replace(/^v/, '')} (npm install -g ${PACKAGE_NAME})`
     : undefined;
-  return { notice, check: olderThanADay(state?.checked_at) };
+  return { notice, check: olderThanADay(state.checked_at) };
 }
 
 /** Whether version `a` comes after `b` in semver's order (semver.org §11); false when either is no version. */
@@ -99,7 +100,8 @@ export function isNewer(a: string, b: string): boolean {
     if (Number(x[i]) !== Number(y[i])) return Number(x[i]) > Number(y[i]);
   }
   // 1.0.0 comes after its pre-releases (1.0.0-rc.1), which compare identifier by identifier.
-  if (x[4] === undefined || y[4] === undefined) return x[4] === undefined && y[4] !== undefined;
+  if (x[4] === undefined) return y[4] !== undefined;
+  if (y[4] === undefined) return false;
   return comparePrerelease(x[4].split('.'), y[4].split('.')) > 0;
 }
 

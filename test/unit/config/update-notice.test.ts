@@ -68,6 +68,8 @@ describe('latestOf', () => {
     expect(latestOf({ 'dist-tags': { latest: 9 } })).toBeUndefined();
     expect(latestOf({ 'dist-tags': { latest: '9.9.9\u001b[2J' } })).toBeUndefined();
     expect(latestOf({ 'dist-tags': { latest: 'latest' } })).toBeUndefined();
+    expect(latestOf({ 'dist-tags': { latest: ['9.9.9'] } })).toBeUndefined();
+    expect(latestOf({ 'dist-tags': { latest: 'release-9.9.9' } })).toBeUndefined();
   });
 });
 
@@ -82,6 +84,9 @@ describe('isNewer', () => {
     ['1.2.9', '1.2.10', false],
     ['v1.3.0', '1.2.0', true],
     ['1.3.0+build.5', '1.3.0', false],
+    ['1.3.1+build.5', '1.3.0', true],
+    ['10.0.0', '9.9.9', true],
+    ['release-9.9.9', '1.0.0', false],
     // Pre-releases (semver.org §11): a release after its pre-releases, then identifier by identifier.
     ['1.0.0', '1.0.0-rc.1', true],
     ['1.0.0-rc.1', '1.0.0', false],
@@ -95,6 +100,16 @@ describe('isNewer', () => {
     ['1.0.0-beta.11', '1.0.0-beta.2', true],
     ['1.0.0-beta.2', '1.0.0-beta.11', false],
     ['1.0.0-rc.1', '1.0.0-beta.11', true],
+    ['1.0.0-110', '1.0.0-12', true],
+    ['1.0.0-12', '1.0.0-110', false],
+    // Only digits make a number: 1a and a1 are words, after every number.
+    ['1.0.0-1a', '1.0.0-2', true],
+    ['1.0.0-a1', '1.0.0-2', true],
+    ['1.0.0-0a', '1.0.0-1a', false],
+    ['1.0.0-a0', '1.0.0-a1', false],
+    // A word is after a number even where ASCII puts it first (- before the digits).
+    ['1.0.0--x', '1.0.0-1', true],
+    ['1.0.0-1', '1.0.0--x', false],
     ['0.1.0', '0.0.0-test', true],
     ['1.3', '1.2.0', false],
     ['1.3.0', 'dev', false],
@@ -113,6 +128,9 @@ describe('planUpdateNotice', () => {
     expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: 'v1.3.0' }, '1.2.0', NOW).notice).toBe(NOTICE);
     expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: '1.3.0', notified_at: hoursAgo(23.9) }, '1.2.0', NOW).notice).toBeUndefined();
     expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: '1.3.0', notified_at: hoursAgo(24) }, '1.2.0', NOW).notice).toBe(NOTICE);
+    expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: '1.3.0', notified_at: hoursAgo(0) }, '1.2.0', NOW).notice).toBeUndefined();
+    // Only a leading v goes.
+    expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: '1.3.0-rev.1' }, '1.2.0', NOW).notice).toContain('→ 1.3.0-rev.1 (');
     // A clock put back: told again rather than never.
     expect(planUpdateNotice({ checked_at: hoursAgo(1), latest: '1.3.0', notified_at: hoursAgo(-1) }, '1.2.0', NOW).notice).toBe(NOTICE);
   });
@@ -140,6 +158,12 @@ describe('the state file', () => {
     expect(readUpdateState(cache)).toEqual(state);
     expect(statSync(updateStatePath(cache)).mode & 0o777).toBe(0o600);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
+  });
+
+  it('may hold a check alone (no answer yet, nothing shown)', () => {
+    const cache = dir();
+    writeFileSync(updateStatePath(cache), '{"checked_at":"2026-11-25T10:00:00.000Z"}');
+    expect(readUpdateState(cache)).toEqual({ checked_at: '2026-11-25T10:00:00.000Z' });
   });
 
   it.each([
