@@ -54,7 +54,7 @@ describe('one GET', () => {
 });
 
 describe('the process-wide switches', () => {
-  it('a run with MEMBERS_DEBUG=1 reports, after its output, the V8 flags bin set and what became of the code cache', async () => {
+  it('a run with MEMBERS_DEBUG=1 reports, after its output, what the update notice did, the V8 flags bin set and what became of the code cache', async () => {
     const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
     const id = body.data[0]?.id as string;
     const cache = tempDir('members-load-');
@@ -65,7 +65,9 @@ describe('the process-wide switches', () => {
       const result = await run(['students', 'get', id, '-o', 'json'], { env });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).id).toBe(id);
-      const [flags, cacheLine, rest] = result.stderr.split('\n');
+      const [notice, flags, cacheLine, rest] = result.stderr.split('\n');
+      // Off in the harness (MEMBERS_NO_UPDATE_NOTIFIER=1), and off a terminal anyway.
+      expect(notice).toBe('debug: update notice: off (MEMBERS_NO_UPDATE_NOTIFIER is set)');
       expect(flags).toBe('debug: V8 flags: --liftoff-only --verify-snapshot-checksum');
       expect(rest).toBe('');
       reports.push(/^debug: code cache: (.+): (.+)$/.exec(cacheLine ?? '')?.slice(1));

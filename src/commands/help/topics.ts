@@ -17,7 +17,8 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
                            (default: $XDG_CONFIG_HOME/members, else the platform's config directory)
   MEMBERS_KEYCHAIN=off     never ask the OS keychain: tokens are read from and stored in config.json
                            (a keychain that never answers blocks a run; auto, the default, uses one where it answers)
-  MEMBERS_DEBUG=1          stack traces for errors; after the run, the V8 flags and the code cache's state
+  MEMBERS_DEBUG=1          stack traces for errors; after the run, what the update notice did,
+                           the V8 flags and the code cache's state
   MEMBERS_NO_SPINNER=1     no spinners or progress bars (screen readers), messages unchanged
   MEMBERS_CSV_DIALECT      the default of --csv-dialect (e.g. excel-br)
   MEMBERS_PAGER, PAGER     the pager for output longer than the terminal (default less -FRX;
