@@ -42,6 +42,7 @@ export default {
     'src/audit/intents.ts',
     'src/audit/resolve.ts',
     'src/audit/forget.ts',
+    'src/domain/bulk/seen-keys.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -51,6 +51,7 @@ export default defineConfig({
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',
       'test/unit/audit/forget.test.ts',
+      'test/unit/bulk/seen-keys.test.ts',
     ],
   },
 });

@@ -50,6 +50,19 @@ if (argv.length === 2 && argv[0] === 'completion' && Object.hasOwn(COMPLETIONS, 
 }
 
 /*
+ * SIGTERM and SIGHUP (a closed terminal) end a run with 130, as Ctrl-C does
+ * (contract, exit codes): a command that must finish something first (a
+ * change in flight, a bulk run's results) listens too, and this one then
+ * stays out of its way; with nobody else listening (a start-up, a command
+ * that owns nothing in flight, a second signal) the run ends here at once.
+ */
+for (const signal of ['SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(130);
+  });
+}
+
+/*
  * Process-wide tweaks, set before anything they affect is compiled
  * (docs/performance.md, "Where the time goes now"):
  * - undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it

@@ -120,10 +120,12 @@ export interface ProcessIo extends Io {
 export function processIo(): ProcessIo {
   // EPIPE on stdout is not an error of ours: writers see `closed` and stop (see StdoutClosedError).
   let closed = false;
+  // EIO: the terminal is gone (SIGHUP): the run goes on to record and save what it did, unheard.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
     closed = true;
   });
+  process.stderr.on('error', () => undefined);
   const stdout = {
     write: (chunk: string) => process.stdout.write(chunk),
     // A writer waiting for 'drain' on a pipe whose reader left would wait forever: wake it on close and error too.

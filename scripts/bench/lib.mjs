@@ -29,7 +29,7 @@ export function snapshotApp() {
  * unless a check wants it; `check(result)` may throw when the output is wrong.
  */
 export function command(name, argv, options = {}) {
-  return { name, argv, env: options.env, input: options.input, check: options.check };
+  return { name, argv, env: options.env, input: options.input, check: options.check, status: options.status ?? 0 };
 }
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -74,7 +74,7 @@ export function runOnce(cmd, { capture = false, rss = false } = {}) {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const cpuMs = childrenCpuMs() - cpuBefore;
     if (result.error) throw result.error;
-    if (result.status !== 0) {
+    if (result.status !== (cmd.status ?? 0)) {
       throw new Error(`${cmd.name}: exit ${result.status ?? result.signal}\n${String(result.stderr).slice(0, 2000)}`);
     }
     const rssMiB = rssFile ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : undefined;

@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { acquireFileLock, type HeldLock } from '../config/lock.js';
 import { auditLockPath, auditLogPath } from '../config/paths.js';
 import { openAtomicFile } from '../lib/atomic-file.js';
-import { AUDIT_LOCK, auditLine, lines, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
+import { AUDIT_LOCK, auditLine, logLines, type AuditEntry, type AuditRecord, type Snapshot } from './log.js';
 import { claimIntent, listIntents, replaceClaimedIntent, type FoundIntent, type Intent } from './intents.js';
 import { aliasesOf } from './select.js';
 import { stamper, type AuditContext } from './stamp.js';
@@ -226,7 +226,7 @@ const parse = (text: string): AuditRecord | undefined => {
 /** The first pass: every key and value the log knows the student by. */
 async function learnFromLog(dir: string, person: Person, lock: HeldLock): Promise<void> {
   const alive = keeper(lock);
-  for await (const { text } of lines(auditLogPath(dir))) {
+  for await (const { text } of logLines(auditLogPath(dir))) {
     alive();
     const record = parse(text);
     if (record?.student_id === person.id) person.learn(record);
@@ -241,7 +241,7 @@ async function learnFromLog(dir: string, person: Person, lock: HeldLock): Promis
 async function rewriteLog(dir: string, person: Person, at: string, write: (text: string) => void, lock: HeldLock): Promise<number> {
   const alive = keeper(lock);
   let changed = 0;
-  for await (const { text } of lines(auditLogPath(dir))) {
+  for await (const { text } of logLines(auditLogPath(dir))) {
     alive();
     const record = parse(text);
     const forgotten = record ? forgetRecord(record, person, at) : undefined;
@@ -272,7 +272,8 @@ function forgetIntents(dir: string, found: readonly FoundIntent[], person: Perso
       counts.inFlight++;
       continue;
     }
-    replaceClaimedIntent(dir, claimed, { ...intent, record });
+    // The log is rewritten: where it ended then is no longer where the outcome would lie.
+    replaceClaimedIntent(dir, claimed, { ...intent, record, log_offset: 0 });
     counts.intents++;
   }
   return counts;

@@ -10,10 +10,11 @@
  * wins), so that no change is resolved, and recorded, twice.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod';
 import { auditIntentsDir, auditLogPath } from '../config/paths.js';
-import type { AuditRecord } from './log.js';
+import { logLines, type AuditRecord } from './log.js';
 
 export interface Intent {
   /** The record as it will read once applied: `result` is the one intended. */
@@ -34,8 +35,6 @@ export interface FoundIntent {
   claimedBy?: number;
 }
 
-const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
 /** The current size of the log: where the outcomes of changes begun now will lie. */
 export function logSize(dir: string): number {
   try {
@@ -45,23 +44,16 @@ export function logSize(dir: string): number {
   }
 }
 
-/** Writes the intent and waits for the disk: only then may its request be sent. Throws on failure. */
+/** Writes the intent and waits for the disk (flush: fsync): only then may its request be sent. Throws on failure. */
 export function writeIntent(dir: string, intent: Intent): void {
   const folder = auditIntentsDir(dir);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   writeSynced(join(folder, `${intent.record.id}.json`), intent);
 }
 
-/** A new file holding `intent`, on the disk when this returns. */
+/** A new file holding `intent`, on the disk when this returns (flush: fsync); wx: never through one (or a link) already there. */
 function writeSynced(path: string, intent: Intent): void {
-  const fd = openSync(path, OPEN_NEW, 0o600);
-  try {
-    const bytes = Buffer.from(JSON.stringify(intent));
-    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(path, JSON.stringify(intent), { flag: 'wx', mode: 0o600, flush: true });
 }
 
 /**
@@ -107,13 +99,22 @@ export function listIntents(dir: string): FoundIntent[] {
   });
 }
 
+const IntentShape = z.object({
+  record: z.looseObject({ id: z.string(), base_url: z.string(), time: z.string() }),
+  pid: z.number(),
+  host: z.string(),
+  log_offset: z.number(),
+});
+
 function readIntent(path: string): Intent | undefined {
+  let parsed: unknown;
   try {
-    const intent = JSON.parse(readFileSync(path, 'utf8')) as Intent;
-    return typeof intent?.record?.id === 'string' && typeof intent.pid === 'number' ? intent : undefined;
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
+  const intent = IntentShape.safeParse(parsed);
+  return intent.success ? (intent.data as unknown as Intent) : undefined;
 }
 
 /** Takes an intent for `pid` to resolve; undefined when another run took it first. */
@@ -131,26 +132,7 @@ export function claimIntent(dir: string, found: FoundIntent, pid: number): strin
  * Whether the log holds a record `id` after `offset`: the outcome was written
  * but the run ended before it removed the intent.
  */
-export function recordedSince(dir: string, id: string, offset: number): boolean {
-  let fd: number;
-  try {
-    fd = openSync(auditLogPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
-  const needle = Buffer.from(`{"id":"${id}"`);
-  try {
-    const chunk = Buffer.alloc(1 << 16);
-    let carry = Buffer.alloc(0);
-    for (let position = offset; ;) {
-      const read = readSync(fd, chunk, 0, chunk.length, position);
-      if (read === 0) return false;
-      position += read;
-      const text = Buffer.concat([carry, chunk.subarray(0, read)]);
-      if (text.includes(needle)) return true;
-      carry = text.subarray(Math.max(0, text.length - needle.length));
-    }
-  } finally {
-    closeSync(fd);
-  }
+export async function recordedSince(dir: string, id: string, offset: number): Promise<boolean> {
+  for await (const line of logLines(auditLogPath(dir), offset)) if (line.text.startsWith(`{"id":${JSON.stringify(id)},`)) return true;
+  return false;
 }

@@ -26,6 +26,8 @@ import { newAuditId, type AuditEntry, type AuditRecord } from './log.js';
 import { intentPath, logSize, removeIntent, writeIntent } from './intents.js';
 import { stamper, write, type AuditContext, type Stamp } from './stamp.js';
 
+export type { ChangeGate } from './stamp.js';
+
 /** A change about to be sent: the record it will have if applied, `result` included (`granted`, `revoked`…). */
 export type ChangeEntry = Omit<AuditEntry, 'command'> & { command?: string };
 
@@ -46,10 +48,16 @@ export interface PendingChange {
 }
 
 export interface Journal {
-  /** Writes the intent; call it right before the request, after any question. */
-  begin(entry: ChangeEntry): Promise<PendingChange>;
+  /**
+   * Writes the intent; call it right before the request, after any question.
+   * After Ctrl-C it throws InterruptedError (nothing is sent) unless `repair`:
+   * a change that puts back what a failed one took (a renewal's restore).
+   */
+  begin(entry: ChangeEntry, options?: { repair?: boolean }): Promise<PendingChange>;
   /** This journal with more fields set on every record (a bulk row's `line`). */
   with(fields: Partial<AuditEntry>): Journal;
+  /** This journal with fields that win over those of each change: an undo records the grant or revoke it makes as `action: undo`, `undoes: ID`. */
+  as(fields: Partial<AuditEntry>): Journal;
 }
 
 /** A group of changes under one run id (a bulk file, a sync, a transfer): each record carries `run_id`. */
@@ -64,7 +72,8 @@ export interface RunJournal extends Journal {
 
 /** A failure that proves the server changed nothing: it answered, and refused (4xx). */
 export function provesNothingChanged(error: unknown): boolean {
-  return error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500;
+  const status = error instanceof ApiError ? error.status ?? 0 : 0;
+  return status >= 400 && status < 500;
 }
 
 interface Shared {
@@ -80,13 +89,21 @@ async function shared(context: AuditContext): Promise<Shared> {
   return { context, stamp, dir, host: hostname(), applied: 0 };
 }
 
-function journal(state: Shared, bound: Partial<AuditEntry>): Journal {
+function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditEntry> = {}): Journal {
   return {
-    async begin(entry) {
-      const record = state.stamp({ ...bound, ...entry } as AuditEntry);
+    async begin(entry, options = {}) {
+      const { gate } = state.context;
+      gate?.opening(options.repair === true);
+      const record = state.stamp({ ...bound, ...entry, ...over } as AuditEntry);
       const path = state.dir === undefined ? undefined : intent(state, record);
+      let open = true;
+      const close = () => {
+        if (open) gate?.closed();
+        open = false;
+      };
       const finish = () => {
         if (path) removeIntent(path);
+        close();
       };
       return {
         id: record.id,
@@ -99,11 +116,13 @@ function journal(state: Shared, bound: Partial<AuditEntry>): Journal {
         },
         async failed(error) {
           if (provesNothingChanged(error)) finish();
+          else close();
         },
         dropped: finish,
       };
     },
-    with: (fields) => journal(state, { ...bound, ...fields }),
+    with: (fields) => journal(state, { ...bound, ...fields }, over),
+    as: (fields) => journal(state, bound, { ...over, ...fields }),
   };
 }
 
@@ -135,11 +154,28 @@ export async function openRun(context: AuditContext, bound: Partial<AuditEntry> 
     ...journal(state, { ...each, run_id: runId }),
     runId,
     async finish(summary) {
-      if (state.applied === 0) return undefined;
+      if (state.applied < 1) return undefined;
       const failed = summary.counts.failed ?? 0;
       const result = summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
       await write(state.context, [state.stamp({ ...bound, action: 'bulk', result, counts: { ...summary.counts } } as AuditEntry, runId)]);
       return runId;
     },
   };
+}
+
+/**
+ * Sends the change begun as `change` and records how it ended: its answer
+ * completes the record (`complete` says with what), a failure goes to
+ * `failed` and is thrown again.
+ */
+export async function recorded<T>(change: PendingChange, send: () => Promise<T>, complete: (answer: T) => Partial<AuditEntry> = () => ({})): Promise<T> {
+  let answer: T;
+  try {
+    answer = await send();
+  } catch (error) {
+    await change.failed(error);
+    throw error;
+  }
+  await change.applied(complete(answer));
+  return answer;
 }

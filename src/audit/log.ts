@@ -19,7 +19,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** A flat picture of a resource: what undo needs to restore or to check it. */
 export type Snapshot = Record<string, string | number | boolean | null>;
 
-/** What a command knows of its change; `recordChange` adds who, when and where. */
+/** What a command knows of its change; the journal adds who, when and where (stamp.ts). */
 export interface AuditEntry {
   /** `students grant`, `students grant --file`, `undo`… */
   command: string;
@@ -241,7 +241,7 @@ export async function* readAudit(dir: string, onSkip: (skipped: SkippedLine) => 
 /** readAudit, with where each record lies (a history of a 100 MB log holds positions, not records). */
 export async function* readLocatedAudit(dir: string, onSkip: (skipped: SkippedLine) => void = () => undefined): AsyncGenerator<LocatedRecord> {
   let number = 0;
-  for await (const { text, offset } of lines(auditLogPath(dir))) {
+  for await (const { text, offset } of logLines(auditLogPath(dir))) {
     number++;
     if (text.trim() === '') continue;
     const record = parseRecord(text);
@@ -258,16 +258,16 @@ export async function* readLocatedAudit(dir: string, onSkip: (skipped: SkippedLi
   }
 }
 
-/** The lines of a file (LF or CRLF) with the byte offset where each starts; none when there is no file. */
-export async function* lines(path: string): AsyncGenerator<{ text: string; offset: number }> {
-  const stream = createReadStream(path);
+/** The lines of a file (LF or CRLF) from byte `start`, with the byte offset where each starts; none when there is no file. */
+export async function* logLines(path: string, start = 0): AsyncGenerator<{ text: string; offset: number }> {
+  const stream = createReadStream(path, { start });
   const opened = new Promise<boolean>((resolve, reject) => {
     stream.once('ready', () => resolve(true));
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
   });
   if (!(await opened)) return;
   let carry = Buffer.alloc(0);
-  let base = 0;
+  let base = start;
   const line = (bytes: Buffer, offset: number) => ({ text: bytes.toString('utf8').replace(/\r$/, ''), offset });
   try {
     for await (const chunk of stream) {

@@ -15,14 +15,14 @@ import type { AuditEntry, AuditRecord } from './log.js';
 import { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
 import { auditBaseUrl, write, type AuditContext } from './stamp.js';
 
-/** What the check found: the fields that complete the record (`result` always). */
-type Completion = Partial<AuditEntry> & { result: string };
+/** What the check found: the fields that complete the record; none when it was applied as intended. */
+type Completion = Partial<AuditEntry>;
 type Check = (api: Api, record: AuditRecord) => Promise<Completion>;
 
 const NOT_APPLIED: Completion = { result: 'not applied' };
 
-const sameId = (held: Subscription, before: AuditRecord['before']) =>
-  before?.id !== undefined && before.id !== null && held.id !== undefined && held.id !== null && String(held.id) === String(before.id);
+/** The very subscription seen before the change (a server without subscription ids: never). */
+const sameId = (held: Subscription, before: AuditRecord['before']) => held.id != null && String(held.id) === String(before?.id);
 
 // A subscription change's intent names both (docs/audit-and-undo.md).
 const held = (client: Api, record: AuditRecord) => studentProduct(client, record.student_id as string, record.product_id as string);
@@ -30,48 +30,47 @@ const held = (client: Api, record: AuditRecord) => studentProduct(client, record
 /** Granted: the student holds the product now, and not the subscription that was there before (a renewal's). */
 const grantCheck: Check = async (client, record) => {
   const now = await held(client, record);
-  return now && !sameId(now, record.before) ? { result: record.result, after: subscriptionSnapshot(now) } : NOT_APPLIED;
+  return now && !sameId(now, record.before) ? { after: subscriptionSnapshot(now) } : NOT_APPLIED;
 };
 
 /** Revoked: the product is gone, or held again under another subscription (granted since). */
 const revokeCheck: Check = async (client, record) => {
   const now = await held(client, record);
-  const grantedSince = now && record.before?.id != null && now.id != null && !sameId(now, record.before);
-  return !now || grantedSince ? { result: record.result } : NOT_APPLIED;
+  return !now || (record.before?.id != null && !sameId(now, record.before)) ? {} : NOT_APPLIED;
 };
 
 /** Renewed: a new subscription; still the old one: not applied; none: the revoke went through and the grant did not. */
 const renewCheck: Check = async (client, record) => {
   const now = await held(client, record);
   if (!now) return { result: 'revoked' };
-  return sameId(now, record.before) ? NOT_APPLIED : { result: record.result, after: subscriptionSnapshot(now) };
+  return sameId(now, record.before) ? NOT_APPLIED : { after: subscriptionSnapshot(now) };
 };
 
 const createCheck: Check = async (client, record) => {
   const found = await findStudent(client, { kind: 'email', value: record.student as string });
-  return found ? { result: record.result, student_id: found.id, after: studentSnapshot(found) } : NOT_APPLIED;
+  return found ? { student_id: found.id, after: studentSnapshot(found) } : NOT_APPLIED;
 };
 
 const deleteCheck: Check = async (client, record) =>
-  (await findStudent(client, { kind: 'id', value: record.student_id as string })) ? NOT_APPLIED : { result: record.result };
+  (await findStudent(client, { kind: 'id', value: record.student_id as string })) ? NOT_APPLIED : {};
 
 const scoreCheck: Check = async (client, record) => {
   const { score } = await getScores(client, record.student_id as string);
-  return score === record.score ? { result: record.result, after: { score } } : NOT_APPLIED;
+  return score === record.score ? { after: { score } } : NOT_APPLIED;
 };
 
 /** A magic link leaves nothing the API shows. */
 const cannotCheck: Check = async () => ({ result: 'unknown' });
 
-const CHECKS: Record<string, Check> = {
-  grant: grantCheck, revoke: revokeCheck, renew: renewCheck, create: createCheck, delete: deleteCheck, 'scores.set': scoreCheck,
-};
+const CHECKS = new Map<string | undefined, Check>([
+  ['grant', grantCheck], ['revoke', revokeCheck], ['renew', renewCheck], ['create', createCheck], ['delete', deleteCheck], ['scores.set', scoreCheck],
+]);
 /** An undo does what its result says. */
 const UNDONE_BY: Record<string, string> = { granted: 'grant', revoked: 'revoke', renewed: 'renew', created: 'create', updated: 'scores.set' };
 
 export function checkFor(record: AuditRecord): Check {
   const kind = record.action === 'undo' ? UNDONE_BY[record.result] : record.action;
-  return (kind !== undefined && CHECKS[kind]) || cannotCheck;
+  return CHECKS.get(kind) ?? cannotCheck;
 }
 
 /** An intent no longer written by a live run: its writer (or the run that claimed it) is gone. */
@@ -110,12 +109,11 @@ export async function orphanedIntents(context: AuditContext, now = Date.now()): 
 export async function resolveInterrupted(context: AuditContext, client: Api, now = Date.now()): Promise<Resolution> {
   const resolution: Resolution = { counts: {}, halves: [] };
   const found = await orphanedIntents(context, now);
-  if (found.length === 0) return resolution;
   const dir = await context.configDir();
   for (const { intent, ...item } of found) {
     const claimed = claimIntent(dir, item, context.io.pid ?? 0);
     if (claimed === undefined) continue;
-    if (recordedSince(dir, intent.record.id, intent.log_offset)) {
+    if (await recordedSince(dir, intent.record.id, intent.log_offset)) {
       removeIntent(claimed);
       continue;
     }
@@ -128,7 +126,7 @@ export async function resolveInterrupted(context: AuditContext, client: Api, now
     const record: AuditRecord = { ...intent.record, ...completion, checked: new Date(now).toISOString() };
     await write(context, [record]);
     removeIntent(claimed);
-    const label = completion.result === intent.record.result ? 'applied' : completion.result === 'revoked' ? 'half applied' : completion.result;
+    const label = record.result === intent.record.result ? 'applied' : record.result === 'revoked' ? 'half applied' : record.result;
     resolution.counts[label] = (resolution.counts[label] ?? 0) + 1;
     if (label === 'half applied') resolution.halves.push(record);
   }
@@ -140,7 +138,7 @@ export function resolutionNotice(resolution: Resolution): string | undefined {
   const entries = Object.entries(resolution.counts);
   const total = entries.reduce((sum, [, count]) => sum + count, 0);
   if (total === 0) return undefined;
-  const how = entries.length === 1 && total === 1 ? (entries[0] as [string, number])[0] : entries.map(([label, count]) => `${count} ${label}`).join(', ');
+  const how = total === 1 ? (entries[0] as [string, number])[0] : entries.map(([label, count]) => `${count} ${label}`).join(', ');
   return `${plural(total, 'change')} from ${total === 1 ? 'an interrupted run was' : 'interrupted runs were'} checked: ${how}`;
 }
 

@@ -44,12 +44,24 @@ function scrub<T>(value: T, secrets: readonly string[]): T {
 /** What recording needs of a run: who and where it works, and where the log lives (a Session fits). */
 export interface AuditContext {
   io: Pick<Io, 'env' | 'stderr' | 'pid' | 'isRunning'>;
+  /** The signal handling of the command in progress, told when a change begins and ends (journal.ts). */
+  readonly gate?: ChangeGate;
   settings(): Promise<Pick<Settings, 'profile' | 'baseUrl' | 'token' | 'developerToken' | 'platformToken'>>;
   configDir(): Promise<string>;
 }
 
 /** Stamps an entry: a new id and the time now, unless given (an intent's outcome keeps the intent's). */
 export type Stamp = (entry: AuditEntry, id?: string, time?: string) => AuditRecord;
+
+/**
+ * What a command's signal handling (Session.guarded) needs to know: a change
+ * is in flight from `opening` to `closed`, and after Ctrl-C no new change
+ * may open (`opening` throws), unless it repairs one that failed.
+ */
+export interface ChangeGate {
+  opening(repair: boolean): void;
+  closed(): void;
+}
 
 /** Who, where and when, for records made by this run. */
 export async function stamper(session: AuditContext): Promise<Stamp> {

@@ -5,7 +5,9 @@
  */
 import type { Api } from '../api/client.js';
 import type { Subscription } from '../api/endpoints/schemas.js';
-import { getStudent, grantProduct, revokeProduct, studentProduct } from '../api/endpoints/students.js';
+import { getStudent, grantProduct, revokeProduct, studentProduct, type Grant } from '../api/endpoints/students.js';
+import { subscriptionSnapshot } from '../audit/snapshots.js';
+import type { Journal, PendingChange } from '../audit/journal.js';
 import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../lib/errors.js';
 import { parseDate, today } from '../lib/values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
@@ -37,6 +39,8 @@ export interface ChangeOutcome extends ChangeResult {
   dryRun?: boolean;
   /** A POST whose outcome was unknown was found applied by a lookup instead of being resent. */
   recovered?: boolean;
+  /** The change's record in the audit log (`members undo ID`), when a journal recorded it. */
+  auditId?: string;
 }
 
 export interface ChangeOptions {
@@ -66,11 +70,23 @@ export interface ChangeOptions {
    * The change itself is still checked when the server refuses it.
    */
   known?: { held: Subscription | undefined };
+  /** Records each change, intent first (audit/journal.ts); none in a dry run and in tests of the core alone. */
+  journal?: Journal;
 }
 
 /** The subscription exists but not as asked (no access, another expiration): exit 5, nothing was sent. */
 export class AccessNotHeldError extends CliError {
   constructor(message: string, readonly held: Subscription) {
+    super(message, ExitCode.rejected);
+  }
+}
+
+/**
+ * A renewal that failed after its revoke: what the state is now (the old
+ * subscription put back, or lost with the undo that restores it). Exit 5.
+ */
+export class RenewalFailedError extends CliError {
+  constructor(message: string) {
     super(message, ExitCode.rejected);
   }
 }
@@ -141,24 +157,34 @@ export async function grantToStudent(
     return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId, undefined, options.title)} to ${label} (dry run; nothing sent)` };
   }
   await options.beforeChange?.();
-  const body = { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration };
+  const request = body(productId, dates);
+  const change = await options.journal?.begin({ action: 'grant', result: 'granted', ...subject(student, productId), after: planned(request) });
   let granted: Awaited<ReturnType<typeof grantProduct>>;
   try {
-    granted = await grantProduct(api, student.id, body);
+    granted = await grantProduct(api, student.id, request);
   } catch (error) {
     // Refused because it is there now: another run (the same file twice at once) granted it in between.
     const now = error instanceof RejectedError ? await studentProduct(api, student.id, productId).catch(() => undefined) : undefined;
     if (now && accessGap(now, dates.expiration) === undefined) {
+      change?.dropped();
       return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, now, options.title)} (granted meanwhile by someone else); nothing changed`, subscription: now };
     }
+    await change?.failed(error);
     throw error;
   }
   const { data, requestId, recovered } = granted;
+  const auditId = await change?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
   return {
     ...base, result: 'granted', message: `granted ${productLabel(productId, data, options.title)} to ${label}`,
-    subscription: data, requestId, recovered,
+    subscription: data, requestId, recovered, auditId,
   };
 }
+
+/** Who and what a subscription change is about, as its record names them. */
+const subject = (student: Holder, productId: string) => ({ student: student.input, student_id: student.id, product_id: productId });
+
+/** A grant about to be sent, as its intent records it. */
+const planned = (body: Grant) => ({ product_id: body.product_id, accession_date: body.accession_date, expiration_date: body.expiration_date ?? null });
 
 /** Access is on unless the API's `active` flag says off (an integer; a boolean or string from some servers). */
 export const hasAccess = (subscription: Subscription) => ![0, '0', false].includes(subscription.active as never);
@@ -187,15 +213,47 @@ export function renewalDates(held: Subscription, asked: GrantDates, now = new Da
   return expiration === undefined ? { accession } : { accession, expiration };
 }
 
-/** Revoke, then grant again with `dates`: the one change the API allows to restore access or move an expiration. */
-export async function replaceSubscription(api: Api, studentId: string, productId: string, dates: GrantDates) {
+/** Who a subscription change is about: the STUDENT as given (messages, the record) and its id. */
+export interface Holder {
+  input: string;
+  id: string;
+}
+
+/**
+ * Revoke, then grant again with `dates`: the one change the API allows to
+ * restore access or move an expiration (a renewal; a sync's restore and
+ * expiration change). One operation, one intent in `journal`: a kill between
+ * the two is found by the next run. When the grant fails after the revoke,
+ * the product is looked at, and the old subscription `held` is put back
+ * (RenewalFailedError says the state now, or what was lost).
+ */
+export async function replaceSubscription(
+  api: Api, student: Holder, productId: string, held: Subscription, dates: GrantDates, options: { journal?: Journal; label: string },
+): Promise<{ data: Subscription; requestId?: string; recovered?: boolean; auditId?: string }> {
+  const request = body(productId, dates);
+  const change = await options.journal?.begin({ action: 'renew', result: 'renewed', ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request) });
   try {
-    await revokeProduct(api, studentId, productId);
+    await revokeProduct(api, student.id, productId);
   } catch (error) {
     // A retried DELETE whose first attempt went through finds nothing left to delete.
-    if (!(error instanceof NotFoundError)) throw error;
+    if (!(error instanceof NotFoundError)) {
+      await change?.failed(error);
+      throw error;
+    }
   }
-  return grantProduct(api, studentId, { product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration });
+  let granted: { data: Subscription; requestId?: string; recovered?: boolean };
+  try {
+    granted = await grantProduct(api, student.id, request);
+  } catch (error) {
+    // A grant whose answer was lost (a timeout) may have gone through: look before putting anything back.
+    const now = await studentProduct(api, student.id, productId).then((found) => found ?? null, () => undefined);
+    if (!now) {
+      return putBack(api, { student, productId, held, dates, what: productLabel(productId, held), label: options.label, change, journal: options.journal, notHeld: now === null }, error);
+    }
+    granted = { data: now, recovered: true };
+  }
+  const auditId = await change?.applied({ request_id: granted.requestId, after: subscriptionSnapshot(granted.data) });
+  return { ...granted, auditId };
 }
 
 /** A renewal asked for (or refused) by the command, then replaceSubscription. */
@@ -213,11 +271,74 @@ async function renew(
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
   }
   await options.beforeChange?.(held);
-  const { data, requestId, recovered } = await replaceSubscription(api, student.id, productId, dates);
+  const { data, requestId, recovered, auditId } = await replaceSubscription(api, student, productId, held, dates, { journal: options.journal, label });
   return {
     ...base, result: 'renewed', message: `renewed ${what} for ${label}: ${gap}; revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
-    subscription: data, replaced: held, requestId, recovered,
+    subscription: data, replaced: held, requestId, recovered, auditId,
   };
+}
+
+const body = (productId: string, dates: GrantDates): Grant => ({ product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration });
+
+interface HalfRenewal {
+  student: Holder;
+  productId: string;
+  held: Subscription;
+  dates: GrantDates;
+  what: string;
+  label: string;
+  change?: PendingChange;
+  journal?: Journal;
+  /** The product was looked at after the failure, and is not held (false: it could not be looked at). */
+  notHeld: boolean;
+}
+
+/** `accession 2024-01-01, expiration 2024-12-31, status canceled, no access` */
+function described(subscription: Subscription): string {
+  const parts = [`accession ${dateOf(subscription.accession_date) ?? 'none'}`, `expiration ${dateOf(subscription.expiration_date) ?? 'none'}`];
+  if (subscription.status) parts.push(`status ${subscription.status}`);
+  if (!hasAccess(subscription)) parts.push('no access');
+  return parts.join(', ');
+}
+
+/**
+ * The renewal's grant failed after its revoke: the old subscription is put
+ * back (granted again with its dates) and both steps recorded, and the error
+ * says what the state is now; when the put-back fails too, what was lost and
+ * the `members undo` that restores it.
+ */
+async function putBack(api: Api, half: HalfRenewal, error: unknown): Promise<never> {
+  const { student, productId, held, what, label, change } = half;
+  const why = (error as Error).message;
+  const undo = (id: string | undefined, tail: string) => (id ? `; \`members undo ${id}\` ${tail}` : '');
+  if (!half.notHeld) {
+    // The intent stays: the next run checks whether the student has the product, and says so.
+    throw new RenewalFailedError(`the renewal of ${what} for ${label} stopped after its revoke: the new grant failed (${why}) and the product could not be checked. `
+      + `The student may have lost the subscription (${described(held)}); the next members command checks it and says so${undo(change?.id, 'then grants it again with those dates')}`);
+  }
+  if (!hasAccess(held)) {
+    await change?.applied({ result: 'revoked' });
+    throw new RenewalFailedError(`the renewal failed: ${why}. The old subscription (${described(held)}) was revoked and is not put back: the API cannot create a subscription without access, `
+      + `so ${label} has no access to ${what}, as before${undo(change?.id, 'grants it again with its dates, with access')}`);
+  }
+  const restore = { product_id: productId, accession_date: dateOf(held.accession_date) ?? half.dates.accession, expiration_date: dateOf(held.expiration_date) };
+  // Opened before the revoke's record closes, so that Ctrl-C cannot fall between the two.
+  const repair = await half.journal?.begin({ action: 'undo', undoes: change?.id, result: 'granted', ...subject(student, productId), after: planned(restore) }, { repair: true });
+  await change?.applied({ result: 'revoked' });
+  let restored: Subscription;
+  try {
+    const { data, requestId } = await grantProduct(api, student.id, restore);
+    restored = data;
+    await repair?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
+  } catch (restoreError) {
+    await repair?.failed(restoreError);
+    throw new RenewalFailedError(`the renewal failed: ${why}; putting the old subscription back failed too: ${(restoreError as Error).message}; `
+      + `${label} has lost ${what} (${described(held)})${undo(change?.id, 'grants it again with those dates')}`);
+  }
+  const until = restore.expiration_date ? `until ${restore.expiration_date}` : 'and no expiration';
+  const status = restored.status && held.status && restored.status !== held.status ? ` (it was ${held.status}: the API sets no status on a grant)` : '';
+  throw new RenewalFailedError(`the renewal failed: ${why}; the old subscription was restored with access ${until} (accession ${restore.accession_date}); `
+    + `its status is now ${restored.status ?? 'the one the server gives a grant'}${status}`);
 }
 
 /**
@@ -241,12 +362,17 @@ export async function revokeFromStudent(
     return { ...base, result: 'revoked', dryRun: true, message: `would revoke ${what} from ${label} (dry run; nothing sent)`, subscription: held };
   }
   await options.beforeChange?.(held);
+  const change = await options.journal?.begin({ action: 'revoke', result: 'revoked', ...subject(student, productId), before: subscriptionSnapshot(held) });
   let requestId: string | undefined;
   try {
     ({ requestId } = await revokeProduct(api, student.id, productId));
   } catch (error) {
     // A retried DELETE whose first attempt went through finds nothing left to delete.
-    if (!(error instanceof NotFoundError) || (await studentProduct(api, student.id, productId))) throw error;
+    if (!(error instanceof NotFoundError) || (await studentProduct(api, student.id, productId))) {
+      await change?.failed(error);
+      throw error;
+    }
   }
-  return { ...base, result: 'revoked', message: `revoked ${what} from ${label}`, subscription: held, requestId };
+  const auditId = await change?.applied({ request_id: requestId });
+  return { ...base, result: 'revoked', message: `revoked ${what} from ${label}`, subscription: held, requestId, auditId };
 }

@@ -61,7 +61,8 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
   if (target.result === 'not applied' || target.result === 'unknown') {
     throw new UsageError(`change ${id} was ${target.result === 'unknown' ? 'never known to have been applied (it could not be checked)' : 'not applied'}; there is nothing to undo`);
   }
-  const done = records.find((record) => record.action === 'undo' && record.undoes === id);
+  // An undo found not applied (an interrupted run's) undid nothing.
+  const done = records.find((record) => record.action === 'undo' && record.undoes === id && record.result !== 'not applied' && record.result !== 'unknown');
   if (done) {
     throw new UsageError(`change ${id} was already undone by ${done.id} (${done.time} by ${done.user}); see \`members history\``);
   }
@@ -86,7 +87,8 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
       restore: hadAccess && accession ? { accession, expiration: dateOnly(before.expiration_date) ?? undefined } : undefined,
     };
   }
-  if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo')) {
+  // A renewal stopped between its revoke and its grant is a revoke: undo grants the old subscription back.
+  if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo' || target.action === 'renew')) {
     const before = needs(target.before, 'revoked subscription');
     const accession = needs(dateOnly(before.accession_date) ?? undefined, 'accession date');
     return {

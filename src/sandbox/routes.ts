@@ -6,6 +6,7 @@ import { createStudent, deleteStudent, getScores, getStudentBy, listStudents, ma
 import { getSubscription, listSubscriptions } from './handlers/subscriptions.js';
 import { HttpError, jsonBody, NO_CONTENT, type Reply, type RequestContext } from './http.js';
 import type { RequestStats } from './stats.js';
+import { scriptedAnswer, type Script } from './script.js';
 
 /** Who may call a route: the API token, the report's path tokens, or the API token on a sandbox-only route. */
 export type Access = 'api' | 'report' | 'introspection';
@@ -31,9 +32,11 @@ export interface SandboxControl {
   stats: RequestStats;
   /** `php artisan down`: every API request is answered 503 until it is false again. */
   maintenance: { down: boolean };
+  /** Answers scripted by a test for chosen requests (script.ts). */
+  script: Script;
 }
 
-export function buildRoutes({ stats, maintenance }: SandboxControl): Route[] {
+export function buildRoutes({ stats, maintenance, script }: SandboxControl): Route[] {
   const api = (method: string, path: string, handle: Route['handle']): Route => ({ method, template: V1 + path, access: 'api', handle });
   return [
     api('GET', '/students', listStudents),
@@ -82,6 +85,24 @@ export function buildRoutes({ stats, maintenance }: SandboxControl): Route[] {
         const { down } = jsonBody(ctx);
         if (typeof down !== 'boolean') throw new HttpError(422, { message: 'Send {"down": true} or {"down": false}.' });
         maintenance.down = down;
+        return NO_CONTENT;
+      },
+    },
+    {
+      method: 'POST',
+      template: '/__sandbox/script',
+      access: 'introspection',
+      handle: (ctx) => {
+        script.add(scriptedAnswer(jsonBody(ctx)));
+        return NO_CONTENT;
+      },
+    },
+    {
+      method: 'DELETE',
+      template: '/__sandbox/script',
+      access: 'introspection',
+      handle: () => {
+        script.clear();
         return NO_CONTENT;
       },
     },

@@ -10,6 +10,7 @@ import { buildRoutes, Router, type RouteMatch, type SandboxControl } from './rou
 import type { RateLimit } from './throttle.js';
 import { generateState } from './seed.js';
 import { RequestStats } from './stats.js';
+import { Script } from './script.js';
 import { SandboxStore } from './store.js';
 
 export { SandboxStore } from './store.js';
@@ -77,7 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await writer.flush();
     }
   }
-  const control: SandboxControl = { stats: new RequestStats(), maintenance: { down: settings.maintenance } };
+  const control: SandboxControl = { stats: new RequestStats(), maintenance: { down: settings.maintenance }, script: new Script() };
   const router = new Router(buildRoutes(control), settings.dialect.encodedSlash === 'route-miss');
   const app = new App(store, router, control, new Faults({ ...settings, seed: store.seed }), settings.dialect, writer);
   const server = createServer((request, response) => void app.handle(request, response));
@@ -185,6 +186,11 @@ class App {
     request: IncomingMessage, match: RouteMatch, exempt: boolean,
     raw: { method: string; path: string; query: string; queryAt: number; body: string },
   ): Promise<Reply> {
+    const scripted = exempt || match.kind !== 'found' ? undefined : this.control.script.take(raw.method, match.route.template);
+    const hold = () => (scripted && scripted.delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, scripted.delayMs)) : undefined);
+    if (!scripted?.afterChange) await hold();
+    const refusal = scripted?.status !== undefined ? { status: scripted.status, body: scripted.body ?? { message: `Scripted ${scripted.status}.` } } : undefined;
+    if (refusal && !scripted?.afterChange) return refusal;
     const fault = exempt ? PASS : this.faults.decide(raw.method);
     if (fault.kind === 'throttle' || (fault.kind === 'fail' && !fault.afterChange)) return Faults.reply(fault);
     const origin = `http://${request.headers.host ?? hostOf(request)}`;
@@ -201,7 +207,9 @@ class App {
         return { status: 500, body: { message: 'Server Error', error: `could not save the data file: ${String(error)}` } };
       }
     }
+    if (scripted?.afterChange) await hold();
     if (fault.kind === 'fail') reply = Faults.reply(fault);
+    if (refusal) reply = refusal;
     return fault.headers ? { ...reply, headers: { ...reply.headers, ...fault.headers } } : reply;
   }
 

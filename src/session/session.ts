@@ -12,7 +12,8 @@ import type { Profile, ProfileStore, Tokens } from '../config/store.js';
 import type { Revealed, Settings } from '../config/settings.js';
 import type { Keychain } from '../lib/keychain.js';
 import type { Prompter } from './prompter.js';
-import { KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
+import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
+import type { ChangeGate } from '../audit/stamp.js';
 
 export interface SessionDeps {
   io: Io;
@@ -31,6 +32,9 @@ export class Session {
   private keychainInstance?: Promise<Keychain>;
   /** The tokens read from the keychain item of the profile in force. */
   private revealed?: Revealed;
+  private exposureChecked = false;
+  /** While a command that changes something runs (guarded): told when each change begins and ends. */
+  gate?: ChangeGate;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -119,8 +123,14 @@ export class Session {
     return this.keychainInstance;
   }
 
-  /** The settings in force for a command about to send requests: exit 2 before any request when there is no base URL. */
+  /**
+   * The settings in force for a command about to send requests: exit 2
+   * before any request when there is no base URL; exit 3 when a token the
+   * profile stores would go to another host (checked before its keychain is asked).
+   */
   async settingsToConnect(needed: 'api' | 'report' = 'api'): Promise<Settings & { baseUrl: string }> {
+    const { checkTokenOrigins } = await import('../config/settings.js');
+    checkTokenOrigins(await this.settings(), needed);
     const settings = await this.settingsWithTokens(needed);
     if (!settings.baseUrl) {
       throw new UsageError(
@@ -139,7 +149,7 @@ export class Session {
         `no API token for profile "${settings.profile}": run \`members auth login\` or set MEMBERS_TOKEN`,
       );
     }
-    await this.warnIfConfigExposed();
+    await this.checkCredentials(settings, 'api');
     const api = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
     const [dir, { saveCatalog }] = await Promise.all([this.configDir(), import('../config/catalog-cache.js')]);
     const baseUrl = settings.baseUrl;
@@ -148,6 +158,21 @@ export class Session {
     this.apiInstance = api;
     await this.checkInterrupted(api);
     return api;
+  }
+
+  /**
+   * For the commands that read the log (history, undo): the changes of
+   * interrupted runs are checked on the server first (through api(), as any
+   * command that reaches the server does). Resolves to how many are left
+   * unchecked (no token, no network); none without a server to ask.
+   */
+  async checkInterruptedChanges(): Promise<number> {
+    const { orphanedIntents } = await import('../audit/resolve.js');
+    // No base URL, an unknown profile: no server to check against; the log alone answers.
+    const orphans = () => orphanedIntents(this).then((found) => found.length, () => 0);
+    if ((await orphans()) === 0) return 0;
+    await this.api().catch(() => undefined);
+    return orphans();
   }
 
   /**
@@ -165,14 +190,34 @@ export class Session {
     for (const record of resolution.halves) messages.warn(halfRenewalWarning(record));
   }
 
-  /** Before tokens from the config are used: say so when other users can read the file or replace it (config/exposure.ts). */
+  /**
+   * Before the tokens of `kind` are sent (settingsToConnect has checked that
+   * the stored ones go only to their profile's host): a token from the
+   * environment that overrides a stored one is warned about, and so is a
+   * config file others can read or replace.
+   */
+  async checkCredentials(settings: Settings, kind: 'api' | 'report'): Promise<void> {
+    const { overriddenTokens } = await import('../config/settings.js');
+    const messages = await this.messages();
+    for (const warning of overriddenTokens(settings, kind)) messages.warn(warning);
+    await this.warnIfConfigExposed();
+  }
+
+  /**
+   * Before stored tokens are used: say so when other users can read the
+   * config holding them, or replace it — also when they are in the keychain,
+   * where a replaced base URL would send them elsewhere (config/exposure.ts).
+   */
   async warnIfConfigExposed(): Promise<void> {
-    const store = await this.store();
-    const holdsTokens = store.list().some(([, profile]) => Boolean(profile.token || profile.developer_token || profile.platform_token));
-    if (!holdsTokens) return;
+    if (this.exposureChecked) return;
+    this.exposureChecked = true;
+    const [store, { storageOf }] = await Promise.all([this.store(), import('../config/store.js')]);
+    const storages = new Set(store.list().map(([, profile]) => storageOf(profile)));
+    const holds = storages.has('file') ? 'file' : storages.has('keychain') ? 'keychain' : undefined;
+    if (holds === undefined) return;
     const { exposureWarnings } = await import('../config/exposure.js');
     const messages = await this.messages();
-    for (const warning of exposureWarnings(store.path, holdsTokens)) messages.warn(warning);
+    for (const warning of exposureWarnings(store.path, holds)) messages.warn(warning);
   }
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
@@ -239,6 +284,56 @@ export class Session {
       this.prompterInstance = createPrompter(this.io, { yes: this.globals.yes });
     }
     return this.prompterInstance;
+  }
+
+  /**
+   * Runs a command that changes something, so that Ctrl-C, SIGTERM and SIGHUP
+   * end it with exit 130 and never lose a change: before a change is sent,
+   * the command stops at once (nothing sent); while one is in flight (from the
+   * journal's begin to its end) its request is waited for — its --timeout
+   * bounds it — and its outcome recorded, and no further change is sent
+   * (but the repair of a failed one: a renewal's restore). A second signal
+   * finds no handler of ours and quits at once: the change's intent stays,
+   * and the next run checks it on the server.
+   */
+  async guarded<T>(work: () => Promise<T>): Promise<T> {
+    let inFlight = 0;
+    let stopped = false;
+    let stopNow: (error: Error) => void = () => undefined;
+    const halted = new Promise<never>((_resolve, reject) => (stopNow = reject));
+    halted.catch(() => undefined);
+    const removers: Array<(() => void) | undefined> = [];
+    const release = () => removers.splice(0).forEach((remove) => remove?.());
+    const onSignal = () => {
+      release();
+      stopped = true;
+      if (inFlight === 0) return stopNow(new InterruptedError('interrupted: nothing was changed'));
+      void this.messages().then((messages) => messages.notice(
+        'Stopping: waiting for the answer to the change in flight, to record it (Ctrl-C again to quit at once; the next members command then checks whether it went through)…',
+      ));
+    };
+    removers.push(this.io.onInterrupt(onSignal), this.io.onTerminate?.(onSignal));
+    this.gate = {
+      opening: (repair) => {
+        if (stopped && !repair) throw new InterruptedError('interrupted before the next change was sent; it was not sent');
+        inFlight++;
+      },
+      closed: () => void inFlight--,
+    };
+    try {
+      const result = await Promise.race([work(), halted]);
+      if (stopped) throw new InterruptedError('interrupted after the change in flight was answered; it is recorded (`members history`)');
+      return result;
+    } catch (error) {
+      if (stopped && !(error instanceof InterruptedError)) {
+        throw new InterruptedError(`interrupted; the change in flight ended so: ${(error as Error).message}`);
+      }
+      throw error;
+    } finally {
+      release();
+      // Stopped, the work may still be running (abandoned): its gate keeps refusing new changes.
+      if (!stopped) this.gate = undefined;
+    }
   }
 
   /** Ends the clients: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */

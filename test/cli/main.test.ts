@@ -76,10 +76,13 @@ describe('settings precedence and secrets', () => {
       ['auth', 'login', '--profile', 'prod', '--base-url', 'https://profile.example.com', '--token-stdin', '--no-verify'], {}, `${TOKEN}\n`,
     );
     expect(login.code).toBe(0);
-    agent.get('https://env.example.com').intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, { data: [] });
-    expect((await members(['api', '/api/v1/products'], { MEMBERS_BASE_URL: 'https://env.example.com' })).code).toBe(0);
+    // The profile's token goes to the profile's host only: another host's needs a token of its own (issue 27).
+    expect((await members(['api', '/api/v1/products'], { MEMBERS_BASE_URL: 'https://env.example.com' })).code).toBe(3);
+    const token = { MEMBERS_TOKEN: 'env_token_0123456789' };
+    agent.get('https://env.example.com').intercept({ path: '/api/v1/products', method: 'GET', headers: { authorization: 'Bearer env_token_0123456789' } }).reply(200, { data: [] });
+    expect((await members(['api', '/api/v1/products'], { MEMBERS_BASE_URL: 'https://env.example.com', ...token })).code).toBe(0);
     agent.get('https://flag.example.com').intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, { data: [] });
-    expect((await members(['api', '/api/v1/products', '--base-url', 'https://flag.example.com'], { MEMBERS_BASE_URL: 'https://env.example.com' })).code).toBe(0);
+    expect((await members(['api', '/api/v1/products', '--base-url', 'https://flag.example.com'], { MEMBERS_BASE_URL: 'https://env.example.com', ...token })).code).toBe(0);
     agent.get('https://profile.example.com').intercept({ path: '/api/v1/products', method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } }).reply(200, { data: [] });
     expect((await members(['api', '/api/v1/products'])).code).toBe(0);
   });

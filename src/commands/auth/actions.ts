@@ -1,6 +1,6 @@
 import { AuthError, KeychainError, MissingCredentialsError, UsageError } from '../../lib/errors.js';
 import { KEYCHAIN_SERVICE } from '../../lib/keychain.js';
-import { DEFAULT_PROFILE, givenBaseUrl, maskSecret, namedProfile, validateBaseUrl, type Settings } from '../../config/settings.js';
+import { DEFAULT_PROFILE, givenBaseUrl, maskSecret, namedProfile, originOf, validateBaseUrl, type Settings } from '../../config/settings.js';
 import { storageOf, type Profile, type Tokens } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
 import { readAll } from '../../lib/read-input.js';
@@ -75,8 +75,12 @@ export async function login(session: Session, opts: LoginOptions): Promise<void>
   const store = await session.store('write');
   const messages = await session.messages();
   const existing = store.get(name);
-  // Report tokens not given again are kept, wherever they were.
-  const kept = existing && !(developerToken && platformToken) ? await earlierTokens(session, name, existing) : {};
+  // Report tokens travel in the report's path: those of another host are never sent to this one.
+  const oldHost = existing && (originOf(existing.base_url) ?? existing.base_url);
+  const moved = oldHost !== undefined && oldHost !== originOf(baseUrl);
+  // Report tokens not given again are kept, wherever they were (file or keychain item), unless the profile moves to another host.
+  const earlier = existing && !(developerToken && platformToken) ? await earlierTokens(session, name, existing) : {};
+  const kept = moved ? {} : earlier;
   const tokens: Tokens = { token, developer_token: developerToken || kept.developer_token, platform_token: platformToken || kept.platform_token };
   const insecure = Boolean(opts.insecureStorage);
   const placed = await placeTokens(name, { ...existing, base_url: baseUrl }, tokens, { insecure, keychain: () => session.keychain() });
@@ -86,6 +90,10 @@ export async function login(session: Session, opts: LoginOptions): Promise<void>
     // The profile does not name the item just made: leave no token behind.
     if (placed.created) (await session.keychain()).delete(placed.created);
     throw error;
+  }
+  if (moved && (earlier.developer_token || earlier.platform_token)) {
+    messages.warn(`the report tokens of profile "${name}" were for ${oldHost} and are dropped; `
+      + 'to use the report here, set MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN and log in again (or log in on a terminal, which asks for them)');
   }
   if (opts.activate) store.setActive(name);
   if (placed.noKeychain && !insecure && wanted) {
@@ -116,6 +124,8 @@ async function earlierTokens(session: Session, name: string, profile: Profile): 
 export async function status(session: Session, opts: { offline?: boolean }): Promise<void> {
   const store = await session.store();
   const messages = await session.messages();
+  // Offline too: the file's mode is what status is asked about.
+  await session.warnIfConfigExposed();
   let settings: Settings;
   let failure: Error | undefined;
   try {

@@ -74,7 +74,8 @@ Network:
   8    sync --check: the platform differs from the file (something would change)
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed
-  130  interrupted (Ctrl-C, SIGTERM); a bulk run prints its summary first
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); a change in flight is waited for and recorded
+       first, a bulk run prints its summary first
   141  stdout was closed by its reader (… | head); a bulk run prints its summary and
        records what it applied first
 `,
@@ -152,7 +153,8 @@ written even when rows failed. stderr ends with a summary line.
 
 Exit codes: 0 all done; 7 a row failed (the others were applied); 6 every failed row
 failed for a transient reason (run again later); 2 invalid input, nothing sent;
-130 interrupted (Ctrl-C: rows in flight finish, the results so far are printed).
+130 interrupted (Ctrl-C, SIGTERM, SIGHUP: rows in flight finish, the results so far
+are printed).
 Every applied row is in the audit log: members history shows the run as one entry,
 members history --run RUN_ID lists its rows, and members undo RUN_ID (the id of the
 run's own record, action bulk) reverses them all.

@@ -63,7 +63,11 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   const filter = historyFilter(flags);
   const dir = await session.configDir();
   const messages = await session.messages();
-  await checkInterrupted(session);
+  const left = await session.checkInterruptedChanges();
+  if (left > 0) {
+    messages.warn(`${plural(left, 'change')} of an interrupted run could not be checked on the server yet (no token, or no network); `
+      + `${left === 1 ? 'it is' : 'they are'} not shown, and will be checked by the next command that reaches the server`);
+  }
   const source = locatedAuditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const known = filter.student === undefined ? undefined : await lookUp(session, filter.student);
   // Where the chosen records lie, not the records: they are read again one by one as they are printed
@@ -77,24 +81,6 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   const { output, fields } = session.globals;
   const titles = output === 'table' || fields?.includes('product_title') ? await titlesFor(session, chosen()) : undefined;
   return printList(session, HISTORY_VIEW, printed(chosen(), titles));
-}
-
-/**
- * Changes of interrupted runs are checked on the server (Session.api does)
- * before the log is read; without credentials or a network they stay
- * unchecked, and the user is told they are missing from what is shown.
- */
-async function checkInterrupted(session: Session): Promise<void> {
-  const { orphanedIntents } = await import('../../audit/resolve.js');
-  // No base URL, an unknown profile: no server to check against; the log alone answers.
-  const orphans = () => orphanedIntents(session).then((found) => found.length, () => 0);
-  if ((await orphans()) === 0) return;
-  await session.api().catch(() => undefined);
-  const left = await orphans();
-  if (left > 0) {
-    (await session.messages()).warn(`${plural(left, 'change')} of an interrupted run could not be checked on the server yet (no token, or no network); `
-      + `${left === 1 ? 'it is' : 'they are'} not shown, and will be checked by the next command that reaches the server`);
-  }
 }
 
 async function* printed(records: AsyncIterable<AuditRecord>, titles: Map<string, string> | undefined): AsyncGenerator<ReturnType<typeof historyRecord>> {

@@ -42,7 +42,7 @@ async function reportClient(session: Session): Promise<{ api: Api; developerToke
     );
   }
   // The report tokens may come from the config, as the bearer token does for every other command.
-  await session.warnIfConfigExposed();
+  await session.checkCredentials(settings, 'report');
   const api = await session.connect(settings.baseUrl, undefined, [developerToken, platformToken, settings.token]);
   return { api, developerToken, platformToken };
 }

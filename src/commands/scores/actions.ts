@@ -22,20 +22,21 @@ export async function setScore(session: Session, input: string, rawScore: string
   parseStudentKey(input);
   const score = parseInteger(rawScore, 'SCORE');
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Score.shape), SCORE_VIEW);
-  return withOutput(session, async (output) => {
+  return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const student = await resolveStudent(api, input);
     // The score before, so that the change can be undone.
     const previous = await getScores(api, student.id);
     await session.announceChange();
-    const { data, requestId } = await putScore(api, student.id, score);
     // Loaded here: `scores get` does not pay for the audit log.
-    const { recordChange } = await import('../../audit/index.js');
-    await recordChange(session, {
-      command: 'scores set', action: 'scores.set', student: input, student_id: student.id, result: 'updated', request_id: requestId,
-      reason: opts.reason, score, before: { score: previous.score ?? null }, after: { score: data.data.score ?? score },
-    });
+    const { openJournal, recorded } = await import('../../audit/index.js');
+    const journal = await openJournal(session, { command: 'scores set', reason: opts.reason });
+    const { data } = await recorded(
+      await journal.begin({ action: 'scores.set', result: 'updated', student: input, student_id: student.id, score, before: { score: previous.score ?? null } }),
+      () => putScore(api, student.id, score),
+      (answer) => ({ request_id: answer.requestId, after: { score: answer.data.data.score ?? score } }),
+    );
     await output.one(data.data, SCORE_VIEW);
     (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);
-  });
+  }));
 }

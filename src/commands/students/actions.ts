@@ -21,6 +21,7 @@ import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscrip
 import { SCORE_VIEW } from '../../views/scores.js';
 import { COURSE_PROGRESS_VIEW } from '../../views/courses.js';
 import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
+import { openJournal, recorded, studentSnapshot } from '../../audit/index.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
 
 export interface ListOptions extends ListFlags {
@@ -161,55 +162,60 @@ export function newStudent(opts: CreateOptions): NewStudent {
 export async function create(session: Session, opts: CreateOptions): Promise<void> {
   const body = newStudent(opts);
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Student.shape), STUDENT_VIEW);
-  return withOutput(session, async (output) => {
+  return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     await session.announceChange();
-    const { data, requestId, recovered } = await createStudent(api, body);
-    const { recordChange } = await loadAudit();
-    await recordChange(session, {
-      command: 'students create', action: 'create', student: body.email, student_id: data.id, result: 'created', request_id: requestId, reason: opts.reason,
-    });
+    const journal = await openJournal(session, { command: 'students create', reason: opts.reason });
+    const { data, recovered } = await recorded(
+      await journal.begin({ action: 'create', result: 'created', student: body.email }),
+      () => createStudent(api, body),
+      ({ data: created, requestId: id }) => ({ student_id: created.id, request_id: id }),
+    );
     await output.one(data, STUDENT_VIEW);
     const label = labelOf(data);
     const message = recovered ? `created student ${label} (found after an interrupted request)` : `created student ${label}`;
     (await session.messages()).notice(`✓ ${capitalize(message)}`);
-  });
+  }));
 }
 
 export async function remove(session: Session, input: string, opts: { reason?: string; forget?: boolean }): Promise<void> {
   parseStudentKey(input);
   // Off a terminal without --yes the answer is known already: fail before any request.
   if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(`Delete student ${input}?`);
-  const api = await session.api();
-  const student = await resolveStudent(api, input, { fetch: true }).catch((error: unknown) => {
-    if (opts.forget && error instanceof NotFoundError) {
-      error.message += '. Deleted earlier? Erase its personal data from the audit log with `members history --forget STUDENT_ID` (`members history --student KEY -o json` shows the id)';
+  await session.guarded(async () => {
+    const api = await session.api();
+    const student = await resolveStudent(api, input, { fetch: true }).catch((error: unknown) => {
+      if (opts.forget && error instanceof NotFoundError) {
+        error.message += '. Deleted earlier? Erase its personal data from the audit log with `members history --forget STUDENT_ID` (`members history --student KEY -o json` shows the id)';
+      }
+      throw error;
+    });
+    const label = studentLabel(student);
+    await session.announceChange();
+    // Irreversible in effect (a new student gets a new id): typing the e-mail, not a reflexive y.
+    const forget = opts.forget ? " Then its personal data is erased from this machine's audit log (undo will not bring the student back)." : '';
+    await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.${forget}`, student.record?.email || student.id);
+    const journal = await openJournal(session, { command: 'students delete', reason: opts.reason });
+    const change = await journal.begin({
+      action: 'delete', result: 'deleted', student: input, student_id: student.id, before: student.record ? studentSnapshot(student.record) : undefined,
+    });
+    let requestId: string | undefined;
+    try {
+      ({ requestId } = await deleteStudent(api, student.id));
+    } catch (error) {
+      // Just seen, now gone: a retried DELETE whose first attempt went through.
+      if (!(error instanceof NotFoundError)) {
+        await change.failed(error);
+        throw error;
+      }
     }
-    throw error;
+    await change.applied({ request_id: requestId });
+    (await session.messages()).notice(`✓ ${capitalize(`deleted student ${label}`)}`);
+    if (opts.forget) {
+      const { forgetInLog } = await import('../../session/forget.js');
+      await forgetInLog(session, student.id, { command: 'students delete --forget', reason: opts.reason, known: student.record });
+    }
   });
-  const label = studentLabel(student);
-  await session.announceChange();
-  // Irreversible in effect (a new student gets a new id): typing the e-mail, not a reflexive y.
-  const forget = opts.forget ? " Then its personal data is erased from this machine's audit log (undo will not bring the student back)." : '';
-  await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.${forget}`, student.record?.email || student.id);
-  let requestId: string | undefined;
-  try {
-    ({ requestId } = await deleteStudent(api, student.id));
-  } catch (error) {
-    // Just seen, now gone: a retried DELETE whose first attempt went through.
-    if (!(error instanceof NotFoundError)) throw error;
-  }
-  const { recordChange, studentSnapshot } = await loadAudit();
-  await recordChange(session, {
-    command: 'students delete', action: 'delete', student: input, student_id: student.id, result: 'deleted', request_id: requestId,
-    reason: opts.reason, before: student.record ? studentSnapshot(student.record) : undefined,
-  });
-  const message = `deleted student ${label}`;
-  (await session.messages()).notice(`✓ ${capitalize(message)}`);
-  if (opts.forget) {
-    const { forgetInLog } = await import('../../session/forget.js');
-    await forgetInLog(session, student.id, { command: 'students delete --forget', reason: opts.reason, known: student.record });
-  }
 }
 
 /** `students update|edit|rename`: what the API cannot do, and what to do instead (exit 2, nothing sent). */
@@ -237,7 +243,7 @@ export async function grant(
   checkProductId(rawProductId);
   const dates = grantDates(opts.accession, opts.expiration);
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Subscription.shape), SUBSCRIPTION_VIEW);
-  return withOutput(session, async (output) => {
+  return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const { id: productId, title } = await resolveProduct(api, rawProductId);
     const student = await resolveStudent(api, input);
@@ -247,6 +253,7 @@ export async function grant(
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
       title,
+      journal: await openJournal(session, { command: 'students grant', reason: opts.reason }),
       beforeChange: announce,
       // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
       renew: async (held, gap) => {
@@ -258,52 +265,34 @@ export async function grant(
         return true;
       },
     });
-    if (outcome.result !== 'skipped' && !outcome.dryRun) await recordOutcome(session, 'students grant', outcome);
     // The state asked for holds either way: print the subscription, and say whether anything was sent.
     if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);
     (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
     return outcome;
-  });
+  }));
 }
 
 export async function revoke(session: Session, input: string, rawProductId: string, opts: { reason?: string }): Promise<ChangeOutcome> {
   parseStudentKey(input);
   checkProductId(rawProductId);
-  const api = await session.api();
-  const { id: productId, title } = await resolveProduct(api, rawProductId);
-  const student = await resolveStudent(api, input);
-  const outcome = await revokeFromStudent(api, student, productId, {
-    reason: opts.reason,
-    title,
-    beforeChange: async (held) => {
-      await session.announceChange();
-      const title = held?.product?.title;
-      await session.confirm(`Revoke product ${title ? `"${title}" (${productId})` : productId} from ${studentLabel(student)}?`);
-    },
-  });
-  if (outcome.result === 'revoked' && !outcome.dryRun) await recordOutcome(session, 'students revoke', outcome);
-  (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
-  return outcome;
-}
-
-/**
- * A grant keeps the subscription it made (undo checks it is unchanged); a
- * revoke the one it removed (undo restores it); a renewal both.
- */
-export async function recordOutcome(session: Session, command: string, outcome: ChangeOutcome): Promise<void> {
-  const { recordChange, subscriptionSnapshot } = await loadAudit();
-  const snapshot = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
-  const action = ({ granted: 'grant', revoked: 'revoke', renewed: 'renew' } as const)[outcome.result as 'granted' | 'revoked' | 'renewed'];
-  await recordChange(session, {
-    command, action, student: outcome.student, student_id: outcome.student_id,
-    product_id: outcome.product_id, result: outcome.result, request_id: outcome.requestId, reason: outcome.reason,
-    before: action === 'revoke' ? snapshot : outcome.replaced ? subscriptionSnapshot(outcome.replaced) : undefined,
-    after: action === 'revoke' ? undefined : snapshot,
+  return session.guarded(async () => {
+    const api = await session.api();
+    const { id: productId, title } = await resolveProduct(api, rawProductId);
+    const student = await resolveStudent(api, input);
+    const outcome = await revokeFromStudent(api, student, productId, {
+      reason: opts.reason,
+      title,
+      journal: await openJournal(session, { command: 'students revoke', reason: opts.reason }),
+      beforeChange: async (held) => {
+        await session.announceChange();
+        const title = held?.product?.title;
+        await session.confirm(`Revoke product ${title ? `"${title}" (${productId})` : productId} from ${studentLabel(student)}?`);
+      },
+    });
+    (await session.messages()).notice(outcome.result === 'skipped' ? capitalize(outcome.message) : `✓ ${capitalize(outcome.message)}`);
+    return outcome;
   });
 }
-
-/** The audit log is loaded by the commands that change something: a read does not pay for it. */
-const loadAudit = () => import('../../audit/index.js');
 
 function labelOf(student: Student): string {
   return studentLabel({ input: student.id, key: { kind: 'id', value: student.id }, id: student.id, record: student });

@@ -23,7 +23,7 @@ import { assertFieldsBeforeChange } from '../../output/fields.js';
 import type { JsonRecord } from '../../output/view.js';
 import { withOutput } from '../../session/run-kit.js';
 import type { Session } from '../../session/session.js';
-import { recordOutcome } from './actions.js';
+import { openJournal, type Journal } from '../../audit/index.js';
 import { SEVERAL_VIEW } from '../../views/subscriptions.js';
 
 /** One line of the result per product. */
@@ -74,8 +74,8 @@ export async function grantSeveral(session: Session, input: string, rawProducts:
     await session.confirm(`${studentLabel(student)} has ${renewals.length} of these products without the access asked: ${renewals.join('; ')}. Revoke ${renewals.length === 1 ? 'it' : 'them'} and grant ${renewals.length === 1 ? 'it' : 'them'} again?`);
     renew = true;
   }
-  const results = await applyEach(session, student, products, 'students grant', (product) => grantToStudent(api, student, product.id, dates, {
-    reason: opts.reason, beforeChange: announce, renew: async () => renew, title: product.title,
+  const results = await applyEach(session, student, products, 'students grant', opts.reason, (product, journal) => grantToStudent(api, student, product.id, dates, {
+    reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, title: product.title,
   }));
   await finish(session, student, results);
 }
@@ -90,7 +90,7 @@ export async function revokeSeveral(session: Session, input: string, rawProducts
     await session.announceChange();
     await session.confirm(`Revoke ${listed(held)} from ${studentLabel(student)}?`);
   }
-  const results = await applyEach(session, student, products, 'students revoke', (product) => revokeFromStudent(api, student, product.id, { reason: opts.reason, title: product.title }));
+  const results = await applyEach(session, student, products, 'students revoke', opts.reason, (product, journal) => revokeFromStudent(api, student, product.id, { reason: opts.reason, journal, title: product.title }));
   await finish(session, student, results);
 }
 
@@ -132,14 +132,16 @@ async function resolveAll(session: Session, input: string, rawProducts: readonly
  * are printed first).
  */
 async function applyEach(
-  session: Session, student: ResolvedStudent, products: readonly Named[], command: string, change: (product: Named) => Promise<ChangeOutcome>,
+  session: Session, student: ResolvedStudent, products: readonly Named[], command: string, reason: string | undefined,
+  change: (product: Named, journal: Journal) => Promise<ChangeOutcome>,
 ): Promise<{ rows: Array<ProductResult & { error?: unknown }>; fatal?: unknown }> {
   const rows: Array<ProductResult & { error?: unknown }> = [];
+  // Each change is recorded as it is sent, intent first (audit/journal.ts).
+  const journal = await openJournal(session, { command, reason });
   for (const product of products) {
     const base = { student: student.input, product_id: product.id, product: product.title };
     try {
-      const outcome = await change(product);
-      if (outcome.result !== 'skipped') await recordOutcome(session, command, outcome);
+      const outcome = await change(product, journal);
       rows.push({ ...base, result: outcome.result, message: outcome.message });
     } catch (error) {
       if (error instanceof AuthError || !(error instanceof CliError)) return { rows, fatal: error };

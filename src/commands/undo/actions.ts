@@ -34,6 +34,8 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   if (!opts.last && !id) throw new UsageError('missing AUDIT_ID (or RUN_ID, or --last); `members history` lists the ids of the changes');
   const dir = await session.configDir();
   const messages = await session.messages();
+  // A change of an interrupted run is in the log once checked: `members undo ID` right after the message that named it.
+  await session.checkInterruptedChanges();
   const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const settings = await session.settings();
   const here = auditBaseUrl(settings.baseUrl);
@@ -54,7 +56,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   const ask = undoQuestion(target.id, plan, label);
   // Off a terminal without --yes the answer is known already: fail before any request.
   if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(ask);
-  await withOutput(session, async (output) => {
+  await session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const journal = await openJournal(session, { command: 'undo', reason: opts.reason });
     const result = await applyUndo({
@@ -67,7 +69,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
     if (result.subscription) await output.one(result.subscription, SUBSCRIPTION_VIEW);
     if (result.created) await output.one(result.created, STUDENT_VIEW);
     messages.notice(`✓ Undid ${target.id}: ${result.message}`);
-  });
+  }));
 }
 
 const labelOf = (target: AuditRecord, plan: UndoPlan) => target.student ?? (plan.kind === 'recreate' ? plan.body.email : `student ${target.student_id}`);

@@ -11,9 +11,11 @@
  * starts there. (`info.lines` is not used: it is the line where a record ends,
  * and it counts a CRLF inside a quoted field as two lines.)
  */
-import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Io } from '../../lib/io.js';
 import { UsageError } from '../../lib/errors.js';
 import { readAllBytes } from '../../lib/read-input.js';
@@ -32,18 +34,38 @@ export interface CsvRow {
   values: Record<string, string>;
 }
 
-/** `-` is stdin. The name for messages is `stdin` or the path as given. */
-export async function readCsvSource(io: Pick<Io, 'stdin' | 'cwd'>, file: string): Promise<Buffer> {
-  if (file === '-') return readAllBytes(io.stdin);
+/**
+ * Where a CSV's bytes come from: read from the start each time it is called.
+ * A file is read again from the disk, in chunks (a run checks it in one pass
+ * and applies it in another, holding neither whole); stdin can be read once,
+ * so its bytes are held.
+ */
+export type CsvInput = () => AsyncIterable<Buffer>;
+
+/** `-` is stdin. The name for messages is `stdin` or the path as given. A file that cannot be read is a usage error now, not at the first pass. */
+export async function readCsvSource(io: Pick<Io, 'stdin' | 'cwd'>, file: string): Promise<CsvInput> {
+  if (file === '-') {
+    const bytes = await readAllBytes(io.stdin);
+    return async function* held() {
+      yield bytes;
+    };
+  }
+  const path = resolve(io.cwd, file);
   try {
-    return await readFile(resolve(io.cwd, file));
+    const handle = await open(path, 'r');
+    const isDirectory = (await handle.stat()).isDirectory();
+    await handle.close();
+    if (isDirectory) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied'
       : (error as Error).message;
     throw new UsageError(`cannot read ${file}: ${why}`);
   }
+  return () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
 }
+
+const CHUNK_BYTES = 1 << 20;
 
 /** `student,product_id[,accession_date][,expiration_date]` */
 export function describeColumns(columns: CsvColumns): string {
@@ -63,40 +85,74 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
   return rows;
 }
 
-/** parseCsv handing each row to `onRow` as it is read, holding none: a bulk run plans it at once. */
+/**
+ * parseCsv handing each row to `onRow` as it is read, holding none of them,
+ * nor the file: the bytes flow through csv-parse chunk by chunk.
+ */
 export async function readCsvRows(
-  input: Buffer, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void, options: CsvOptions = {},
+  input: Buffer | CsvInput, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void, options: CsvOptions = {},
 ): Promise<HeaderReading> {
-  // isUtf8 checks the bytes where they lie: decoding a 60 MB file to test it made a 120 MB string.
-  if (!isUtf8(input)) throw new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
-  const { parse } = await import('csv-parse/sync');
-  const lines = lineIndex(input);
-  // One pass: each record becomes its row at once, and the caller's row (a plan) at once too.
+  const bytes: AsyncIterable<Buffer> = Buffer.isBuffer(input) ? (async function* whole() {
+    yield input;
+  })() : input();
+  const chunks = bytes[Symbol.asyncIterator]();
+  const { parse } = await import('csv-parse');
+  const notUtf8 = () => new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
+  // Checked as the bytes pass, never decoded into one string.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const check = (chunk: Buffer) => {
+    try {
+      decoder.decode(chunk, { stream: true });
+    } catch {
+      throw notUtf8();
+    }
+  };
+  const lines = new LineCounter();
+  const first = await chunks.next();
+  const head = first.done ? Buffer.alloc(0) : (first.value as Buffer);
+  // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
+  // and every error about the file's structure says so.
+  const separator = semicolonSeparated(head) ? ';' : ',';
+  const readAs = separator === ';' ? ' (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese)' : '';
   let names: Array<string | undefined> | undefined;
   let reading: HeaderReading | undefined;
   let end = 0;
-  // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
-  // and every error about the file's structure says so.
-  const separator = semicolonSeparated(input) ? ';' : ',';
-  const readAs = separator === ';' ? ' (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese)' : '';
+  const parser = parse({
+    bom: true,
+    delimiter: separator,
+    relax_column_count: true,
+    // Any line end, also mixed in one file; csv-parse would otherwise keep to the first one it sees.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    on_record: (raw: string[], context) => {
+      // Blank lines come through as records too, so each record starts where the previous one ended.
+      const start = end;
+      end = context.bytes;
+      const fields = raw.map((field) => field.trim());
+      if (fields.every((field) => field === '')) return null;
+      if (names) onRow(row(names, fields, lines.lineAt(start), separator));
+      else {
+        ({ names, reading } = readHeader(fields, columns, `${source}${readAs}`, options));
+        options.onHeader?.(reading);
+      }
+      return null;
+    },
+  });
+  async function* feed(): AsyncGenerator<Buffer> {
+    for (let next = first; !next.done; next = await chunks.next()) {
+      const chunk = next.value as Buffer;
+      check(chunk);
+      lines.push(chunk);
+      yield chunk;
+    }
+    try {
+      decoder.decode();
+    } catch {
+      throw notUtf8();
+    }
+    lines.end();
+  }
   try {
-    parse(input, {
-      bom: true,
-      delimiter: separator,
-      relax_column_count: true,
-      // Any line end, also mixed in one file; csv-parse would otherwise keep to the first one it sees.
-      record_delimiter: ['\r\n', '\n', '\r'],
-      on_record: (raw: string[], context) => {
-        // Blank lines come through as records too, so each record starts where the previous one ended.
-        const start = end;
-        end = context.bytes;
-        const fields = raw.map((field) => field.trim());
-        if (fields.every((field) => field === '')) return null;
-        if (names) onRow(row(names, fields, lines.lineAt(start), separator));
-        else ({ names, reading } = readHeader(fields, columns, `${source}${readAs}`, options));
-        return null;
-      },
-    });
+    await pipeline(feed(), parser, new Writable({ objectMode: true, write: (_record, _encoding, done) => done() }));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}${readAs}`);
@@ -108,6 +164,8 @@ export async function readCsvRows(
 export interface CsvOptions {
   /** `--ignore-extra-columns`: columns that are no bulk column are left out (and listed) instead of refused. */
   ignoreExtra?: boolean;
+  /** Told how the header was read as soon as it is, before any row. */
+  onHeader?: (reading: HeaderReading) => void;
 }
 
 /** How the header was read: each column as written in the file, and the bulk column it was read as (none: ignored). */
@@ -236,26 +294,60 @@ function csvProblem(error: unknown): string {
   }
 }
 
-/** Where each line starts (byte offsets), for offset → line number. */
-function lineIndex(input: Buffer): { lineAt(offset: number): number } {
-  const starts = [0];
-  for (let i = 0; i < input.length; i++) {
-    const byte = input[i];
-    if (byte === LF || (byte === CR && input[i + 1] !== LF)) starts.push(i + 1);
+/**
+ * Offset → line number as the bytes pass: the line holding each record's
+ * first byte, counting LF, CRLF and CR line ends. Offsets only grow; the
+ * chunks behind the last one asked about are let go.
+ */
+export class LineCounter {
+  private readonly chunks: Buffer[] = [];
+  /** Offset of chunks[0] in the file. */
+  private base = 0;
+  /** The next byte to look at, and the line it is on. */
+  private at = 0;
+  private line = 1;
+  private ended = false;
+
+  push(chunk: Buffer): void {
+    if (chunk.length > 0) this.chunks.push(chunk);
   }
-  return {
-    lineAt(offset) {
-      // The last line start at or before offset.
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if ((starts[mid] as number) <= offset) low = mid;
-        else high = mid - 1;
+
+  /** No more bytes: a CR at the very end is a line end of its own. */
+  end(): void {
+    this.ended = true;
+  }
+
+  lineAt(offset: number): number {
+    let start = this.base;
+    for (let index = 0; index < this.chunks.length && this.at < offset; index++) {
+      const chunk = this.chunks[index] as Buffer;
+      const stop = Math.min(offset, start + chunk.length) - start;
+      for (let i = this.at - start; i < stop; i++) {
+        const byte = chunk[i];
+        if (byte === LF) this.line++;
+        else if (byte === CR) {
+          const next = i + 1 < chunk.length ? chunk[i + 1] : this.chunks[index + 1]?.[0];
+          // A CR with nothing after it yet: a CRLF or not, the next byte will tell.
+          if (next === undefined && !this.ended) {
+            this.at = start + i;
+            return this.line;
+          }
+          if (next !== LF) this.line++;
+        }
       }
-      return low + 1;
-    },
-  };
+      this.at = Math.max(this.at, start + stop);
+      start += chunk.length;
+    }
+    this.release();
+    return this.line;
+  }
+
+  /** Drops the chunks wholly behind the next byte to look at (one byte kept for a CR's look-ahead). */
+  private release(): void {
+    while (this.chunks.length > 1 && this.base + (this.chunks[0] as Buffer).length < this.at) {
+      this.base += (this.chunks.shift() as Buffer).length;
+    }
+  }
 }
 
 const LF = 0x0a;

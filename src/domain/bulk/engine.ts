@@ -12,6 +12,7 @@ import type { Named } from '../names.js';
 import type { ReadPlan } from '../read-plan.js';
 import type { BulkOperation, BulkResultKind, BulkRowOutcome, RowContext, RowReader } from './operations.js';
 import { KeyedQueue, runPool } from './pool.js';
+import { SeenKeys } from './seen-keys.js';
 
 /** A parsed data row: its line in the file, its cells by column, and a structural problem if any. */
 export interface ParsedRow {
@@ -48,19 +49,29 @@ export function planRun<Plan>(op: RowReader<Plan>, parsed: Iterable<ParsedRow>, 
  */
 export class RunPlanner<Plan> {
   private readonly rows: CheckedRow<Plan>[] = [];
-  private readonly unique: (row: CheckedRow<Plan>) => CheckedRow<Plan>;
+  private readonly check: (row: ParsedRow) => CheckedRow<Plan>;
 
-  constructor(private readonly op: RowReader<Plan>, private readonly now: Date) {
-    this.unique = deduplicator(op);
+  constructor(op: RowReader<Plan>, now: Date) {
+    this.check = rowChecker(op, now);
   }
 
   add(row: ParsedRow): void {
-    this.rows.push(this.unique(checkRow(this.op, row, this.now)));
+    this.rows.push(this.check(row));
   }
 
   done(): PlannedRun<Plan> {
     return planned(this.rows);
   }
+}
+
+/**
+ * Checks rows one at a time, as planRun does, holding only the duplicate
+ * check's compact keys: the first pass over a file, which refuses it before
+ * anything is held of its rows.
+ */
+export function rowChecker<Plan>(op: RowReader<Plan>, now: Date): (row: ParsedRow) => CheckedRow<Plan> {
+  const unique = deduplicator(op);
+  return (row) => unique(checkRow(op, row, now));
 }
 
 function checkRow<Plan>(op: RowReader<Plan>, row: ParsedRow, now: Date): CheckedRow<Plan> {
@@ -76,14 +87,11 @@ function checkRow<Plan>(op: RowReader<Plan>, row: ParsedRow, now: Date): Checked
 
 /** A row that does what an earlier one does is a problem of its own (it would be applied twice). */
 function deduplicator<Plan>(op: RowReader<Plan>): (row: CheckedRow<Plan>) => CheckedRow<Plan> {
-  const firstLine = new Map<string, number>();
+  const seen = new SeenKeys();
   return (row) => {
     if (row.plan === undefined) return row;
-    const key = op.key(row.plan);
-    const earlier = firstLine.get(key);
-    if (earlier !== undefined) return { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
-    firstLine.set(key, row.line);
-    return row;
+    const earlier = seen.firstLine(op.key(row.plan), row.line);
+    return earlier === undefined ? row : { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
   };
 }
 
@@ -167,7 +175,8 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
 
   const pool = runPool(todo.length, settings.concurrency, async (i) => {
     const row = todo[i] as (typeof todo)[number];
-    const outcome = { line: row.line, ...await applyRow(op, rowContext as RowContext, row.plan, rows[row.index]?.identity) };
+    const context = rowContext && { ...rowContext, journal: rowContext.journal?.with({ line: row.line }) };
+    const outcome = { line: row.line, ...await applyRow(op, context as RowContext, row.plan, rows[row.index]?.identity) };
     results[row.index] = outcome;
     if (outcome.result === 'failed' && isFatal(outcome.error)) {
       fatal ??= outcome.error;

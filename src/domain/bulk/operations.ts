@@ -38,6 +38,7 @@ import { asStudent, StudentKeyFilter, type Snapshot, type SnapshotKeep, type Sna
 import type { KeyedQueue } from './pool.js';
 import { dateCell, type CsvColumns } from './csv.js';
 import type { Named } from '../names.js';
+import { recorded, type Journal } from '../../audit/journal.js';
 
 export type { CsvColumns } from './csv.js';
 
@@ -84,6 +85,8 @@ export interface RowContext {
   renew?: boolean;
   /** The platform's state read once for the run, when the read plan took it: rows read it instead of asking. */
   snapshot?: Snapshot;
+  /** Records each applied row, intent first, with its line (the engine sets it per row); none in a dry run. */
+  journal?: Journal;
 }
 
 export interface BulkOperation<Plan> {
@@ -254,7 +257,7 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   products: changeProducts(),
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student, known) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
-      reason: context.reason, dryRun: context.dryRun, renew: async () => plan.renew ?? context.renew === true, known, title: plan.productTitle,
+      reason: context.reason, dryRun: context.dryRun, journal: context.journal, renew: async () => plan.renew ?? context.renew === true, known, title: plan.productTitle,
       renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
     })),
   question: (count, source, products) => `Grant ${productsText(products)} to students on ${plural(count, 'row')} of ${source}?`,
@@ -272,7 +275,7 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   sameWhat: 'the same student and product_id',
   products: changeProducts(),
   apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
-    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, known, title: plan.productTitle })),
+    revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, journal: context.journal, known, title: plan.productTitle })),
   question: (count, source, products) => `Revoke ${productsText(products)} from students on ${plural(count, 'row')} of ${source}?`,
   reads: changeReads,
 };
@@ -312,9 +315,10 @@ export const importOperation: BulkOperation<NewStudent> = {
     if (context.dryRun) {
       return { ...base, result: 'created', dryRun: true, message: `would create student ${nameAndEmail(body)} (dry run; nothing sent)` };
     }
+    const change = await context.journal?.begin({ action: 'create', result: 'created', student: body.email });
     let created: Awaited<ReturnType<typeof createStudent>>;
     try {
-      created = await createStudent(context.api, body);
+      created = await (change ? recorded(change, () => createStudent(context.api, body), (answer) => ({ student_id: answer.data.id, request_id: answer.requestId })) : createStudent(context.api, body));
     } catch (error) {
       // Refused because the e-mail is taken now: another run (the same file twice at once) created it in between.
       const now = error instanceof RejectedError ? await findStudent(context.api, { kind: 'email', value: body.email }).catch(() => undefined) : undefined;

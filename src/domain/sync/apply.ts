@@ -13,8 +13,8 @@ import { grantProduct, revokeProduct, studentProduct } from '../../api/endpoints
 import { BulkFailedError, CliError, ExitCode, InterruptedError, NotFoundError, RejectedError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { BulkSummary } from '../bulk/engine.js';
-import { subscriptionSnapshot, type AuditEntry, type ChangeEntry, type Journal } from '../../audit/index.js';
 import { hasAccess, productLabel, replaceSubscription } from '../changes.js';
+import { subscriptionSnapshot } from '../../audit/snapshots.js';
 import { resolveStudent } from '../resolve.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../bulk/operations.js';
 import type { HeldState, PlannedChange } from './plan.js';
@@ -78,8 +78,6 @@ export interface SyncApplyOptions {
   verify: boolean;
   /** The audit log's command: `sync` unless another command plans such changes (`subscriptions extend`). */
   command?: string;
-  /** The run's change record: each change's intent is written before its request, its outcome after (audit/journal.ts). */
-  journal: Journal;
 }
 
 /** The sync's changes as the bulk engine's operation. */
@@ -90,20 +88,6 @@ export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<Pla
   };
 }
 
-/** Sends `request` as the change `entry` describes, recorded intent first; `details` complete the record. */
-async function recorded<T>(journal: Journal, entry: ChangeEntry, request: () => Promise<T>, details: (value: T) => Partial<AuditEntry>): Promise<T> {
-  const pending = await journal.begin(entry);
-  let value: T;
-  try {
-    value = await request();
-  } catch (error) {
-    await pending.failed(error);
-    throw error;
-  }
-  await pending.applied(details(value));
-  return value;
-}
-
 async function applyChange(context: RowContext, change: PlannedChange, options: SyncApplyOptions): Promise<Outcome> {
   const { api } = context;
   const studentId = change.studentId ?? (await resolveStudent(api, change.student, { cache: context.cache, fetch: true })).id;
@@ -112,50 +96,60 @@ async function applyChange(context: RowContext, change: PlannedChange, options: 
     const held = await studentProduct(api, studentId, change.productId);
     if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else');
   }
-  const before = change.from && subscriptionSnapshot(heldSubscription(change.productId, change.from));
-  const entry = { student: change.student, student_id: studentId, product_id: change.productId, line: change.line, before };
-  const { journal } = options;
+  const before = change.from && heldSubscription(change.productId, change.from);
+  const about = { student: change.student, student_id: studentId, product_id: change.productId };
   switch (change.action) {
     case 'grant': {
-      const body = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+      const dates = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+      const pending = await context.journal?.begin({ action: 'grant', result: 'granted', ...about, after: { ...dates, expiration_date: dates.expiration_date ?? null } });
       let granted: Awaited<ReturnType<typeof grantProduct>>;
       try {
-        granted = await recorded(journal, { ...entry, action: 'grant', result: 'granted' }, () => grantProduct(api, studentId, body),
-          ({ data, requestId }) => ({ request_id: requestId, after: subscriptionSnapshot(data) }));
+        granted = await grantProduct(api, studentId, dates);
       } catch (error) {
         // Refused: the student has the product now (someone granted it since the snapshot).
-        if (!(error instanceof RejectedError)) throw error;
-        const now = await studentProduct(api, studentId, change.productId);
-        if (!now) throw error;
+        const now = error instanceof RejectedError ? await studentProduct(api, studentId, change.productId) : undefined;
+        if (!now) {
+          await pending?.failed(error);
+          throw error;
+        }
+        pending?.dropped();
         return foundChanged(change, base, now, 'granted meanwhile by someone else');
       }
       const { data, requestId, recovered } = granted;
+      await pending?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
       return {
         ...base, result: 'granted', requestId, recovered,
         message: `granted ${productLabel(change.productId, data)} to ${change.student}${datesText(change)}${recoveredNote(recovered)}`,
       };
     }
     case 'revoke': {
-      const revoke = async () => {
-        try {
-          return { requestId: (await revokeProduct(api, studentId, change.productId)).requestId, gone: false };
-        } catch (error) {
-          // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
-          if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) throw error;
-          return { requestId: undefined, gone: true };
+      const pending = await context.journal?.begin({ action: 'revoke', result: 'revoked', ...about, before: before && subscriptionSnapshot(before) });
+      let requestId: string | undefined;
+      let gone = '';
+      try {
+        ({ requestId } = await revokeProduct(api, studentId, change.productId));
+      } catch (error) {
+        // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
+        if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) {
+          await pending?.failed(error);
+          throw error;
         }
+        gone = ' (it was already gone when the server answered: a retried request, or revoked meanwhile)';
+      }
+      await pending?.applied({ request_id: requestId });
+      return {
+        ...base, result: 'revoked', requestId, message: `revoked ${productLabel(change.productId)} from ${change.student}${gone}`,
       };
-      const { requestId, gone } = await recorded(journal, { ...entry, action: 'revoke', result: 'revoked' }, revoke, (done) => ({ request_id: done.requestId }));
-      const note = gone ? ' (it was already gone when the server answered: a retried request, or revoked meanwhile)' : '';
-      return { ...base, result: 'revoked', requestId, message: `revoked ${productLabel(change.productId)} from ${change.student}${note}` };
     }
     case 'restore':
     case 'change-expiration': {
       const dates = change.expiration === undefined ? { accession: change.accession as string } : { accession: change.accession as string, expiration: change.expiration };
+      // The renewal's guarantee: a grant refused after the revoke puts the planned-from subscription back.
+      const replaced = before ?? heldSubscription(change.productId, { hasAccess: true });
+      const { data, requestId, recovered } = await replaceSubscription(api, { input: change.student, id: studentId }, change.productId, replaced, dates, {
+        journal: context.journal, label: change.student,
+      });
       const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
-      // One change of two requests, recorded as a renewal (undone as one).
-      const { data, requestId, recovered } = await recorded(journal, { ...entry, action: 'renew', result }, () => replaceSubscription(api, studentId, change.productId, dates),
-        (done) => ({ request_id: done.requestId, after: subscriptionSnapshot(done.data) }));
       const what = change.action === 'restore'
         ? `restored ${productLabel(change.productId, data)} for ${change.student}`
         : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;

@@ -3,9 +3,9 @@
  * `members students import F`: the bulk forms (contract §5). Each returns the
  * run's report, or throws after printing the results and the summary (exit 7
  * when a row failed, 130 when interrupted); `hooks.onFinish` receives the
- * report in every case where something was sent (the audit log's hook).
+ * report in every case where something was sent. Each applied row is
+ * recorded as it is applied, intent first (session/bulk/run.ts).
  */
-import { bulkRecorder, type BulkRecorder } from '../../audit/index.js';
 import type { Session } from '../session.js';
 import { bulkSettings, type BulkFlags } from './flags.js';
 import { grantOperation, importOperation, revokeOperation } from '../../domain/bulk/operations.js';
@@ -20,29 +20,14 @@ export interface BulkCommandFlags extends BulkFlags {
   renew?: boolean;
 }
 
-/** Records the run in the audit log: each applied row as it is applied, then one record for the run, after the caller's own hook. */
-function audited(session: Session, hooks: BulkHooks = {}): BulkHooks {
-  let recorder: Promise<BulkRecorder> | undefined;
-  const recorderFor = (run: Parameters<typeof bulkRecorder>[1]) => (recorder ??= bulkRecorder(session, run));
-  return {
-    async onRow(outcome, run) {
-      await (await recorderFor(run)).row(outcome);
-    },
-    async onFinish(report) {
-      await hooks.onFinish?.(report);
-      await (await recorderFor(report)).finish(report.summary);
-    },
-  };
-}
-
 export function bulkGrant(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason, renew: flags.renew }, audited(session, hooks));
+  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason, renew: flags.renew }, hooks);
 }
 
 export function bulkRevoke(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, revokeOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
+  return runBulk(session, revokeOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
 }
 
 export function importStudents(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, importOperation, { file, ...bulkSettings(flags), reason: flags.reason }, audited(session, hooks));
+  return runBulk(session, importOperation, { file, ...bulkSettings(flags), reason: flags.reason }, hooks);
 }

@@ -34,7 +34,7 @@ import type { Api } from '../../api/client.js';
 import { chooseReads, type BulkReads } from '../../domain/bulk/reads.js';
 import type { StrategyChoice } from '../../domain/read-plan.js';
 import {
-  RunPlanner, execute, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+  RunPlanner, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../domain/bulk/engine.js';
 import { readsProductList, resolveProduct, type Named } from '../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../domain/bulk/operations.js';
@@ -44,8 +44,9 @@ import type { Messages } from '../../output/messages.js';
 import type { Session } from '../session.js';
 import { plural } from '../../lib/values.js';
 import { bulkResultView } from '../../views/bulk.js';
-import { describeHeader, readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
+import { describeHeader, readCsvRows, readCsvSource, type CsvOptions } from '../../domain/bulk/csv.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
+import { openRun } from '../../audit/journal.js';
 
 export type { BulkSummary } from '../../domain/bulk/engine.js';
 
@@ -90,8 +91,8 @@ export interface BulkHooks {
    * calls it too (`report.dryRun`).
    */
   onFinish?(report: BulkReport): void | Promise<void>;
-  /** Called as each row is done (in completion order), before onFinish: the audit log records rows as they are applied. */
-  onRow?(outcome: BulkRowOutcome, run: Pick<BulkReport, 'command' | 'source' | 'reason' | 'dryRun'>): void | Promise<void>;
+  /** Called after onFinish with the run's audit id, when any of its changes was recorded (`members sync` names it). */
+  onRecorded?(runId: string): void | Promise<void>;
 }
 
 /** Reads, checks, confirms, applies and prints; returns the report, or throws after printing (exit 7, 130, …). */
@@ -104,12 +105,37 @@ export async function runBulk<Plan>(
   const source = options.file === '-' ? 'stdin' : options.file;
   const messages = await session.messages();
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
-  // Each row is checked as it is read: the file's cells are never all held beside their plans.
-  const planner = new RunPlanner(op, new Date());
-  const header = await readCsvRows(await readCsvSource(io, options.file), op.columns, source, (row) => planner.add(row), { ignoreExtra: options.ignoreExtra });
-  // Which column was read as what, when the file names them its own way (a spreadsheet export).
-  const described = describeHeader(header, source);
-  if (described) messages.notice(described);
+  const input = await readCsvSource(io, options.file);
+  const now = new Date();
+  let told = false;
+  const csv: CsvOptions = {
+    ignoreExtra: options.ignoreExtra,
+    // Which column was read as what, when the file names them its own way (a spreadsheet export): said once, before any row's error.
+    onHeader: (header) => {
+      const described = told ? undefined : describeHeader(header, source);
+      told = true;
+      if (described) messages.notice(described);
+    },
+  };
+  const refusal = (invalid: number, sent: string) => new UsageError(
+    `${plural(invalid, 'invalid row')} in ${source}; ${sent}. Fix ${invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to apply the other rows`,
+  );
+  // First pass: every row checked as it is read, holding only the duplicate check's compact keys, so
+  // that a huge file with one bad row is refused in the memory of a small one.
+  if (!options.skipInvalid) {
+    const check = rowChecker(op, now);
+    let invalid = 0;
+    await readCsvRows(input, op.columns, source, (row) => {
+      const checked = check(row);
+      if (checked.problem === undefined) return;
+      invalid++;
+      messages.error(`line ${checked.line}: ${checked.problem}`);
+    }, csv);
+    if (invalid > 0) throw refusal(invalid, 'nothing was sent');
+  }
+  // Second pass: the file again, each row planned as it is read (its cells are never all held beside their plans).
+  const planner = new RunPlanner(op, now);
+  await readCsvRows(input, op.columns, source, (row) => planner.add(row), csv);
   const offline = planner.done();
   const products = op.products;
   // A dry run checks ids too, and a question names the products by title: both read the product list.
@@ -119,11 +145,8 @@ export async function runBulk<Plan>(
   const refuseInvalid = (checked: PlannedRun<Plan>, sent: string) => {
     if (checked.invalid.length === 0 || options.skipInvalid) return;
     for (const row of checked.invalid) messages.error(`line ${row.line}: ${row.problem}`);
-    throw new UsageError(
-      `${plural(checked.invalid.length, 'invalid row')} in ${source}; ${sent}. Fix ${checked.invalid.length === 1 ? 'it' : 'them'}, or pass --skip-invalid to apply the other rows`,
-    );
+    throw refusal(checked.invalid.length, sent);
   };
-  refuseInvalid(offline, 'nothing was sent');
 
   // Everything that can refuse the run does so before any request.
   if (ask && !globals.yes && (options.file === '-' || !io.stdin.isTTY)) {
@@ -203,6 +226,9 @@ export interface Terminal {
   started: number;
 }
 
+/** `students grant --file`: the bulk forms of grant and revoke, as the contract writes them. */
+const bulkCommand = (command: string) => (command === 'students grant' || command === 'students revoke' ? `${command} --file` : command);
+
 /** How a run's results look: their view, each printed record, the summary line, and the error it ends with. */
 export interface RunPresentation {
   view: View;
@@ -230,14 +256,10 @@ export async function applyRun<Plan>(
   let interrupted = false;
 
   const progress = await messages.progress(run.todo.length);
-  const recording: Array<void | Promise<void>> = [];
-  const meta = { command: op.command, source, reason: options.reason, dryRun: options.dryRun };
-  const execution = execute(op, run, context, {
-    concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason,
-    onRow: (outcome) => {
-      progress.tick();
-      recording.push(hooks.onRow?.(outcome, meta));
-    },
+  // Every applied row is recorded, intent first, under the run's id; a dry run records nothing.
+  const journal = options.dryRun || !context ? undefined : await openRun(session, { command: bulkCommand(op.command), reason: options.reason, source });
+  const execution = execute(op, run, context && { ...context, journal }, {
+    concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, onRow: () => progress.tick(),
   });
   // Before any table reaches the terminal.
   const settled = execution.settled.finally(() => progress.stop());
@@ -289,8 +311,9 @@ export async function applyRun<Plan>(
   });
   messages.notice(presentation.summaryLine(summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
-  await Promise.all(recording);
   await hooks.onFinish?.(report);
+  const runId = await journal?.finish({ counts: summary.counts, interrupted: summary.interrupted });
+  if (runId !== undefined) await hooks.onRecorded?.(runId);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
   const error = presentation.runError(summary, execution.fatal);

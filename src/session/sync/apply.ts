@@ -15,8 +15,7 @@ import { monotonicMs } from '../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../output/index.js';
 import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
 import type { Session } from '../session.js';
-import { TYPE_TO_CONFIRM_ABOVE, applyRun, type BulkHooks, type RunPresentation } from '../bulk/run.js';
-import { openRun } from '../../audit/index.js';
+import { TYPE_TO_CONFIRM_ABOVE, applyRun, type RunPresentation } from '../bulk/run.js';
 
 /** The plan's records to stdout (or --out), in the output format asked. */
 export async function printPlanRecords(session: Session, records: readonly PlanRecord[]): Promise<void> {
@@ -66,18 +65,9 @@ export async function applyPlan(session: Session, api: Api, changes: readonly Pl
   const presentation: RunPresentation = {
     view: as?.view ?? SYNC_RESULT_VIEW, printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again),
   };
-  const command = as?.command ?? 'sync';
-  const journal = await openRun(session, { command, reason: settings.reason, source: settings.source });
-  const hooks: BulkHooks = {
-    async onFinish(report) {
-      const runId = await journal.finish(report.summary);
-      if (runId !== undefined) {
-        messages.notice(`Recorded as run ${runId}: \`members history --run ${runId}\` lists its changes, \`members undo ${runId}\` reverses them.`);
-      }
-    },
-  };
-  await applyRun(session, syncOperation({ verify: settings.verify, command, journal }), run, { api, dryRun: false, reason: settings.reason },
-    { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, hooks,
+  const recorded = (runId: string) => messages.notice(`Recorded as run ${runId}: \`members history --run ${runId}\` lists its changes, \`members undo ${runId}\` reverses them.`);
+  await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command }), run, { api, dryRun: false, reason: settings.reason },
+    { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, { onRecorded: recorded },
     { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation);
 }
 

@@ -3,22 +3,13 @@
  * an undici MockAgent: one record per change, with the reason and the
  * server's request id, what undo needs, and never a token or a magic link.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { bulkRecorder, type AuditContext, type AuditRecord, type BulkRun } from '../../../src/audit/index.js';
-
-/** A whole run at once: its rows, then the run record, as `students grant --file` records them one by one. */
-async function recordBulkRun(context: AuditContext, run: BulkRun): Promise<string | undefined> {
-  const recorder = await bulkRecorder(context, run);
-  for (const row of run.outcomes) await recorder.row(row);
-  return recorder.finish(run.summary);
-}
+import type { AuditRecord } from '../../../src/audit/index.js';
 import { main } from '../../../src/main.js';
-import { globalOptions } from '../../../src/program.js';
-import { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
 const BASE = 'https://members.example.com';
@@ -190,53 +181,54 @@ describe('recorded changes', () => {
   });
 });
 
-describe('recordBulkRun', () => {
-  const session = () => new Session(globalOptions({ output: 'table', timeout: '30s', retries: '3' }), { io: fakeIo({ env: env() }).io });
-  const row = (line: number, result: string, extra: object = {}) => ({
-    line, student: `s${line}@example.com`, student_id: `s${line}`, product_id: 'p1', result, message: '', ...extra,
-  });
+describe('bulk runs', () => {
+  const csv = (text: string) => {
+    const path = join(configDir, 'rows.csv');
+    writeFileSync(path, text);
+    return path;
+  };
+  const NOT_HELD = { message: 'not held', exception: 'SubscriptionNotFoundException' };
 
-  it('writes one record per applied row, then one for the run', async () => {
-    const runId = await recordBulkRun(session(), {
-      command: 'students grant',
-      source: 'cohort.csv',
-      reason: 'spring cohort',
-      dryRun: false,
-      outcomes: [
-        row(2, 'granted', { change: { subscription: SUB }, requestId: 'r2' }), row(3, 'skipped'), row(4, 'granted', { subscription: SUB }),
-        row(5, 'failed'), row(6, 'granted', { change: { subscription: SUB } }),
-      ],
-      summary: { counts: { granted: 3, skipped: 1, failed: 1 }, interrupted: false },
-    });
+  it('one record per applied row (with its line and the run id), then one for the run; skipped and failed rows are not recorded', async () => {
+    catalog();
+    for (const id of ['s2', 's3', 's4']) {
+      pool().intercept({ path: `/api/v1/students/${id}/products/p1`, method: 'GET', headers: AUTH }).reply(id === 's3' ? 200 : 404, id === 's3' ? { data: SUB } : NOT_HELD);
+    }
+    pool().intercept({ path: '/api/v1/students/s2/products', method: 'POST', headers: AUTH }).reply(201, { data: SUB }, { headers: { 'x-request-id': 'r2' } });
+    pool().intercept({ path: '/api/v1/students/s4/products', method: 'POST', headers: AUTH }).reply(422, { message: 'The product is closed.' });
+    pool().intercept({ path: '/api/v1/students/s4/products/p1', method: 'GET', headers: AUTH }).reply(404, NOT_HELD);
+    const { code } = await cli(['students', 'grant', '--file', csv('student,product_id\ns2,p1\ns3,p1\ns4,p1\n'), '--concurrency', '1', '-q', '--reason', 'spring cohort']);
+    expect(code).toBe(7);
     const records = log();
-    expect(records).toHaveLength(4);
-    expect(records.map((r) => [r.command, r.action, r.line, r.run_id, r.reason])).toEqual([
-      ['students grant --file', 'grant', 2, runId, 'spring cohort'], ['students grant --file', 'grant', 4, runId, 'spring cohort'],
-      ['students grant --file', 'grant', 6, runId, 'spring cohort'], ['students grant --file', 'bulk', undefined, undefined, 'spring cohort'],
+    expect(records.map((r) => [r.command, r.action, r.line, r.result, r.reason])).toEqual([
+      ['students grant --file', 'grant', 2, 'granted', 'spring cohort'], ['students grant --file', 'bulk', undefined, 'partial', 'spring cohort'],
     ]);
-    expect(records[0]).toMatchObject({ student: 's2@example.com', student_id: 's2', product_id: 'p1', request_id: 'r2', after: { id: 77 } });
-    expect(records[3]).toMatchObject({ id: runId, result: 'partial', source: 'cohort.csv', counts: { granted: 3, skipped: 1, failed: 1 } });
-    expect(new Set(records.map((r) => r.id)).size).toBe(4);
+    expect(records[0]).toMatchObject({ student: 's2', student_id: 's2', product_id: 'p1', request_id: 'r2', run_id: records[1]?.id, after: { id: 77 } });
+    expect(records[1]).toMatchObject({ source: join(configDir, 'rows.csv'), counts: { granted: 1, skipped: 1, failed: 1 } });
+    expect(records[1]?.run_id).toBeUndefined();
+    expect(existsSync(join(configDir, 'audit-intents')) ? readdirSync(join(configDir, 'audit-intents')) : []).toEqual([]);
   });
 
-  it('revoked rows keep the subscription removed; import rows have no product; an interrupted run says so', async () => {
-    await recordBulkRun(session(), {
-      command: 'students revoke', outcomes: [row(2, 'revoked', { change: { subscription: SUB } })], summary: { counts: { revoked: 1, failed: 0 } },
-    });
-    await recordBulkRun(session(), {
-      command: 'students import', outcomes: [row(2, 'created', { product_id: '' })], summary: { counts: { created: 1 }, interrupted: true },
-    });
-    expect(log().map((r) => [r.command, r.action, r.result, r.product_id, r.before?.accession_date])).toEqual([
-      ['students revoke --file', 'revoke', 'revoked', 'p1', '2024-01-01'], ['students revoke --file', 'bulk', 'completed', undefined, undefined],
-      ['students import', 'create', 'created', undefined, undefined], ['students import', 'bulk', 'interrupted', undefined, undefined],
+  it('revoked rows keep the subscription removed; import rows have no product', async () => {
+    catalog();
+    pool().intercept({ path: '/api/v1/students/s2/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB });
+    pool().intercept({ path: '/api/v1/students/s2/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '');
+    expect((await cli(['students', 'revoke', '--file', csv('student,product_id\ns2,p1\n'), '--yes', '-q'])).code).toBe(0);
+    pool().intercept({ path: '/api/v1/students/email/new%40example.com', method: 'GET', headers: AUTH }).reply(404, { message: 'no' });
+    pool().intercept({ path: '/api/v1/students', method: 'POST', headers: AUTH }).reply(201, { data: { ...MARIA, id: 's9', email: 'new@example.com' } });
+    expect((await cli(['students', 'import', csv('first_name,last_name,email\nNew,One,new@example.com\n'), '-q'])).code).toBe(0);
+    expect(log().map((r) => [r.command, r.action, r.result, r.student_id, r.product_id, r.before?.accession_date])).toEqual([
+      ['students revoke --file', 'revoke', 'revoked', 's2', 'p1', '2024-01-01'], ['students revoke --file', 'bulk', 'completed', undefined, undefined, undefined],
+      ['students import', 'create', 'created', 's9', undefined, undefined], ['students import', 'bulk', 'completed', undefined, undefined, undefined],
     ]);
   });
 
   it('records nothing for a dry run or a run that changed nothing', async () => {
-    expect(await recordBulkRun(session(), {
-      command: 'students revoke', dryRun: true, outcomes: [row(2, 'revoked', { dryRun: true })], summary: { counts: { revoked: 1 } },
-    })).toBeUndefined();
-    expect(await recordBulkRun(session(), { command: 'students revoke', outcomes: [row(2, 'skipped')], summary: { counts: { skipped: 1 } } })).toBeUndefined();
+    catalog();
+    catalog();
+    pool().intercept({ path: '/api/v1/students/s2/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB }).times(2);
+    expect((await cli(['students', 'revoke', '--file', csv('student,product_id\ns2,p1\n'), '--dry-run', '-q'])).code).toBe(0);
+    expect((await cli(['students', 'grant', '--file', csv('student,product_id\ns2,p1\n'), '-q'])).code).toBe(0);
     expect(existsSync(logFile())).toBe(false);
   });
 });

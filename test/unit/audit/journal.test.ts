@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openJournal, openRun, provesNothingChanged, type AuditRecord } from '../../../src/audit/index.js';
-import { claimIntent, listIntents, recordedSince, type Intent } from '../../../src/audit/intents.js';
+import { openJournal, openRun, provesNothingChanged, recorded, type AuditRecord, type ChangeGate } from '../../../src/audit/index.js';
+import { claimIntent, listIntents, recordedSince, removeIntent, type Intent } from '../../../src/audit/intents.js';
 import type { AuditContext } from '../../../src/audit/stamp.js';
 import { ApiError, ExitCode, InterruptedError, RejectedError, TransientError } from '../../../src/lib/errors.js';
 
@@ -153,8 +153,10 @@ describe('intent files', () => {
     const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
     mkdirSync(join(dir, 'audit-intents'), { recursive: true });
     writeFileSync(join(dir, 'audit-intents', 'm0000000-00aa.json'), '{"record":');
-    writeFileSync(join(dir, 'audit-intents', 'm0000000-00bb.77.claim'), JSON.stringify({ record: { id: 'm0000000-00bb' }, pid: 5, host: 'h', log_offset: 0 }));
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00bb.77.claim'), JSON.stringify(intentFile('m0000000-00bb')));
     writeFileSync(join(dir, 'audit-intents', 'notes.txt'), 'x');
+    writeFileSync(join(dir, 'audit-intents', 'old.m0000000-00cc.json'), 'x');
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00dd.json.tmp'), 'x');
     const found = listIntents(dir).sort((a, b) => a.id.localeCompare(b.id));
     expect(found.map((f) => [f.id, f.claimedBy, f.intent?.record.id])).toEqual([
       ['m0000000-00aa', undefined, undefined], ['m0000000-00bb', 77, 'm0000000-00bb'], [change.id, undefined, change.id],
@@ -170,16 +172,116 @@ describe('intent files', () => {
     expect(listIntents(dir)[0]?.claimedBy).toBe(1);
   });
 
-  it('recordedSince: finds the id only after the offset, across read chunks', () => {
+  it('recordedSince: finds a record with the id only after the offset, across read chunks', async () => {
     const id = 'm1234567-abcdef012345';
     const filler = `${'{"id":"other"}\n'.repeat(6000)}`;
-    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}"}\n${filler}{"id":"${id}","x":1}\n`);
-    expect(recordedSince(dir, id, 0)).toBe(true);
-    expect(recordedSince(dir, id, 5)).toBe(true);
-    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}"}\n${filler}`);
-    expect(recordedSince(dir, id, 5)).toBe(false);
-    expect(recordedSince(dir, 'm1234567-abcdef012346', 0)).toBe(false);
+    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}","a":1}\n${filler}{"id":"${id}","x":1}\n`);
+    expect(await recordedSince(dir, id, 0)).toBe(true);
+    expect(await recordedSince(dir, id, 5)).toBe(true);
+    writeFileSync(join(dir, 'audit.jsonl'), `{"id":"${id}","a":1}\n${filler}`);
+    expect(await recordedSince(dir, id, 0)).toBe(true);
+    expect(await recordedSince(dir, id, 5)).toBe(false);
+    expect(await recordedSince(dir, 'm1234567-abcdef01234', 0)).toBe(false);
     rmSync(join(dir, 'audit.jsonl'));
-    expect(recordedSince(dir, id, 0)).toBe(false);
+    expect(await recordedSince(dir, id, 0)).toBe(false);
+  });
+});
+
+const intentFile = (id: string, fields: object = {}) => ({ record: { id, base_url: 'b', time: 't' }, pid: 5, host: 'h', log_offset: 0, ...fields });
+
+describe('intent files that are not intents', () => {
+  it.each([
+    ['no pid', { pid: undefined }],
+    ['an id that is not a string', { record: { id: 5, base_url: 'b', time: 't' } }],
+    ['no host', { host: undefined }],
+    ['no offset', { log_offset: undefined }],
+    ['a record without a base URL', { record: { id: 'x', time: 't' } }],
+  ])('%s: unreadable', (_what, fields) => {
+    mkdirSync(join(dir, 'audit-intents'));
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00aa.json'), JSON.stringify(intentFile('m0000000-00aa', fields)));
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00ab.json'), 'null');
+    expect(listIntents(dir).map((found) => found.intent)).toEqual([undefined, undefined]);
+  });
+
+  it('a whole one reads back', () => {
+    mkdirSync(join(dir, 'audit-intents'));
+    writeFileSync(join(dir, 'audit-intents', 'm0000000-00aa.json'), JSON.stringify(intentFile('m0000000-00aa')));
+    expect(listIntents(dir)[0]?.intent).toEqual(intentFile('m0000000-00aa'));
+  });
+
+  it('removing one already gone is no error', () => {
+    expect(() => removeIntent(join(dir, 'audit-intents', 'gone.json'))).not.toThrow();
+  });
+
+  it('no log yet: the offset of the intent is 0', async () => {
+    const change = await (await openJournal(context(), { command: 'students grant' })).begin(GRANT);
+    expect(intentOf(change.id).log_offset).toBe(0);
+  });
+});
+
+describe('the signal gate', () => {
+  const gated = (refuse = false) => {
+    const calls: string[] = [];
+    const gate: ChangeGate = {
+      opening: (repair) => {
+        calls.push(`open${repair ? ' repair' : ''}`);
+        if (refuse && !repair) throw new InterruptedError('stop');
+      },
+      closed: () => void calls.push('closed'),
+    };
+    return { calls, context: { ...context(), gate } };
+  };
+
+  it('is told when each change opens and closes, once, however it ends', async () => {
+    const { calls, context: withGate } = gated();
+    const journal = await openJournal(withGate, { command: 'students grant' });
+    const first = await journal.begin(GRANT);
+    await first.applied();
+    await first.applied();
+    const second = await journal.begin(GRANT, { repair: true });
+    await second.failed(new TransientError('timeout', ExitCode.transient, { method: 'POST', path: '/x' }));
+    (await journal.begin(GRANT)).dropped();
+    await (await journal.begin(GRANT)).failed(refused);
+    expect(calls).toEqual(['open', 'closed', 'open repair', 'closed', 'open', 'closed', 'open', 'closed']);
+  });
+
+  it('a gate that refuses (after Ctrl-C): no intent is written, nothing is sent', async () => {
+    const { context: withGate } = gated(true);
+    const journal = await openJournal(withGate, { command: 'students grant' });
+    await expect(journal.begin(GRANT)).rejects.toThrow('stop');
+    expect(intents()).toEqual([]);
+    await expect(journal.begin(GRANT, { repair: true })).resolves.toBeDefined();
+  });
+});
+
+describe('as()', () => {
+  it('its fields win over those of each change; with() fields do not', async () => {
+    const journal = (await openJournal(context(), { command: 'undo', action: 'grant' })).as({ action: 'undo', undoes: 'abc' });
+    await (await journal.with({ action: 'revoke', line: 3 }).begin({ ...GRANT, action: 'grant' })).applied();
+    expect(log().map((r) => [r.action, r.undoes, r.line, r.command])).toEqual([['undo', 'abc', 3, 'undo']]);
+  });
+});
+
+describe('recorded()', () => {
+  it('sends, then completes the record with what the answer gives', async () => {
+    const change = await (await openJournal(context(), { command: 'scores set' })).begin(GRANT);
+    await expect(recorded(change, async () => ({ id: 'r-7' }), (answer) => ({ request_id: answer.id }))).resolves.toEqual({ id: 'r-7' });
+    expect(log()).toEqual([expect.objectContaining({ id: change.id, request_id: 'r-7' })]);
+  });
+
+  it('without a completion, the record is what begin said', async () => {
+    const change = await (await openJournal(context(), { command: 'scores set' })).begin(GRANT);
+    await recorded(change, async () => 'ok');
+    expect(log()).toEqual([expect.objectContaining({ id: change.id, ...GRANT })]);
+    expect(log()[0]?.request_id).toBeUndefined();
+  });
+
+  it('a failure is passed to failed() and thrown again', async () => {
+    const change = await (await openJournal(context(), { command: 'scores set' })).begin(GRANT);
+    await expect(recorded(change, async () => {
+      throw refused;
+    })).rejects.toBe(refused);
+    expect(intents()).toEqual([]);
+    expect(log()).toEqual([]);
   });
 });

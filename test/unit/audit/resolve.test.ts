@@ -21,7 +21,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const { api, pool } = mockApi();
 const SELF = 1000;
-const running = new Set<number>();
+// A process sees itself running.
+const running = new Set<number>([SELF]);
 
 const context = (baseUrl = MOCK_BASE): AuditContext => ({
   io: { env: {}, stderr: { write: () => true }, pid: SELF, isRunning: (pid) => running.has(pid) },
@@ -96,6 +97,13 @@ describe('each kind of change, checked', () => {
     expect(log()[0]?.result).toBe('not applied');
   });
 
+  it('revoke, held, with no record of what was there before: not applied', async () => {
+    intent({ action: 'revoke', result: 'revoked' });
+    held(SUB);
+    await resolve();
+    expect(log()[0]?.result).toBe('not applied');
+  });
+
   it.each([
     ['a new subscription', { ...SUB, id: 'sub-10' }, 'renewed', 'applied'],
     ['the old one still', SUB, 'not applied', 'not applied'],
@@ -106,6 +114,7 @@ describe('each kind of change, checked', () => {
     const resolution = await resolve();
     expect(resolution.counts).toEqual({ [label]: 1 });
     expect(log()[0]?.result).toBe(result);
+    expect(log()[0]?.after).toEqual(label === 'applied' ? { ...SUB, id: 'sub-10' } : record.after);
     expect(resolution.halves.map((r) => r.id)).toEqual(label === 'half applied' ? [record.id] : []);
   });
 
@@ -136,6 +145,7 @@ describe('each kind of change, checked', () => {
     pool().intercept({ path: '/api/v1/students/s1/scores', method: 'GET' }).reply(200, { data: { score } });
     await resolve();
     expect(log()[0]?.result).toBe(result);
+    expect(log()[0]?.after).toEqual(score === 5 ? { score: 5 } : undefined);
   });
 
   it('a magic link cannot be checked: unknown, without a request', async () => {
@@ -184,7 +194,7 @@ describe('which intents are checked', () => {
 
   it('another machine\'s intent waits a day', async () => {
     intent({}, { host: 'elsewhere' });
-    expect(await orphanedIntents(context(), T0 + 23 * 3600_000)).toEqual([]);
+    expect(await orphanedIntents(context(), T0 + 24 * 3600_000)).toEqual([]);
     expect(await orphanedIntents(context(), T0 + 25 * 3600_000)).toHaveLength(1);
   });
 
@@ -211,6 +221,36 @@ describe('which intents are checked', () => {
   });
 });
 
+describe('only once, only orphans', () => {
+  it('two runs resolving at once: one claims the change, one record', async () => {
+    intent({});
+    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET' }).reply(200, { data: SUB }).persist();
+    const [first, second] = await Promise.all([resolve(), resolve()]);
+    expect([first.counts, second.counts].filter((counts) => counts.applied === 1)).toHaveLength(1);
+    expect(log()).toHaveLength(1);
+    expect(left()).toEqual([]);
+  });
+
+  it('without intents, the settings are not even read', async () => {
+    const broken: AuditContext = { ...context(), settings: async () => {
+      throw new Error('no settings');
+    } };
+    expect(await orphanedIntents(broken)).toEqual([]);
+    expect(await resolveInterrupted(broken, api())).toEqual({ counts: {}, halves: [] });
+  });
+
+  it('another server\'s intent is never an orphan of this one', async () => {
+    intent({ base_url: 'https://other.example.com' });
+    expect(await orphanedIntents(context())).toEqual([]);
+  });
+
+  it('an Io that cannot tell whether a process runs: every intent is an orphan', async () => {
+    const record = intent({});
+    const blind: AuditContext = { ...context(), io: { env: {}, stderr: { write: () => true } } };
+    expect((await orphanedIntents(blind)).map((found) => found.id)).toEqual([record.id]);
+  });
+});
+
 describe('what the user is told', () => {
   it.each([
     [{}, undefined],
@@ -220,6 +260,15 @@ describe('what the user is told', () => {
     [{ applied: 2, 'not applied': 1 }, '3 changes from interrupted runs were checked: 2 applied, 1 not applied'],
   ])('%j: %s', (counts, text) => {
     expect(resolutionNotice({ counts, halves: [] })).toBe(text);
+  });
+
+  it('a half renewal without a status: none is named', () => {
+    const text = halfRenewalWarning({
+      id: 'abc', time: '', user: '', profile: '', base_url: '', command: 'students grant', action: 'renew', result: 'revoked',
+      student_id: 's1', product_id: 'p1', before: { accession_date: '2024-01-01', expiration_date: '2024-12-31' },
+    });
+    expect(text).toContain('(renewing product p1 of s1)');
+    expect(text).toContain('(accession 2024-01-01, expiration 2024-12-31);');
   });
 
   it('a half renewal: what was lost, and the undo that gives it back', () => {

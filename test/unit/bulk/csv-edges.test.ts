@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseCsv, readCsvSource } from '../../../src/domain/bulk/csv.js';
+import { LineCounter, parseCsv, readCsvRows, readCsvSource, type CsvInput } from '../../../src/domain/bulk/csv.js';
 import type { CsvColumns } from '../../../src/domain/bulk/operations.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
@@ -27,10 +27,19 @@ describe('readCsvSource', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const io = (stdin: string) => ({ cwd: dir, stdin: Object.assign(Readable.from([Buffer.from(stdin)]), { isTTY: false }) });
 
-  it('reads - from stdin, and any other name as a file below the working directory', async () => {
+  /** All the bytes a reading of the input gives. */
+  const text = async (input: CsvInput) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of input()) chunks.push(chunk);
+    return Buffer.concat(chunks).toString();
+  };
+
+  it('reads - from stdin, and any other name as a file below the working directory; each reading starts again', async () => {
     writeFileSync(join(dir, 'rows.csv'), 'from the file');
-    expect((await readCsvSource(io('from stdin'), '-')).toString()).toBe('from stdin');
-    expect((await readCsvSource(io('from stdin'), 'rows.csv')).toString()).toBe('from the file');
+    const stdin = await readCsvSource(io('from stdin'), '-');
+    expect([await text(stdin), await text(stdin)]).toEqual(['from stdin', 'from stdin']);
+    const file = await readCsvSource(io('from stdin'), 'rows.csv');
+    expect([await text(file), await text(file)]).toEqual(['from the file', 'from the file']);
   });
 
   it('says why a file cannot be read, naming it as given', async () => {
@@ -102,5 +111,63 @@ describe('parseCsv rows', () => {
       .toBe('f.csv: line 3: a quote inside a field that is not quoted; quote the whole field and double the quote ("say ""hi""")');
     expect(await problem('student,product_id\n"s1"x,p1\n'))
       .toBe('f.csv: line 2: text after the closing quote of a field; a quote inside a quoted field is written twice ("")');
+  });
+});
+
+describe('reading in chunks', () => {
+  const COLUMNS = { required: ['student', 'product_id'], optional: ['accession_date'] };
+  const FILE = 'student,product_id\r\n"a\r\nb",p1\r\r\nc,p2\rd,p3\n\ne;x,p4\r';
+  /** The rows as read from the input split every `size` bytes. */
+  async function rowsIn(bytes: Buffer, size: number) {
+    const rows: Array<{ line: number; values: Record<string, string>; problem?: string }> = [];
+    const input: CsvInput = async function* chunks() {
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+    };
+    await readCsvRows(input, COLUMNS, 'rows.csv', (row) => void rows.push(row));
+    return rows;
+  }
+
+  it('gives the same rows, lines included, however the bytes are split (a CRLF or a character across two chunks too)', async () => {
+    const bytes = Buffer.from(`${FILE}Zoë,p5\n`);
+    const whole = await parseCsv(bytes, COLUMNS, 'rows.csv');
+    expect(whole.map((row) => row.line)).toEqual([2, 5, 6, 8, 9]);
+    for (const size of [1, 2, 3, 5, 7, 64]) expect(await rowsIn(bytes, size), `chunks of ${size}`).toEqual(whole);
+  });
+
+  it('a byte that is not UTF-8 in a later chunk, or a character cut at the very end, is the usage error of a whole file', async () => {
+    await expect(rowsIn(Buffer.concat([Buffer.from('student,product_id\nmaria,p1\n'), Buffer.from([0xff, 0x0a])]), 4)).rejects.toThrow('rows.csv is not UTF-8 text');
+    await expect(rowsIn(Buffer.concat([Buffer.from('student,product_id\nmaria,p1\n'), Buffer.from('ë').subarray(0, 1)]), 4)).rejects.toThrow('rows.csv is not UTF-8 text');
+  });
+
+  it('a structural error names its line, counted across chunks', async () => {
+    await expect(rowsIn(Buffer.from('student,product_id\r\na,p1\r\n"b,p2\n'), 3)).rejects.toThrow(/^rows\.csv: line 3: a quoted field is never closed/);
+  });
+
+  it('an empty input is an empty file', async () => {
+    await expect(rowsIn(Buffer.alloc(0), 4)).rejects.toThrow('rows.csv is empty');
+  });
+});
+
+describe('LineCounter', () => {
+  it('counts LF, CRLF and CR across chunks; a CR with nothing after it waits for the next byte, or the end', () => {
+    const counter = new LineCounter();
+    counter.push(Buffer.from('ab\r'));
+    counter.push(Buffer.from('\ncd\r'));
+    counter.push(Buffer.from('e\nf\r'));
+    expect([0, 3, 4, 7, 7, 9].map((offset) => counter.lineAt(offset))).toEqual([1, 1, 2, 3, 3, 4]);
+    expect(counter.lineAt(11)).toBe(4);
+    counter.push(Buffer.from('\ng'));
+    expect(counter.lineAt(12)).toBe(5);
+    counter.push(Buffer.from('\r'));
+    counter.end();
+    expect(counter.lineAt(14)).toBe(6);
+    expect(new LineCounter().lineAt(0)).toBe(1);
+  });
+
+  it('a CR at the very end counts once the input has ended', () => {
+    const counter = new LineCounter();
+    counter.push(Buffer.from('a\r'));
+    counter.end();
+    expect(counter.lineAt(2)).toBe(2);
   });
 });

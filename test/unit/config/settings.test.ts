@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/lib/errors.js';
-import { maskSecret, resolveSettings, validateBaseUrl } from '../../../src/config/settings.js';
+import { checkTokenOrigins, maskSecret, originOf, overriddenTokens, resolveSettings, validateBaseUrl } from '../../../src/config/settings.js';
+import { MissingCredentialsError } from '../../../src/lib/errors.js';
 import { memoryProfileStore } from '../../../src/config/store.js';
 
 const store = () =>
@@ -22,7 +23,10 @@ describe('resolveSettings', () => {
       token: 'tok-prod',
       tokenSource: 'profile',
       developerToken: 'dev-prod',
+      developerTokenSource: 'profile',
       platformToken: 'plat-prod',
+      platformTokenSource: 'profile',
+      stored: store().get('production'),
       storage: 'file',
     });
   });
@@ -102,6 +106,108 @@ describe('resolveSettings', () => {
   it('does not refuse a missing active profile; it just has no settings', () => {
     const settings = resolveSettings({}, {}, memoryProfileStore({ active: 'gone', profiles: {} }));
     expect(settings).toEqual({ profile: 'gone', profileSource: 'profile' });
+  });
+});
+
+describe('a stored token goes only to its profile\'s host', () => {
+  const refusal = (flags: { profile?: string; baseUrl?: string }, env: Record<string, string>, kind: 'api' | 'report') => {
+    try {
+      checkTokenOrigins(resolveSettings(flags, env, store()), kind);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(MissingCredentialsError);
+      expect((error as MissingCredentialsError).exitCode).toBe(3);
+      return (error as Error).message;
+    }
+  };
+
+  it('a base URL of another origin from the environment or a flag, with the profile\'s token: refused, naming both hosts', () => {
+    expect(refusal({}, { MEMBERS_BASE_URL: 'https://staging.example.com' }, 'api')).toBe(
+      'the API token of profile "production" belongs to https://members.example.com, but the base URL in force is https://staging.example.com '
+        + '(from MEMBERS_BASE_URL); it is not sent there. Set MEMBERS_TOKEN to a token of https://staging.example.com, or drop MEMBERS_BASE_URL to use https://members.example.com',
+    );
+    expect(refusal({ baseUrl: 'https://members.example.com:8443' }, {}, 'api')).toMatch(/in force is https:\/\/members\.example\.com:8443 \(from --base-url\); it is not sent there\. Set MEMBERS_TOKEN to a token of .*, or drop --base-url to use/);
+    expect(refusal({ baseUrl: 'http://members.example.com' }, {}, 'api')).toMatch(/^the API token of profile "production" belongs to https:\/\/members\.example\.com, but/);
+  });
+
+  it('the report tokens: both named, or the one left from the profile', () => {
+    expect(refusal({}, { MEMBERS_BASE_URL: 'https://staging.example.com' }, 'report')).toMatch(
+      /^the report developer token and report platform token of profile "production" belong to https:\/\/members\.example\.com, .*; they are not sent there\. Set MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN to tokens of https:\/\/staging\.example\.com, or drop MEMBERS_BASE_URL/,
+    );
+    expect(refusal({}, { MEMBERS_BASE_URL: 'https://staging.example.com', MEMBERS_DEVELOPER_TOKEN: 'd' }, 'report')).toMatch(
+      /^the report platform token of profile "production" belongs to .*; it is not sent there\. Set MEMBERS_PLATFORM_TOKEN to a token of/,
+    );
+  });
+
+  it('a profile keeping its tokens in the keychain: refused before its item is read, for the tokens the environment does not give', () => {
+    const keychained = memoryProfileStore({ profiles: { default: { base_url: 'https://members.example.com', keychain: 'default/0a1b2c3d' } } });
+    const check = (env: Record<string, string>, kind: 'api' | 'report') => () => checkTokenOrigins(resolveSettings({}, env, keychained), kind);
+    expect(check({ MEMBERS_BASE_URL: 'https://staging.example.com' }, 'api')).toThrow(/^the API token of profile "default" belongs to https:\/\/members\.example\.com, but/);
+    expect(check({ MEMBERS_BASE_URL: 'https://staging.example.com', MEMBERS_DEVELOPER_TOKEN: 'd' }, 'report')).toThrow(/^the report platform token of profile "default" belongs to/);
+    expect(check({ MEMBERS_BASE_URL: 'https://staging.example.com', MEMBERS_TOKEN: 't' }, 'api')).not.toThrow();
+    expect(check({}, 'api')).not.toThrow();
+  });
+
+  it.each([
+    ['the same origin, another path', {}, { MEMBERS_BASE_URL: 'https://members.example.com/v2/' }, 'api'],
+    ['the token from the environment too', {}, { MEMBERS_BASE_URL: 'https://staging.example.com', MEMBERS_TOKEN: 't' }, 'api'],
+    ['the report tokens from the environment', {}, { MEMBERS_BASE_URL: 'https://staging.example.com', MEMBERS_DEVELOPER_TOKEN: 'd', MEMBERS_PLATFORM_TOKEN: 'p' }, 'report'],
+    ['the profile\'s own base URL', {}, {}, 'api'],
+    ['a profile that does not exist (no stored token)', { profile: 'elsewhere', baseUrl: 'https://x.example.com' }, {}, 'api'],
+    ['a base URL that does not parse (validated later)', { baseUrl: 'not a url' }, {}, 'api'],
+  ] as const)('allowed: %s', (_what, flags, env, kind) => {
+    expect(refusal(flags, env, kind)).toBeUndefined();
+  });
+});
+
+describe('tokens from the environment over stored ones', () => {
+  const warnings = (flags: { profile?: string; baseUrl?: string }, env: Record<string, string>, kind: 'api' | 'report') =>
+    overriddenTokens(resolveSettings(flags, env, store()), kind);
+
+  it('each overriding variable is named, with the host it goes to', () => {
+    expect(warnings({ profile: 'production' }, { MEMBERS_TOKEN: 'tok-other' }, 'api')).toEqual([
+      'MEMBERS_TOKEN overrides the API token stored in profile "production" and is sent to its host, https://members.example.com; unset MEMBERS_TOKEN to use the profile\'s own',
+    ]);
+    expect(warnings({}, { MEMBERS_DEVELOPER_TOKEN: 'd2', MEMBERS_PLATFORM_TOKEN: 'p2', MEMBERS_TOKEN: 't2' }, 'report').map((w) => w.split(' ')[0])).toEqual([
+      'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN',
+    ]);
+  });
+
+  it.each([
+    ['the same token', { MEMBERS_TOKEN: 'tok-prod' }, {}],
+    ['no token stored', { MEMBERS_PLATFORM_TOKEN: 'p' }, { profile: 'staging' }],
+    ['a base URL from elsewhere (the token goes there, not to the profile\'s host)', { MEMBERS_TOKEN: 't', MEMBERS_BASE_URL: 'https://x.example.com' }, {}],
+    ['no token in the environment', {}, {}],
+  ] as const)('none: %s', (_what, env, flags) => {
+    expect(warnings(flags, env, 'api')).toEqual([]);
+    if (!('MEMBERS_TOKEN' in env)) expect(warnings(flags, env, 'report').filter((w) => w.startsWith('MEMBERS_DEVELOPER'))).toEqual([]);
+  });
+
+  it('a profile keeping its tokens in the keychain: its item, not read for this, holds an API token; once read, the same token is no warning', () => {
+    const keychained = memoryProfileStore({ profiles: { default: { base_url: 'https://members.example.com', keychain: 'default/0a1b2c3d' } } });
+    const env = { MEMBERS_TOKEN: 't', MEMBERS_DEVELOPER_TOKEN: 'd', MEMBERS_PLATFORM_TOKEN: 'p' };
+    expect(overriddenTokens(resolveSettings({}, env, keychained), 'api').map((w) => w.split(' ')[0])).toEqual(['MEMBERS_TOKEN']);
+    expect(overriddenTokens(resolveSettings({}, env, keychained), 'report')).toEqual([]);
+    const read = resolveSettings({}, env, keychained, { account: 'default/0a1b2c3d', tokens: { token: 't', developer_token: 'd-kc' } });
+    expect(overriddenTokens(read, 'api')).toEqual([]);
+    expect(overriddenTokens(read, 'report').map((w) => w.split(' ')[0])).toEqual(['MEMBERS_DEVELOPER_TOKEN']);
+  });
+
+  it('a profile that does not exist: none', () => {
+    expect(overriddenTokens(resolveSettings({ profile: 'nope', baseUrl: 'https://x.example.com' }, { MEMBERS_TOKEN: 't' }, store()), 'api')).toEqual([]);
+  });
+});
+
+describe('originOf', () => {
+  it.each([
+    ['https://members.example.com/api/', 'https://members.example.com'],
+    ['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
+    ['https://members.example.com:443/x', 'https://members.example.com'],
+    [undefined, undefined],
+    ['', undefined],
+    ['not a url', undefined],
+  ])('%s → %s', (url, origin) => {
+    expect(originOf(url)).toBe(origin);
   });
 });
 
