@@ -228,10 +228,13 @@ export interface Holder {
  * (RenewalFailedError says the state now, or what was lost).
  */
 export async function replaceSubscription(
-  api: Api, student: Holder, productId: string, held: Subscription, dates: GrantDates, options: { journal?: Journal; label: string },
+  api: Api, student: Holder, productId: string, held: Subscription, dates: GrantDates,
+  options: { journal?: Journal; label: string; result?: 'renewed' | 'restored' | 'expiration-changed' },
 ): Promise<{ data: Subscription; requestId?: string; recovered?: boolean; auditId?: string }> {
   const request = body(productId, dates);
-  const change = await options.journal?.begin({ action: 'renew', result: 'renewed', ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request) });
+  // The record's result: `renewed`, or what a sync or an extension calls it (undo treats them all as renewals).
+  const result = options.result ?? 'renewed';
+  const change = await options.journal?.begin({ action: 'renew', result, ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request) });
   try {
     await revokeProduct(api, student.id, productId);
   } catch (error) {

@@ -146,10 +146,10 @@ async function applyChange(context: RowContext, change: PlannedChange, options: 
       const dates = change.expiration === undefined ? { accession: change.accession as string } : { accession: change.accession as string, expiration: change.expiration };
       // The renewal's guarantee: a grant refused after the revoke puts the planned-from subscription back.
       const replaced = before ?? heldSubscription(change.productId, { hasAccess: true });
-      const { data, requestId, recovered } = await replaceSubscription(api, { input: change.student, id: studentId }, change.productId, replaced, dates, {
-        journal: context.journal, label: change.student,
-      });
       const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
+      const { data, requestId, recovered } = await replaceSubscription(api, { input: change.student, id: studentId }, change.productId, replaced, dates, {
+        journal: context.journal, label: change.student, result,
+      });
       const what = change.action === 'restore'
         ? `restored ${productLabel(change.productId, data)} for ${change.student}`
         : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;
