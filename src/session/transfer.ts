@@ -11,7 +11,7 @@ import type { Api } from '../api/client.js';
 import type { Student } from '../api/endpoints/schemas.js';
 import { parseStudentKey } from '../api/endpoints/student-key.js';
 import { deleteStudent, getStudent, grantProduct, revokeProduct, studentProducts } from '../api/endpoints/students.js';
-import { openRun, studentSnapshot, subscriptionSnapshot, type PendingChange, type RunJournal } from '../audit/index.js';
+import { openRun, recorded, studentSnapshot, subscriptionSnapshot, type RunJournal } from '../audit/index.js';
 import { BulkFailedError, CliError, ExitCode, NotFoundError, UsageError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { plural, today } from '../lib/values.js';
@@ -169,19 +169,6 @@ async function applyTransfer(api: Api, run: RunJournal, plan: TransferPlan, part
 }
 
 const what = (move: Move) => (move.title ? `"${move.title}" (${move.productId})` : `product ${move.productId}`);
-
-/** Sends a change begun as `change` and records its outcome (a failure goes to `failed`, and is thrown again). */
-async function recorded<T>(change: PendingChange, send: () => Promise<T>, complete: (answer: T) => Parameters<PendingChange['applied']>[0]): Promise<T> {
-  let answer: T;
-  try {
-    answer = await send();
-  } catch (error) {
-    await change.failed(error);
-    throw error;
-  }
-  await change.applied(complete(answer));
-  return answer;
-}
 
 /** A retried DELETE whose first attempt went through finds nothing left: done all the same. */
 async function revokeGone(api: Api, studentId: string, productId: string): Promise<{ requestId?: string }> {

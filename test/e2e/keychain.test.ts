@@ -4,7 +4,7 @@
  * (gnome-keyring on a private bus, test/helpers/secret-service.ts), checked
  * from another client (secret-tool); and the file where no keychain answers.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
@@ -140,6 +140,35 @@ describe.runIf(hasSecretService())('with a Secret Service', () => {
     expect(logout.stderr).toContain('nothing was changed: unlock it and run `members auth logout` again');
     expect(config()).toEqual(before);
     expect(JSON.parse(await item(keychain!) ?? 'null')).toEqual(all());
+  });
+
+  it('tokens in the keychain stay with their host too (issue 27): refused before the keychain is asked, warned over, dropped on a move, guarded by the config\'s mode', async () => {
+    const { members, config, item, login, file } = account();
+    expect((await login()).code).toBe(0);
+    const staging = sandbox.url.replace('127.0.0.1', 'localhost');
+    // No session bus: a refusal that asked the keychain would be the keychain's error.
+    const foreign = await members(['products', 'list'], { noBus: true, env: { MEMBERS_BASE_URL: staging } });
+    expect({ code: foreign.code, stdout: foreign.stdout }).toEqual({ code: 3, stdout: '' });
+    expect(foreign.stderr).toBe(`error: the API token of profile "default" belongs to ${sandbox.url}, but the base URL in force is ${staging} (from MEMBERS_BASE_URL); `
+      + `it is not sent there. Set MEMBERS_TOKEN to a token of ${staging}, or drop MEMBERS_BASE_URL to use ${sandbox.url}\n`);
+
+    const overridden = await members(['products', 'list', '--per-page', '1', '-o', 'ndjson'], { noBus: true, env: { MEMBERS_TOKEN: sandbox.apiToken } });
+    expect({ code: overridden.code, stderr: overridden.stderr }).toEqual({
+      code: 0, stderr: `warning: MEMBERS_TOKEN overrides the API token stored in profile "default" and is sent to its host, ${sandbox.url}; unset MEMBERS_TOKEN to use the profile's own\n`,
+    });
+
+    const moved = await login(['--base-url', staging], { MEMBERS_DEVELOPER_TOKEN: undefined, MEMBERS_PLATFORM_TOKEN: undefined });
+    expect(moved.code).toBe(0);
+    expect(moved.stderr).toContain(`warning: the report tokens of profile "default" were for ${sandbox.url} and are dropped`);
+    const { keychain } = config().profiles.default!;
+    expect(config().profiles.default).toEqual({ base_url: staging, keychain });
+    expect(JSON.parse(await item(keychain!) ?? 'null')).toEqual({ token: sandbox.apiToken });
+
+    chmodSync(file, 0o666);
+    const exposed = await members(['auth', 'status', '--offline']);
+    expect(exposed.stderr).toBe(`warning: the config file ${file} names tokens kept in the OS keychain and other users can change it (mode 0666): run \`chmod 600 ${file}\`\n`);
+    chmodSync(file, 0o644);
+    expect((await members(['auth', 'status', '--offline'])).stderr).toBe('');
   });
 
   it('loads the keychain library only when a stored token is read', async () => {
