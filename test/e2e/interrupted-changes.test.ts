@@ -63,15 +63,21 @@ const logOf = (env: Record<string, string>): AuditRecord[] => {
   const file = join(env.MEMBERS_CONFIG_DIR as string, 'audit.jsonl');
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord) : [];
 };
-const history = async (env: Record<string, string>) => {
-  const { code, stdout, stderr } = await members(env, ['history', '-o', 'json']);
+const history = async (env: Record<string, string>, ...args: string[]) => {
+  const { code, stdout, stderr } = await members(env, ['history', '-o', 'json', ...args]);
   expect(code, stderr).toBe(0);
   return { records: JSON.parse(stdout) as AuditRecord[], stderr };
+};
+/** Every change `members history` knows of: a run is one entry there, its changes under `--run ID`. */
+const changes = async (env: Record<string, string>): Promise<AuditRecord[]> => {
+  const { records } = await history(env);
+  const runs = await Promise.all(records.filter((record) => record.action === 'bulk').map((run) => history(env, '--run', run.id)));
+  return [...records.filter((record) => record.action !== 'bulk'), ...runs.flatMap((run) => run.records)];
 };
 
 /** Every change the server applied is in the history exactly once, as applied; none it did not apply is. */
 async function expectHistoryTrue(env: Record<string, string>, chosen: Student[], product: Product, context: string): Promise<void> {
-  const { records } = await history(env);
+  const records = await changes(env);
   for (const student of chosen) {
     const now = await held(student.id, product.id);
     const applied = records.filter((record) => record.student_id === student.id && record.product_id === product.id && record.result === 'granted');
