@@ -9,12 +9,11 @@
  * `ID.PID.claim` (a rename is atomic: of two runs resolving at once, one
  * wins), so that no change is resolved, and recorded, twice.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as z from 'zod';
 import { auditIntentsDir, auditLogPath } from '../config/paths.js';
-import { logLines, type AuditRecord } from './log.js';
+import type { AuditRecord } from './log.js';
 
 export interface Intent {
   /** The record as it will read once applied: `result` is the one intended. */
@@ -63,7 +62,8 @@ function writeSynced(path: string, intent: Intent): void {
  * takes back once this one is gone.
  */
 export function replaceClaimedIntent(dir: string, claimed: string, intent: Intent): void {
-  const temporary = join(auditIntentsDir(dir), `.${intent.record.id}.${randomBytes(6).toString('hex')}.tmp`);
+  // The claim's name holds this run's pid and no other run writes a claimed intent: its own name is unique.
+  const temporary = join(auditIntentsDir(dir), `.${basename(claimed)}.tmp`);
   writeSynced(temporary, intent);
   renameSync(temporary, claimed);
   renameSync(claimed, intentPath(dir, intent.record.id));
@@ -126,13 +126,4 @@ export function claimIntent(dir: string, found: FoundIntent, pid: number): strin
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether the log holds a record `id` after `offset`: the outcome was written
- * but the run ended before it removed the intent.
- */
-export async function recordedSince(dir: string, id: string, offset: number): Promise<boolean> {
-  for await (const line of logLines(auditLogPath(dir), offset)) if (line.text.startsWith(`{"id":${JSON.stringify(id)},`)) return true;
-  return false;
 }

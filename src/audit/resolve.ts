@@ -7,11 +7,12 @@
  */
 import { hostname } from 'node:os';
 import type { Api } from '../api/client.js';
+import { auditLogPath } from '../config/paths.js';
 import type { Subscription } from '../api/endpoints/schemas.js';
 import { findStudent, getScores, studentProduct } from '../api/endpoints/students.js';
 import { plural } from '../lib/values.js';
-import { claimIntent, listIntents, recordedSince, removeIntent, type FoundIntent, type Intent } from './intents.js';
-import type { AuditEntry, AuditRecord } from './log.js';
+import { claimIntent, listIntents, removeIntent, type FoundIntent, type Intent } from './intents.js';
+import { logLines, type AuditEntry, type AuditRecord } from './log.js';
 import { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
 import { auditBaseUrl, write, type AuditContext } from './stamp.js';
 
@@ -149,4 +150,13 @@ export function halfRenewalWarning(record: AuditRecord): string {
   const status = typeof before.status === 'string' ? `, status ${before.status}` : '';
   return `change ${record.id} (renewing product ${record.product_id} of ${record.student ?? record.student_id}) was interrupted between its revoke and its grant: `
     + `the student no longer has the subscription (${what}${status}); \`members undo ${record.id}\` grants it again with those dates`;
+}
+
+/**
+ * Whether the log holds a record `id` after `offset`: the outcome was written
+ * but the run ended before it removed the intent.
+ */
+export async function recordedSince(dir: string, id: string, offset: number): Promise<boolean> {
+  for await (const line of logLines(auditLogPath(dir), offset)) if (line.text.startsWith(`{"id":${JSON.stringify(id)},`)) return true;
+  return false;
 }

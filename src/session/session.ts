@@ -181,6 +181,9 @@ export class Session {
    * and recorded now (audit/resolve.ts), and the user is told.
    */
   private async checkInterrupted(api: Api): Promise<void> {
+    const [dir, { listIntents }] = await Promise.all([this.configDir(), import('../audit/intents.js')]);
+    // Most runs find none: the resolver (and the audit log's writer, with node:crypto) is loaded when one is there.
+    if (listIntents(dir).length === 0) return;
     const { resolveInterrupted, resolutionNotice, halfRenewalWarning } = await import('../audit/resolve.js');
     const resolution = await resolveInterrupted(this, api);
     const notice = resolutionNotice(resolution);

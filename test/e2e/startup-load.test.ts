@@ -13,27 +13,31 @@ import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 const sandbox = useSandboxProcess(['--students', '3']);
 
 /** Runs members with a preload that writes the Node modules the process loaded, as it exits. */
-async function modulesLoadedBy(args: string[]): Promise<{ stdout: string; modules: string[] }> {
+async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cache-')): Promise<{ stdout: string; modules: string[] }> {
   const dir = tempDir('members-load-');
   const preload = join(dir, 'record.cjs');
   const list = join(dir, 'modules.txt');
   writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
-  const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: dir, NODE_OPTIONS: `--require ${preload}` } });
+  const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require ${preload}` } });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return { stdout: result.stdout, modules: readFileSync(list, 'utf8').split('\n') };
 }
 
 describe('one GET', () => {
-  it('loads neither perf_hooks, zlib nor http2 (durations by process.hrtime, the code cache checked by V8\'s own checksum, h2 loaded only when used)', async () => {
+  it('loads neither perf_hooks, zlib, http2 nor crypto (durations by process.hrtime, the code cache checked by V8\'s own checksum, h2 loaded only when used)', async () => {
     const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1');
     const id = body.data[0]?.id as string;
     // Twice: the first run writes the code cache, the second reads it.
+    const cacheHome = tempDir('members-cache-');
     for (let i = 0; i < 2; i++) {
-      const { stdout, modules } = await modulesLoadedBy(['students', 'get', id, '-o', 'json']);
+      const { stdout, modules } = await modulesLoadedBy(['students', 'get', id, '-o', 'json'], cacheHome);
       expect(JSON.parse(stdout).id).toBe(id);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
+      // The change record (its ids and temporary files need crypto) is loaded by changes, and by the
+      // first run, which writes the code cache; a read with no interrupted change to check needs neither.
+      if (i === 1) expect(modules).not.toContain('NativeModule crypto');
     }
   });
 

@@ -21,8 +21,10 @@ import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscrip
 import { SCORE_VIEW } from '../../views/scores.js';
 import { COURSE_PROGRESS_VIEW } from '../../views/courses.js';
 import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
-import { openJournal, recorded, studentSnapshot } from '../../audit/index.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
+
+/** The change record is loaded by the commands that change something: a read does not pay for it (node:crypto, ~6 ms). */
+const loadAudit = () => import('../../audit/index.js');
 
 export interface ListOptions extends ListFlags {
   withSubscriptions?: boolean;
@@ -165,6 +167,7 @@ export async function create(session: Session, opts: CreateOptions): Promise<voi
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     await session.announceChange();
+    const { openJournal, recorded } = await loadAudit();
     const journal = await openJournal(session, { command: 'students create', reason: opts.reason });
     const { data, recovered } = await recorded(
       await journal.begin({ action: 'create', result: 'created', student: body.email }),
@@ -195,6 +198,7 @@ export async function remove(session: Session, input: string, opts: { reason?: s
     // Irreversible in effect (a new student gets a new id): typing the e-mail, not a reflexive y.
     const forget = opts.forget ? " Then its personal data is erased from this machine's audit log (undo will not bring the student back)." : '';
     await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.${forget}`, student.record?.email || student.id);
+    const { openJournal, studentSnapshot } = await loadAudit();
     const journal = await openJournal(session, { command: 'students delete', reason: opts.reason });
     const change = await journal.begin({
       action: 'delete', result: 'deleted', student: input, student_id: student.id, before: student.record ? studentSnapshot(student.record) : undefined,
@@ -253,7 +257,7 @@ export async function grant(
     const outcome = await grantToStudent(api, student, productId, dates, {
       reason: opts.reason,
       title,
-      journal: await openJournal(session, { command: 'students grant', reason: opts.reason }),
+      journal: await (await loadAudit()).openJournal(session, { command: 'students grant', reason: opts.reason }),
       beforeChange: announce,
       // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
       renew: async (held, gap) => {
@@ -282,7 +286,7 @@ export async function revoke(session: Session, input: string, rawProductId: stri
     const outcome = await revokeFromStudent(api, student, productId, {
       reason: opts.reason,
       title,
-      journal: await openJournal(session, { command: 'students revoke', reason: opts.reason }),
+      journal: await (await loadAudit()).openJournal(session, { command: 'students revoke', reason: opts.reason }),
       beforeChange: async (held) => {
         await session.announceChange();
         const title = held?.product?.title;

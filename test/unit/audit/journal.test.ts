@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, openRun, provesNothingChanged, recorded, type AuditRecord, type ChangeGate } from '../../../src/audit/index.js';
-import { claimIntent, listIntents, recordedSince, removeIntent, type Intent } from '../../../src/audit/intents.js';
+import { claimIntent, listIntents, removeIntent, type Intent } from '../../../src/audit/intents.js';
+import { recordedSince } from '../../../src/audit/resolve.js';
 import type { AuditContext } from '../../../src/audit/stamp.js';
 import { ApiError, ExitCode, InterruptedError, RejectedError, TransientError } from '../../../src/lib/errors.js';
 
