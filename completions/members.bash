@@ -228,13 +228,31 @@ __members_files() {
 
 # __members_helper NAME: values only this machine knows (profile names, undo ids, product and course ids), from
 # `members __complete-NAME LINE` (LINE up to the cursor, for its -p; never tokens; nothing on any error).
-# A line may end with a TAB and a description: bash shows values only.
+# A line may end with a TAB and a description (a product's title, what an undo id changed): when bash lists
+# several candidates (COMP_TYPE ? ! @) each is shown beside its value, as zsh and fish do, one a line; a Tab
+# or menu completion inserts the value alone.
 __members_helper() {
-  local line
+  local line value
+  local -a values=() lines=()
+  local -i width=0 k
   while IFS= read -r line; do
-    line=${line%%$'\t'*}
-    [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+    value=${line%%$'\t'*}
+    [[ -n $value && $value == "$cur"* ]] || continue
+    values+=("$value")
+    lines+=("$line")
+    (( ${#value} > width )) && width=${#value}
   done < <(command members "__complete-$1" "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
+  case ${#values[@]}:${COMP_TYPE-} in
+    0:*) return ;;
+    1:*|*:9|*:37|*:) COMPREPLY+=("${values[@]}"); return ;;
+  esac
+  for (( k = 0; k < ${#values[@]}; k++ )); do
+    line=${values[k]}
+    [[ ${lines[k]} == *$'\t'* ]] && printf -v line '%-*s  -- %s' "$width" "$line" "${lines[k]#*$'\t'}"
+    # Cut to the screen, and at least half as wide: readline then shows one a line.
+    (( ${COLUMNS:-0} > width + 8 )) && line=${line:0:COLUMNS-1} && printf -v line '%-*s' $(( COLUMNS / 2 )) "$line"
+    COMPREPLY+=("$line")
+  done
 }
 
 # __members_stacked PATH WORD: stacked short flags (-qo): the first letter that takes a value takes the rest of
@@ -250,26 +268,81 @@ __members_stacked() {
   printf '%s' "$2"
 }
 
+# __members_line: WORDS, CWORD (the index of the word under the cursor) and CUR (that word up to the cursor), as the
+# shell will split the line to run it. bash also splits COMP_WORDS at the characters of COMP_WORDBREAKS (`@`,
+# `:`, `=`; bash-completion takes `@` out), which would make `ana@example.com` three words and
+# `--base-url=http://h:8080` seven: the pieces no blank separates in COMP_LINE are one word again.
+__members_line() {
+  local piece
+  local -i pos=0 gap
+  words=() starts=() cword=-1 cur=""
+  for piece in "${COMP_WORDS[@]}"; do
+    # The empty word bash adds for a cursor on a blank is found below, from COMP_POINT.
+    [[ -n $piece ]] || continue
+    gap=0
+    while [[ ${COMP_LINE:pos:1} == [[:space:]] ]]; do pos+=1; gap=1; done
+    if [[ ${COMP_LINE:pos:${#piece}} != "$piece" ]]; then
+      # A line some other completion rewrote: its words as they are.
+      words=("${COMP_WORDS[@]}") cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]-}
+      return
+    fi
+    if (( gap || ${#words[@]} == 0 )); then
+      (( cword < 0 && COMP_POINT < pos )) && cword=${#words[@]}
+      words+=("$piece")
+      starts+=("$pos")
+    else
+      words[${#words[@]}-1]+=$piece
+    fi
+    pos+=${#piece}
+    if (( cword < 0 && COMP_POINT <= pos )); then
+      cword=${#words[@]}-1
+      cur=${COMP_LINE:starts[cword]:COMP_POINT-starts[cword]}
+    fi
+  done
+  (( cword < 0 )) && cword=${#words[@]}
+  return 0
+}
+
+# __members_trim: readline replaces only what follows the last word-break character before the cursor (outside
+# quotes, unescaped): the candidates, written for the whole word (LEAD, as in `--opt=`, then CUR), lose what
+# comes before it, as bash-completion's __ltrim_colon_completions does for `:`.
+__members_trim() {
+  local typed="$lead$cur" quote="" char
+  local -i k n=0
+  for (( k = 0; k < ${#typed}; k++ )); do
+    char=${typed:k:1}
+    if [[ $char == '\' && $quote != "'" ]]; then
+      k+=1
+    elif [[ -n $quote ]]; then
+      [[ $char == "$quote" ]] && quote=""
+    elif [[ $char == [\"\'] ]]; then
+      quote=$char
+    elif [[ $char != [[:space:]] && $COMP_WORDBREAKS == *"$char"* ]]; then
+      n=k+1
+    fi
+  done
+  for k in "${!COMPREPLY[@]}"; do
+    COMPREPLY[k]=$lead${COMPREPLY[k]}
+    COMPREPLY[k]=${COMPREPLY[k]#"${typed:0:n}"}
+  done
+}
+
 _members() {
-  local cur="${COMP_WORDS[COMP_CWORD]-}" path="" option="" word sub
-  local -i i=1 nargs=0 rest=0
+  local cur lead="" path="" option="" word sub
+  local -a words starts
+  local -i cword i=1 nargs=0 rest=0
   COMPREPLY=()
+  __members_line
   # Walk the words before the cursor: subcommands extend the path, options
-  # skip their values (`--opt value`, or `--opt = value` as bash splits `--opt=value`).
-  while (( i < COMP_CWORD )); do
-    word="${COMP_WORDS[i]}"
+  # skip their values (`--opt value`; `--opt=value` carries its own).
+  while (( i < cword )); do
+    word="${words[i]}"
     if (( rest == 0 )) && [[ $word == -* ]]; then
       [[ $word == -[!-]?* ]] && word="$(__members_stacked "$path" "$word")"
       if [[ $word == -- ]]; then
         rest=1
-      elif __members_takes_value "$path" "$word"; then
-        if (( i + 1 == COMP_CWORD )); then
-          option="$word"
-          [[ $cur == = ]] && cur=""
-          break
-        fi
-        [[ "${COMP_WORDS[i+1]-}" == = ]] && i+=1
-        if (( i + 1 == COMP_CWORD )); then
+      elif [[ $word != *=* ]] && __members_takes_value "$path" "$word"; then
+        if (( i + 1 == cword )); then
           option="$word"
           break
         fi
@@ -282,6 +355,11 @@ _members() {
     fi
     i+=1
   done
+  if [[ -z $option && $cur == --*=* ]] && (( rest == 0 )) && __members_takes_value "$path" "${cur%%=*}"; then
+    option=${cur%%=*}
+    lead="$option="
+    cur=${cur#*=}
+  fi
 
   if [[ -n $option ]]; then
     __members_values "$path" "$option"
@@ -292,6 +370,7 @@ _members() {
   else
     __members_argument "$path" "$nargs"
   fi
+  __members_trim
   return 0
 }
 

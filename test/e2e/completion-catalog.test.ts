@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bashComplete, fakeMembersDir, fishComplete, hasShell, zshComplete } from '../unit/completion/shells.js';
-import { BIN, run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
+import { bashTab, hasBashCompletion } from './bash-prompt.js';
+import { BIN, HAS_SCRIPT, run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 const script = (file: string) => fileURLToPath(new URL(`../../completions/${file}`, import.meta.url));
 
@@ -99,6 +100,41 @@ describe('on Tab, offline', () => {
   it('follows -p: another profile\'s API offers nothing until a run has read its lists', () => {
     expect(bashComplete(script('members.bash'), ['members', '-p', 'elsewhere', 'products', 'get', ''], env)).toEqual([]);
     expect(bashComplete(script('members.bash'), ['members', '-qp', 'sandbox', 'products', 'get', ''], { ...env, MEMBERS_PROFILE: 'elsewhere' })).toEqual(ids(products));
+  });
+
+  /*
+   * At a real prompt: readline splits `ana@example.com`, `ref:ABC` and `--opt=value` at COMP_WORDBREAKS (`@`
+   * only without bash-completion, which takes it out) and replaces only the text after the last break.
+   */
+  describe.runIf(HAS_SCRIPT).each([
+    ['without bash-completion', false],
+    ['after bash-completion', true],
+  ])('bash at a prompt, %s', (_name, withBashCompletion) => {
+    const tab = (line: string) => bashTab(script('members.bash'), line, { env, withBashCompletion });
+    const python = () => products.find((product) => product.title === 'Python Pro') as { id: string; title: string };
+    // Each title beside its id, as zsh shows them; titles with spaces stay whole.
+    const described = () => products.map((product) => `${product.id}  -- ${product.title}`);
+
+    it.skipIf(withBashCompletion && !hasBashCompletion())('after an e-mail, Tab Tab lists the products with their titles; Tab inserts the one a prefix names', async () => {
+      const listing = await tab('members students grant hlopes1979@bol.com.br ');
+      expect(listing.listed.map((entry) => entry.trimEnd())).toEqual(described());
+      expect(listing.screen).toContain(`${python().id}  -- Python Pro`);
+      const one = await tab(`members students grant hlopes1979@bol.com.br ${python().id.slice(0, 13)}`);
+      expect(one.inserted).toBe(`members students grant hlopes1979@bol.com.br ${python().id} `);
+    });
+
+    it.skipIf(withBashCompletion && !hasBashCompletion())('after ref:ABC and doc:…, the same', async () => {
+      expect((await tab('members students revoke ref:ABC ')).listed.map((entry) => entry.trimEnd())).toEqual(described());
+      const one = await tab(`members students grant doc:123.456.789-09 ${python().id.slice(0, 13)}`);
+      expect(one.inserted).toBe(`members students grant doc:123.456.789-09 ${python().id} `);
+    });
+
+    it.skipIf(withBashCompletion && !hasBashCompletion())('after --opt=value (a URL with its `:`), and in one: --product=ID, --fields=a,b', async () => {
+      expect((await tab(`members --base-url=${sandbox.url} products get `)).listed.map((entry) => entry.trimEnd())).toEqual(described());
+      expect((await tab(`members subscriptions list --product=${python().id.slice(0, 13)}`)).inserted)
+        .toBe(`members subscriptions list --product=${python().id} `);
+      expect((await tab('members --profile=sandbox students list --fields=id,em')).inserted).toBe('members --profile=sandbox students list --fields=id,email');
+    });
   });
 
   it.runIf(hasShell('zsh'))('zsh', () => {

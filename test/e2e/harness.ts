@@ -183,8 +183,12 @@ export interface TerminalSession {
  */
 export function terminalSession(args: string[], options: { env?: Record<string, string | undefined>; columns?: number; pipeStdoutTo?: string } = {}): TerminalSession {
   const pipe = options.pipeStdoutTo ? ` | ${options.pipeStdoutTo}` : '';
-  const command = `stty cols ${options.columns ?? 100} rows 40; ${pipe ? '' : 'exec '}${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}${pipe}`;
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+  return shellInTerminal(`${pipe ? '' : 'exec '}${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}${pipe}`, options);
+}
+
+/** `terminalSession` for any shell command, e.g. an interactive bash. */
+export function shellInTerminal(command: string, options: { env?: Record<string, string | undefined>; columns?: number } = {}): TerminalSession {
+  const child = spawn('script', ['-qefc', `stty cols ${options.columns ?? 100} rows 40; ${command}`, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
   let output = '';
   const waiting = new Set<() => void>();
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -225,4 +229,4 @@ export async function runInTerminal(args: string[], options: { env?: Record<stri
   return { code, output: session.output() };
 }
 
-const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+export const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../../src/commands/completion/actions.js';
 import { completionSpec } from '../../../src/completion/spec.js';
 import { fixtureProgram } from './fixture.js';
-import { bashComplete, bashCompopt, fakeMembersDir, fishComplete, hasShell, zshComplete } from './shells.js';
+import { bashComplete, bashCompopt, bashPieces, fakeMembersDir, fishComplete, hasShell, zshComplete } from './shells.js';
 
 let dir: string;
 let files: { bash: string; zsh: string; fish: string };
@@ -28,6 +28,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'data'));
   writeFileSync(join(dir, 'data', 'grants.csv'), '');
   writeFileSync(join(dir, 'data', 'new.csv'), '');
+  writeFileSync(join(dir, 'data', 'at@home:new.csv'), '');
 });
 
 afterAll(() => {
@@ -95,9 +96,21 @@ describe('bash', () => {
   });
 
   it('completes --option=value, which bash splits at the =', () => {
-    expect(complete('members', '--output', '=')).toEqual(['table', 'json', 'ndjson', 'csv']);
-    expect(complete('members', '--output', '=', 'c')).toEqual(['csv']);
-    expect(complete('members', '--output', '=', 'csv', 'stu')).toEqual(['students']);
+    expect(complete('members', '--output=')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('members', '--output=c')).toEqual(['csv']);
+    expect(complete('members', '--output=csv', 'stu')).toEqual(['students']);
+    expect(complete('members', 'subscriptions', 'list', '--status=canceled,re')).toEqual(['canceled,refunded']);
+    expect(complete('members', '--profile=ops:eu', 'students', 'g')).toEqual(['get', 'grant']);
+  });
+
+  it('reads words bash splits at its word-break characters (@ : =) as the words they are', () => {
+    expect(bashPieces('--out=ana@example.com:1')).toEqual(['--out', '=', 'ana', '@', 'example.com', ':', '1']);
+    expect(complete('members', '-p', 'ana@example.com', 'students', 'g')).toEqual(['get', 'grant']);
+    expect(complete('members', '--out=ref:ABC@x', 'students', 'help', 'i')).toEqual(['import']);
+    expect(complete('members', '--profile', 'ops:eu', 'auth', 'switch', 'st')).toEqual(['staging']);
+    // What readline replaces is the text after the last break character: candidates lose what comes before it.
+    expect(complete('members', 'students', 'import', join(dir, 'data', 'at@home:n'))).toEqual(['new.csv']);
+    expect(complete('members', 'students', 'import', join(dir, 'data', 'at@'))).toEqual(['home:new.csv']);
   });
 
   it('skips option values while finding the command', () => {

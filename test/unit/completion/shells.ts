@@ -10,13 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
 
-/** Sources SCRIPT, sets COMP_* as bash would for WORDS (the last one is under the cursor), calls _members, prints COMPREPLY. */
+/**
+ * Sources SCRIPT, sets COMP_* as bash would for LINE and its PIECES (the last one is under the cursor), calls
+ * _members, prints COMPREPLY.
+ */
 const BASH_DRIVER = `
 source "$1" || exit 90
-shift
+COMP_LINE=$2
+shift 2
 COMP_WORDS=("$@")
 COMP_CWORD=$(( $# - 1 ))
-COMP_LINE="$*"
 COMP_POINT=\${#COMP_LINE}
 _members || exit 91
 printf '%s\\n' "\${COMPREPLY[@]}"
@@ -50,20 +53,59 @@ function lines(result: ReturnType<typeof spawnSync>, what: string): string[] {
   return String(result.stdout).split('\n').filter((line) => line !== '');
 }
 
-/** bash: `words` as COMP_WORDS splits them, e.g. ['members', 'students', ''] for `members students <Tab>`. */
+/**
+ * The non-blank characters of bash's COMP_WORDBREAKS (the default, without bash-completion). The quotes are in it
+ * too, but quote instead of breaking.
+ */
+const WORD_BREAKS = '@><=;|&(:';
+
+/**
+ * A word as bash puts it in COMP_WORDS: cut where a run of word-break characters (outside quotes, unescaped)
+ * starts or ends, e.g. `ana@example.com` → `ana`, `@`, `example.com`.
+ */
+export function bashPieces(word: string): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  let breaking = false;
+  let quote = '';
+  for (let i = 0; i < word.length; i++) {
+    const char = word[i] as string;
+    const isBreak = !quote && WORD_BREAKS.includes(char);
+    if (piece && isBreak !== breaking) {
+      pieces.push(piece);
+      piece = '';
+    }
+    breaking = isBreak;
+    piece += char;
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") {
+      quote = char;
+    } else if (char === '\\' && i + 1 < word.length) {
+      piece += word[++i];
+    }
+  }
+  return [...pieces, piece];
+}
+
+/**
+ * bash: the words typed, e.g. ['members', 'students', ''] for `members students <Tab>`, split into COMP_WORDS as
+ * bash splits them (bashPieces); the cursor is at the end of the last one.
+ */
 export function bashComplete(script: string, words: string[], env: NodeJS.ProcessEnv = {}): string[] {
-  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', BASH_DRIVER, 'bash', script, ...words], {
-    encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 20_000,
-  });
-  return lines(result, `bash completion of ${JSON.stringify(words)}`);
+  return lines(runBash(BASH_DRIVER, script, words, env), `bash completion of ${JSON.stringify(words)}`);
 }
 
 /** The `compopt` calls bash completion makes for WORDS, e.g. ['-o nospace'] inside a comma list. */
 export function bashCompopt(script: string, words: string[], env: NodeJS.ProcessEnv = {}): string[] {
-  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', BASH_COMPOPT_DRIVER, 'bash', script, ...words], {
+  return lines(runBash(BASH_COMPOPT_DRIVER, script, words, env), `bash completion of ${JSON.stringify(words)}`)
+    .map((line) => line.replace(/^compopt /, ''));
+}
+
+function runBash(driver: string, script: string, words: string[], env: NodeJS.ProcessEnv) {
+  return spawnSync('bash', ['--norc', '--noprofile', '-c', driver, 'bash', script, words.join(' '), ...words.flatMap(bashPieces)], {
     encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 20_000,
   });
-  return lines(result, `bash completion of ${JSON.stringify(words)}`).map((line) => line.replace(/^compopt /, ''));
 }
 
 /** fish: `complete -C LINE`; candidates without their descriptions, unless asked (`value<TAB>description`). */
