@@ -2,7 +2,9 @@
 // and the root help (help.txt).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 // Each plugin patches one dependency's bundled copy, for start-up: what it saves is in its module.
 import { commanderWithLazySpawn } from './build/commander-with-lazy-spawn.mjs';
@@ -79,3 +81,20 @@ const capture = { write: (text) => ((help += text), true), isTTY: false, columns
 const code = await program.main(['--help'], { stdout: capture, stderr: capture, stdin: process.stdin, env: {}, cwd: process.cwd(), onInterrupt: () => () => {} });
 if (code !== 0) throw new Error(`members --help exited ${code} at build time: ${help}`);
 await writeFile(new URL('../dist/help.txt', import.meta.url), help);
+
+/*
+ * The manual page, man/members.1 ("man" in package.json), from the program itself (scripts/man-page.ts): built
+ * here so that it never drifts from the commands, and not kept in git. Its renderer is bundled on the side, run
+ * once and thrown away: dist/ ships nothing of it. SOURCE_DATE_EPOCH dates it for a reproducible build.
+ */
+const renderer = await mkdtemp(join(tmpdir(), 'members-man-'));
+try {
+  const file = join(renderer, 'man-page.cjs');
+  await build({ ...common, entryPoints: ['scripts/man-page.ts'], outfile: file, format: 'cjs', sourcemap: false });
+  const { membersManPage } = createRequire(import.meta.url)(file);
+  const built = process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000) : new Date();
+  await mkdir(new URL('../man', import.meta.url), { recursive: true });
+  await writeFile(new URL('../man/members.1', import.meta.url), membersManPage({ version: pkg.version, date: built.toISOString().slice(0, 10), homepage: pkg.homepage }));
+} finally {
+  await rm(renderer, { recursive: true, force: true });
+}

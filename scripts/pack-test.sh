@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs members-cli, checks what the tarball ships, installs it globally into a
 # temporary prefix as a user would, and runs it: --version, the completion
-# scripts, and a session against `members sandbox`. The esbuild bundle is
+# scripts, the manual page (man members), and a session against `members
+# sandbox`. The esbuild bundle is
 # self-contained: the one runtime dependency is the OS keychain's native
 # library, an optional dependency (its platform's prebuilt binary), which the
 # installed members loads for a login into a private Secret Service.
@@ -37,10 +38,10 @@ const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
   /^package\.json$/, /^README\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
-  /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/,
+  /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/, /^man\/members\.1$/,
 ];
 const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
-  'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1'];
+  'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1', 'man/members.1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
 const sum = (filter) => pack.files.filter(filter).reduce((total, file) => total + file.size, 0);
@@ -58,6 +59,18 @@ prefix="$work/prefix"
 npm install -g "$work/$tarball" --prefix "$prefix" --no-audit --no-fund --prefer-offline --loglevel=error > /dev/null
 members="$prefix/bin/members"
 [[ -x $members ]] || fail "no executable $members after npm install -g"
+# The manual page ("man" in package.json): npm links it into the prefix's man directory, where `man members` finds it.
+page="$prefix/share/man/man1/members.1"
+[[ -f $page ]] || fail "no manual page $page after npm install -g"
+cmp -s "$page" man/members.1 || fail "the installed manual page differs from man/members.1"
+if command -v man > /dev/null; then
+  [[ $(MANPATH="$prefix/share/man" man -w members) -ef $page ]] || fail "man -w members does not find $page"
+  warnings=$(MANPATH="$prefix/share/man" MANWIDTH=80 man --warnings members 2>&1 > /dev/null) || fail "man members exited with $?: $warnings"
+  [[ -z $warnings ]] || fail "man members warns: $warnings"
+  echo "pack-test: man members: $page, rendered without warnings: ok"
+elif [[ ${MEMBERS_REQUIRE_SHELLS:-} == 1 ]]; then
+  fail "man is required to check the manual page (MEMBERS_REQUIRE_SHELLS=1): apt-get install man-db"
+fi
 
 # A clean environment: no MEMBERS_* from the caller, an empty config directory.
 session() { # session NAME: --version, completion, and a sandbox round trip
