@@ -40,6 +40,7 @@ export default defineConfig({
       'test/unit/domain/extend.test.ts',
       'test/unit/domain/transfer.test.ts',
       'test/unit/domain/undo.test.ts',
+      'test/unit/domain/undo-apply.test.ts',
       'test/unit/domain/undo-plan.test.ts',
       'test/unit/domain/reads.test.ts',
       'test/unit/domain/email-slips.test.ts',
