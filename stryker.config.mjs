@@ -31,6 +31,8 @@ export default {
     'src/domain/undo.ts',
     'src/domain/bulk/reads.ts',
     'src/domain/email-slips.ts',
+    'src/domain/cpf-slip.ts',
+    'src/api/endpoints/student-key.ts',
     'src/domain/sync/plan.ts',
     'src/domain/sync/rows.ts',
     'src/domain/sync/records.ts',

@@ -44,6 +44,8 @@ export default defineConfig({
       'test/unit/domain/undo-plan.test.ts',
       'test/unit/domain/reads.test.ts',
       'test/unit/domain/email-slips.test.ts',
+      'test/unit/domain/cpf-slip.test.ts',
+      'test/unit/api/student-key.test.ts',
       'test/unit/domain/sync-*.test.ts',
       'test/unit/config/settings.test.ts',
       'test/unit/config/token-storage.test.ts',

@@ -64,9 +64,9 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
 }
 
 /**
- * The student with its subscriptions (getStudent); when an e-mail is not
- * found, the error also says which student was probably meant (`input` is
- * the argument as typed, for the command to re-run).
+ * The student with its subscriptions (getStudent); when an e-mail or a CPF
+ * is not found, the error also says which student was probably meant
+ * (`input` is the argument as typed, for the command to re-run).
  */
 export async function lookUpStudent(api: Api, key: StudentKey, input = key.value): Promise<Student> {
   try {
@@ -77,18 +77,35 @@ export async function lookUpStudent(api: Api, key: StudentKey, input = key.value
 }
 
 /**
- * `error`, and when it is "not found" for an e-mail, the student the user
- * probably meant (domain/email-slips.ts): added to its message, and as the
- * command to re-run. A guess is only ever printed, never acted on.
+ * `error`, and when it is "not found" for an e-mail or a CPF with wrong check
+ * digits, the student the user probably meant (domain/email-slips.ts,
+ * domain/cpf-slip.ts): added to its message, and as the command to re-run.
+ * A guess is only ever printed, never acted on.
  */
 export async function withGuess(api: Api, key: StudentKey, input: string, error: unknown): Promise<unknown> {
-  if (key.kind !== 'email' || !(error instanceof NotFoundError) || error instanceof RouteMissError) return error;
-  const { describeSearch, searchEmailSlips } = await import('./email-slips.js');
-  const search = await searchEmailSlips(api, key.value);
-  const text = describeSearch(search, key.value);
-  if (text) error.message += `\n${text}`;
-  if (search.suggestions.length === 1) error.rerun = { replace: input, with: (search.suggestions[0] as { email: string }).email };
+  if (!(error instanceof NotFoundError) || error instanceof RouteMissError) return error;
+  const guess = key.kind === 'email' ? await guessEmail(api, key.value) : key.kind === 'document' ? await guessCpf(api, key.value) : undefined;
+  if (guess?.text) error.message += `\n${guess.text}`;
+  if (guess?.meant !== undefined) error.rerun = { replace: input, with: input.trim().replace(key.value, guess.meant) };
   return error;
+}
+
+/** What to add to a "not found", and the key meant when there is one. */
+interface Guess {
+  text: string;
+  meant?: string;
+}
+
+async function guessEmail(api: Api, email: string): Promise<Guess> {
+  const { describeSearch, searchEmailSlips } = await import('./email-slips.js');
+  const search = await searchEmailSlips(api, email);
+  return { text: describeSearch(search, email), meant: search.suggestions.length === 1 ? search.suggestions[0]?.email : undefined };
+}
+
+async function guessCpf(api: Api, document: string): Promise<Guess | undefined> {
+  const { describeCpfSearch, searchCpfSlip } = await import('./cpf-slip.js');
+  const search = await searchCpfSlip(api, document);
+  return search && { text: describeCpfSearch(search), meant: search.found ? search.fixed : undefined };
 }
 
 /** `Maria Silva <maria@example.com>` when the record is known, else the key (`student 42`, `student with e-mail …`). */

@@ -96,10 +96,62 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
     });
   });
 
-  it('a CPF with wrong check digits is said to be invalid in the "not found"', async () => {
-    const { code, stderr } = await members(['students', 'get', '346.719.699-07']);
-    expect(code).toBe(4);
-    expect(stderr).toContain('346.719.699-07 is not a valid CPF: its check digits would be -39');
+  describe('a CPF with wrong check digits', () => {
+    /** The same CPF with its last check digit changed: wrong, and the right one is the student's. */
+    const mistyped = (cpf: string) => `${cpf.slice(0, -1)}${(Number(cpf.at(-1)) + 1) % 10}`;
+    const digitsOf = (cpf: string) => cpf.replace(/\D/g, '');
+
+    it.each([
+      [['students', 'get'], '346.719.699-07'], [['students', 'show'], '34671969907'], [['magic-link'], '346.719.699-07'],
+      [['students', 'grant'], '34671969907', 'product'], [['students', 'revoke'], '346.719.699-07', 'product', '--yes'],
+    ] as Array<[string[], string, ...string[]]>)('%s %s held by nobody: exit 4, not a valid CPF with the check digits it would have, ask again; nothing sent', async (command, typed, ...rest) => {
+      const argv = [...command, typed, ...rest.map((arg) => (arg === 'product' ? products[0]!.id : arg))];
+      const before = await changes();
+      const { code, stdout, stderr } = await members(argv);
+      expect(code).toBe(4);
+      expect(stdout).toBe('');
+      const spelling = typed.includes('-') ? '-39' : '39';
+      expect(stderr).toContain(`${typed} is not a valid CPF: its check digits would be ${spelling} (a typo?)`);
+      expect(stderr).toContain(`No student has ${typed.slice(0, -2)}39 either (its nine digits with the right check digits): ask the student for the number again`);
+      expect(await changes()).toBe(before);
+    });
+
+    it('the student holding the right check digits is offered with the command to re-run, in the spelling typed; nothing changed', async () => {
+      const student = free((s) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(s.document ?? '') && Boolean(s.full_name));
+      const product = products.find((p) => !(student.subscriptions ?? []).some((s) => s.product_id === p.id))!;
+      const held = await subscriptionsOf(student);
+      const typed = mistyped(student.document!);
+      const grant = await members(['students', 'grant', typed, product.id, '--yes']);
+      expect(grant.code).toBe(4);
+      expect(grant.stderr).toContain(`${typed} is not a valid CPF: its check digits would be -${student.document!.slice(-2)} (a typo?)\n`
+        + `Did you mean: ${student.document} (${student.full_name})?\n  members students grant ${student.document} ${product.id} --yes\n`);
+      expect(await subscriptionsOf(student)).toEqual(held);
+      const link = await members(['magic-link', digitsOf(typed), '-o', 'json']);
+      expect(link.code).toBe(4);
+      expect(link.stdout).toBe('');
+      const error = JSON.parse(link.stderr.trimEnd().split('\n').at(-1)!) as { error: { exit_code: number; rerun: string } };
+      expect(error.error).toMatchObject({ exit_code: 4, rerun: `members magic-link ${digitsOf(student.document!)} -o json` });
+      expect(JSON.parse((await members(['history', '--student', student.id, '-o', 'json'])).stdout)).toEqual([]);
+      // A bulk row says it on its line.
+      const file = join(configDir, 'cpf-typo.csv');
+      writeFileSync(file, `student,product_id\n${typed},${product.id}\n`);
+      const bulk = await members(['students', 'grant', '--file', file, '--dry-run', '-o', 'json']);
+      expect(bulk.code).toBe(7);
+      expect(JSON.parse(bulk.stdout)).toEqual([expect.objectContaining({
+        result: 'failed', message: expect.stringContaining(`is not a valid CPF: its check digits would be -${student.document!.slice(-2)} (a typo?) Did you mean: ${student.document} (${student.full_name})?`),
+      })]);
+    });
+
+    it('a student stored with a mistyped CPF is found by it in either spelling: it is looked up before it is explained', async () => {
+      const created = await members(['students', 'create', '--first-name', 'Rita', '--last-name', 'Typo', '--email', 'rita.typo@example.com', '--document', '123.456.789-00', '-o', 'json']);
+      expect(created.code, created.stderr).toBe(0);
+      const { id } = JSON.parse(created.stdout) as { id: string };
+      for (const typed of ['123.456.789-00', '12345678900']) {
+        const { code, stdout, stderr } = await members(['students', 'get', typed, '-o', 'json']);
+        expect(code, stderr).toBe(0);
+        expect((JSON.parse(stdout) as { id: string }).id).toBe(id);
+      }
+    });
   });
 
   describe('several products in one command', () => {

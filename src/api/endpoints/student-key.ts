@@ -11,7 +11,7 @@ export type StudentKey =
     kind: 'document'; value: string;
     /** The same CPF written the other way (digits only ↔ punctuated): tried when the first is not found. */
     also?: string;
-    /** Typed as bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
+    /** Typed as 11 bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
     orId?: boolean;
   }
   | { kind: 'reference'; value: string }
@@ -22,7 +22,7 @@ export function parseStudentKey(input: string): StudentKey {
   const key: StudentKey = raw.startsWith('doc:') ? documentKey(raw.slice(4))
     : raw.startsWith('ref:') ? { kind: 'reference', value: raw.slice(4) }
       : raw.includes('@') ? { kind: 'email', value: raw }
-        : isCpf(raw) ? { ...documentKey(raw), ...(/^\d+$/.test(raw) ? { orId: true } : {}) }
+        : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? { orId: true } : {}) }
           : { kind: 'id', value: raw };
   if (key.value === '') {
     throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
@@ -31,14 +31,21 @@ export function parseStudentKey(input: string): StudentKey {
 }
 
 const PUNCTUATED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
+const BARE_CPF = /^\d{11}$/;
 
 /**
- * A CPF as support staff type it: `070.692.055-46`, or 11 digits whose two
- * check digits are right (an id that happens to be 11 digits almost never is).
+ * A CPF as support staff type it, `070.692.055-46` or 11 digits, whatever
+ * its check digits: the platform does not check them, so it may hold a
+ * mistyped one, and a lookup costs less than a wrong "not found" (an id of
+ * 11 digits is still tried, last).
  */
+export function isCpfShaped(text: string): boolean {
+  return PUNCTUATED_CPF.test(text) || BARE_CPF.test(text);
+}
+
+/** A CPF whose two check digits are right. */
 export function isCpf(text: string): boolean {
-  if (PUNCTUATED_CPF.test(text)) return true;
-  return /^\d{11}$/.test(text) && cpfCheckDigits(text) === text.slice(9);
+  return isCpfShaped(text) && cpfCheckDigits(text) === text.slice(-2);
 }
 
 /** The two check digits the first nine digits of a CPF call for; undefined for a number of one repeated digit (never issued). */
@@ -60,16 +67,21 @@ export function cpfCheckDigits(cpf: string): string | undefined {
  * undefined otherwise. The support person can tell the student so.
  */
 export function invalidCpf(text: string): string | undefined {
-  if (!PUNCTUATED_CPF.test(text) && !/^\d{11}$/.test(text)) return undefined;
+  if (!isCpfShaped(text) || isCpf(text)) return undefined;
   const wanted = cpfCheckDigits(text);
-  if (wanted === text.slice(-2)) return undefined;
   if (wanted === undefined) return `${text} is not a valid CPF: no CPF is one digit repeated`;
   return `${text} is not a valid CPF: its check digits would be ${text.includes('-') ? '-' : ''}${wanted}`;
 }
 
+/** A CPF with wrong check digits, written the same way with the right ones (`346.719.699-07` → `346.719.699-39`); undefined otherwise. */
+export function rightCheckDigits(text: string): string | undefined {
+  const wanted = isCpfShaped(text) && !isCpf(text) ? cpfCheckDigits(text) : undefined;
+  return wanted && `${text.slice(0, -2)}${wanted}`;
+}
+
 /** A document key; a CPF also carries its other spelling, since servers store either. */
 function documentKey(value: string): StudentKey {
-  if (!isCpf(value)) return { kind: 'document', value };
+  if (!isCpfShaped(value)) return { kind: 'document', value };
   const digits = value.replace(/\D/g, '');
   const punctuated = `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;
   return { kind: 'document', value, also: value === digits ? punctuated : digits };
@@ -83,16 +95,14 @@ export function describeKey(key: StudentKey): string {
 }
 
 /**
- * What to add to "not found": for a CPF-shaped key with wrong check digits,
- * that it is not a valid CPF (and, typed bare, that it was taken for an id);
- * for a name (letters and a space, or accents: never an id), how to search
- * for it.
+ * What to add to "not found": for a CPF with wrong check digits, that it is
+ * not a valid CPF, and what they would be; for a name (letters and a space,
+ * or accents: never an id), how to search for it.
  */
 export function notFoundHint(key: StudentKey): string {
-  const invalid = key.kind === 'id' || key.kind === 'document' ? invalidCpf(key.value) : undefined;
-  if (key.kind === 'document') return invalid ? `. ${invalid} (a typo?)` : '';
+  const invalid = key.kind === 'document' ? invalidCpf(key.value) : undefined;
+  if (invalid) return `. ${invalid} (a typo?)`;
   if (key.kind !== 'id') return '';
-  if (invalid) return `. ${invalid} (a typo?), so it was taken for an id. To look it up as a document anyway: doc:${key.value}`;
   if (/\s/.test(key.value) || /[^\p{ASCII}]/u.test(key.value)) {
     return `. It was taken for an id; to find a student by name: members students search ${JSON.stringify(key.value)}`;
   }

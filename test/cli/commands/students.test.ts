@@ -96,12 +96,22 @@ describe('students get', () => {
     expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 not found (GET /api/v1/students/52998224725)\n');
   });
 
-  it('an id of 11 digits that is no CPF says what its check digits would be, and how to look it up as a document', async () => {
+  it('11 digits with wrong check digits: a document in both spellings, then an id, then the right check digits; each request once', async () => {
+    get('/api/v1/students/document/52998224726').reply(404, NOT_FOUND);
+    get('/api/v1/students/document/529.982.247-26').reply(404, NOT_FOUND);
     get('/api/v1/students/52998224726').reply(404, NOT_FOUND);
+    get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
+    get('/api/v1/students/document/529.982.247-25').reply(200, { data: MARIA });
     const { code, stderr } = await t.cli(['students', 'get', '52998224726']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: student 52998224726 not found (GET /api/v1/students/52998224726). 52998224726 is not a valid CPF: '
-      + 'its check digits would be 25 (a typo?), so it was taken for an id. To look it up as a document anyway: doc:52998224726\n');
+    expect(stderr).toBe('error: student with document 52998224726 (or 529.982.247-26) or id 52998224726 not found (GET /api/v1/students/52998224726). '
+      + '52998224726 is not a valid CPF: its check digits would be 25 (a typo?)\n'
+      + 'Did you mean: 52998224725 (Maria Silva)?\n  members students get 52998224725\n');
+  });
+
+  it('a student stored with a mistyped CPF is found by it', async () => {
+    get('/api/v1/students/document/52998224726').reply(200, { data: MARIA });
+    expect(JSON.parse((await t.cli(['students', 'get', '52998224726', '-o', 'json'])).stdout)).toEqual(MARIA);
   });
 
   it('shows the student, then its subscriptions, in table mode', async () => {

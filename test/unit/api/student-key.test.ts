@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpfCheckDigits, describeKey, invalidCpf, isCpf, notFoundHint, parseStudentKey } from '../../../src/api/endpoints/student-key.js';
+import { cpfCheckDigits, describeKey, invalidCpf, isCpf, isCpfShaped, notFoundHint, parseStudentKey, rightCheckDigits } from '../../../src/api/endpoints/student-key.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
@@ -9,9 +9,16 @@ describe('a CPF as a STUDENT', () => {
     expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
   });
 
-  it('11 digits with a wrong check digit, or all one digit, stay an id; other documents have no other spelling', () => {
-    expect(parseStudentKey('07069205547')).toEqual({ kind: 'id', value: '07069205547' });
-    expect(parseStudentKey('11111111111')).toEqual({ kind: 'id', value: '11111111111' });
+  it('with wrong check digits, or all one digit, still a document first: the platform may hold a mistyped one', () => {
+    expect(parseStudentKey('07069205547')).toEqual({ kind: 'document', value: '07069205547', also: '070.692.055-47', orId: true });
+    expect(parseStudentKey('346.719.699-07')).toEqual({ kind: 'document', value: '346.719.699-07', also: '34671969907' });
+    expect(parseStudentKey('11111111111')).toEqual({ kind: 'document', value: '11111111111', also: '111.111.111-11', orId: true });
+  });
+
+  it('other lengths and spellings stay an id; other documents have no other spelling', () => {
+    expect(parseStudentKey('0706920554')).toEqual({ kind: 'id', value: '0706920554' });
+    expect(parseStudentKey('070692055466')).toEqual({ kind: 'id', value: '070692055466' });
+    expect(parseStudentKey('070.692.05546')).toEqual({ kind: 'id', value: '070.692.05546' });
     expect(parseStudentKey('doc:RG/1234567-8')).toEqual({ kind: 'document', value: 'RG/1234567-8' });
     expect(parseStudentKey('9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f')).toEqual({ kind: 'id', value: '9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f' });
   });
@@ -19,6 +26,23 @@ describe('a CPF as a STUDENT', () => {
   it('checks both check digits', () => {
     expect(['52998224725', '11144477735', '00000000191'].map(isCpf)).toEqual([true, true, true]);
     expect(['52998224715', '52998224726', '5299822472', '529982247250'].map(isCpf)).toEqual([false, false, false, false]);
+    expect(['529.982.247-25', '529.982.247-26'].map(isCpf)).toEqual([true, false]);
+    expect(['52998224726', '529.982.247-26', '5299822472', '529.982.24726', 'a2998224725'].map(isCpfShaped)).toEqual([true, true, false, false, false]);
+    expect(['x529.982.247-25', '529.982.247-25x'].map(isCpfShaped)).toEqual([false, false]);
+  });
+
+  it('writes a CPF with wrong check digits again with the right ones, in the spelling typed', () => {
+    expect(rightCheckDigits('346.719.699-07')).toBe('346.719.699-39');
+    expect(rightCheckDigits('34671969907')).toBe('34671969939');
+    expect(rightCheckDigits('346.719.699-39')).toBeUndefined();
+    expect(rightCheckDigits('111.111.111-11')).toBeUndefined();
+    expect(rightCheckDigits('3467196990')).toBeUndefined();
+  });
+});
+
+describe('an empty key', () => {
+  it('is a usage error naming its kind and what to give', () => {
+    expect(() => parseStudentKey('doc:')).toThrow('empty student document in "doc:"; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE');
   });
 });
 
@@ -27,12 +51,13 @@ describe('what "not found" says about a CPF', () => {
     expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546');
     expect(describeKey(parseStudentKey('070.692.055-46'))).toBe('student with document 070.692.055-46 (or 07069205546)');
     expect(describeKey(parseStudentKey('doc:RG/1'))).toBe('student with document RG/1');
+    expect(describeKey(parseStudentKey('maria@example.com'))).toBe('student with e-mail maria@example.com');
+    expect(describeKey(parseStudentKey('ref:CRM-1'))).toBe('student with reference CRM-1');
   });
 
-  it('an id of 11 digits says it is not a valid CPF, what its check digits would be, and how to ask for a document', () => {
-    expect(notFoundHint(parseStudentKey('07069205547'))).toBe(
-      '. 07069205547 is not a valid CPF: its check digits would be 46 (a typo?), so it was taken for an id. To look it up as a document anyway: doc:07069205547',
-    );
+  it('11 digits with wrong check digits, looked up as a document and then an id, say it is not a valid CPF and what its check digits would be', () => {
+    expect(describeKey(parseStudentKey('07069205547'))).toBe('student with document 07069205547 (or 070.692.055-47) or id 07069205547');
+    expect(notFoundHint(parseStudentKey('07069205547'))).toBe('. 07069205547 is not a valid CPF: its check digits would be 46 (a typo?)');
     expect(notFoundHint(parseStudentKey('1234'))).toBe('');
     expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');
   });
@@ -50,6 +75,8 @@ describe('what "not found" says about a CPF', () => {
   it('computes both check digits from the first nine, whatever the punctuation', () => {
     expect(cpfCheckDigits('529.982.247-00')).toBe('25');
     expect(cpfCheckDigits('000000001')).toBe('91');
+    // A remainder under 2 gives 0.
+    expect(cpfCheckDigits('111444771')).toBe('40');
     expect(cpfCheckDigits('5299822')).toBeUndefined();
     expect(invalidCpf('529.982.247-25')).toBeUndefined();
     expect(invalidCpf('5299822472')).toBeUndefined();
@@ -59,5 +86,6 @@ describe('what "not found" says about a CPF', () => {
     expect(notFoundHint(parseStudentKey('Maria Souza'))).toBe('. It was taken for an id; to find a student by name: members students search "Maria Souza"');
     expect(notFoundHint(parseStudentKey('Mônica'))).toBe('. It was taken for an id; to find a student by name: members students search "Mônica"');
     expect(notFoundHint(parseStudentKey('a812b423-013e-4fa2-956d-fa1df12a0ebf'))).toBe('');
+    expect(notFoundHint(parseStudentKey('ref:Maria Souza'))).toBe('');
   });
 });
