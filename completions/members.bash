@@ -94,7 +94,7 @@ __members_flags() {
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason --forget -h --help" ;;
     "students products") echo "-h --help" ;;
-    "students grant") echo "--accession --expiration --renew --reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
+    "students grant") echo "--accession --expiration --renew --include-status-changes --reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
     "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
     "students transfer") echo "--delete-source --dry-run --reason -h --help" ;;
     "students import") echo "--reason --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;

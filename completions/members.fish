@@ -272,6 +272,7 @@ complete -c members -n '__members_at \'students products\'' -s h -l help -d 'sho
 complete -c members -n '__members_at \'students grant\'' -l accession -x -d 'accession date, YYYY-MM-DD (default: today)'
 complete -c members -n '__members_at \'students grant\'' -l expiration -x -d 'expiration date, YYYY-MM-DD'
 complete -c members -n '__members_at \'students grant\'' -l renew -d 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks); with --file, every row whose renew cell is blank'
+complete -c members -n '__members_at \'students grant\'' -l include-status-changes -d 'with --renew: also renew a subscription whose status the grant resets (canceled, refunded, inactive → active); without it such a renewal is refused (exit 5; a bulk row is skipped), nothing sent'
 complete -c members -n '__members_at \'students grant\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'students grant\'' -l file -r -F -d 'apply the rows of a CSV file instead (- for stdin)'
 complete -c members -n '__members_at \'students grant\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'

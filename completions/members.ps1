@@ -23,7 +23,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students create' = @('--first-name', '--last-name', '--email', '--phone', '--birth', '--document', '--reference-id', '--reason', '-h', '--help')
     'students delete' = @('--reason', '--forget', '-h', '--help')
     'students products' = @('-h', '--help')
-    'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
+    'students grant' = @('--accession', '--expiration', '--renew', '--include-status-changes', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
     'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
     'students transfer' = @('--delete-source', '--dry-run', '--reason', '-h', '--help')
     'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')

@@ -67,8 +67,8 @@ try {
     const title = plain(products.find((p) => p.id === lapsed.product_id).title);
     step('A subscription without access: grant says so and how to fix it, and sends nothing',
       ['students', 'grant', student.email, title], { exit: 5 });
-    step('--renew applies the fix: revoked, then granted again (one audited, undoable change)',
-      ['students', 'grant', student.email, title, '--renew', '--reason', 'ticket #4813']);
+    step('--renew applies the fix: revoked, then granted again (one audited, undoable change); its status becomes the grant\'s, so --include-status-changes says so',
+      ['students', 'grant', student.email, title, '--renew', '--include-status-changes', '--reason', 'ticket #4813']);
   }
   step('Everything about the student: subscriptions with access and why, score, courses, history',
     ['students', 'show', student.email]);

@@ -11,6 +11,7 @@ import type { Journal, PendingChange } from '../audit/journal.js';
 import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../lib/errors.js';
 import { parseDate, today } from '../lib/values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
+import { resetsStatus, statusResetNote } from './grant-status.js';
 
 export type ChangeResultKind = 'granted' | 'revoked' | 'renewed' | 'skipped';
 
@@ -59,7 +60,18 @@ export interface ChangeOptions {
    * answers from --renew or a question on a terminal. Without it, or on
    * false, the grant fails with AccessNotHeldError and nothing is sent.
    */
-  renew?: (held: Subscription, gap: string) => Promise<boolean>;
+  renew?: (held: Subscription, gap: string, statusChange?: string) => Promise<boolean | 'asked'>;
+  /**
+   * A renewal resets a status other than the grant's (canceled, refunded…:
+   * grant-status.ts). It is made only when told so, or when `renew` answered
+   * `asked` (a person said yes to a question that named `statusChange`);
+   * otherwise StatusResetError (exit 5; a bulk row `skipped`), nothing sent.
+   */
+  includeStatusChanges?: boolean;
+  /** How to allow a status change, for the refusal's message: `pass --include-status-changes` unless told otherwise. */
+  statusHint?: string;
+  /** The names of the dates in messages: the flags (`--accession`), unless a bulk row's columns. */
+  dateNames?: DateNames;
   /** How to ask for a renewal, for the refusal's message: `pass --renew` unless told otherwise (a bulk row's renew column). */
   renewHint?: string;
   /** The product's title, when the caller knows it (the list was read): messages name a product not held by it too. */
@@ -91,6 +103,9 @@ export class RenewalFailedError extends CliError {
   }
 }
 
+/** A renewal would reset the subscription's status (grant-status.ts), and was not told it may: exit 5, nothing was sent. */
+export class StatusResetError extends AccessNotHeldError {}
+
 export interface GrantDates {
   accession: string;
   expiration?: string;
@@ -106,20 +121,39 @@ export interface GrantDates {
 export function grantDates(
   accession: string | undefined,
   expiration: string | undefined,
-  names: { accession: string; expiration: string } = { accession: '--accession', expiration: '--expiration' },
+  names: DateNames = DATE_FLAGS,
   now = new Date(),
+  options: { mayRenew?: boolean } = {},
 ): GrantDates {
   const given = !(accession === undefined || accession === '');
   const from = given ? parseDate(accession, names.accession) : today(now);
   const base = given ? { accession: from, accessionGiven: true } : { accession: from };
   if (expiration === undefined || expiration === '') return base;
-  const to = parseDate(expiration, names.expiration);
-  if (to < from) {
-    // Not given, the accession is today's date: say so, the user never typed it.
-    const accessionText = given ? `${names.accession} ${from}` : `today (${from}), the accession date when ${names.accession} is not given`;
-    throw new UsageError(`${names.expiration} ${to} is before ${accessionText}; the expiration cannot precede the accession`);
-  }
-  return { ...base, expiration: to };
+  const dates = { ...base, expiration: parseDate(expiration, names.expiration) };
+  // Without --accession a renewal keeps the original accession date: known once the subscription is read (checkDates).
+  if (given || !options.mayRenew) checkDates(dates, names);
+  return dates;
+}
+
+export interface DateNames {
+  accession: string;
+  expiration: string;
+}
+
+const DATE_FLAGS: DateNames = { accession: '--accession', expiration: '--expiration' };
+
+/**
+ * The expiration cannot precede the accession (UsageError, exit 2). `kept`:
+ * the accession is a renewal's, kept from the subscription it replaces.
+ */
+export function checkDates(dates: GrantDates, names: DateNames = DATE_FLAGS, kept = false): void {
+  const { accession, expiration } = dates;
+  if (expiration === undefined || expiration >= accession) return;
+  // Not given, the accession is today's date, or the one a renewal keeps: say so, the user never typed it.
+  const accessionText = dates.accessionGiven ? `${names.accession} ${accession}`
+    : kept ? `the subscription's accession date ${accession}, which a renewal keeps when ${names.accession} is not given`
+      : `today (${accession}), the accession date when ${names.accession} is not given`;
+  throw new UsageError(`${names.expiration} ${expiration} is before ${accessionText}; the expiration cannot precede the accession`);
 }
 
 /** A product id is one path segment: it cannot be empty. */
@@ -150,8 +184,10 @@ export async function grantToStudent(
     if (gap === undefined) {
       return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, held, options.title)}; nothing sent`, subscription: held };
     }
-    return renew(api, student, productId, held, gap, renewalDates(held, dates), options);
+    // A renewal keeps the subscription's accession date unless one was given.
+    return renew(api, student, productId, held, gap, { ...renewalDates(held, dates), accessionGiven: dates.accessionGiven }, options);
   }
+  checkDates(dates, options.dateNames);
   if (options.dryRun) {
     if (!student.record && !options.known) await getStudent(api, student.key);
     return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId, undefined, options.title)} to ${label} (dry run; nothing sent)` };
@@ -267,8 +303,17 @@ async function renew(
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
   const what = productLabel(productId, held, options.title);
   const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
-  if (!(await options.renew?.(held, gap))) {
+  // Only a caller that may renew has its dates checked against the accession kept: undo never renews, its refusal is that the product is held.
+  if (options.renew) checkDates(dates, options.dateNames, true);
+  const statusChange = resetsStatus(held.status) ? statusResetNote(held.status) : undefined;
+  const consent = await options.renew?.(held, gap, statusChange);
+  if (!consent) {
     throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, ${options.renewHint ?? 'pass --renew'}`, held);
+  }
+  // A status is never reset silently (issue 30).
+  if (statusChange !== undefined && consent !== 'asked' && !options.includeStatusChanges) {
+    throw new StatusResetError(`${label} has ${what} but ${gap}; renewing it would change it too: ${statusChange}; nothing sent. `
+      + `To ${plan} all the same, ${options.statusHint ?? 'pass --include-status-changes'}`, held);
   }
   if (options.dryRun) {
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };

@@ -31,7 +31,7 @@ describe('students grant --file against a flaky sandbox', () => {
     ]);
 
     const { code, stdout, stderr } = await b.members([
-      'students', 'grant', '--file', file, '--renew', '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose', '--strategy', strategy,
+      'students', 'grant', '--file', file, '--renew', '--include-status-changes', '--yes', '--concurrency', '8', '--retries', '8', '-o', 'ndjson', '--verbose', '--strategy', strategy,
     ]);
     const results = ndjson<BulkResult>(stdout);
     const failed = results.filter((r) => r.result === 'failed');

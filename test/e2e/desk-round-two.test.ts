@@ -168,7 +168,7 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(first.stderr).toContain(`4 products for ${student.full_name} <${student.email}>: 2 granted, 1 skipped, 1 failed\n`);
       expect((await historyOf(student)).map((r) => [r.action, r.product_id]).sort()).toEqual([['grant', fresh[0]!.id], ['grant', fresh[1]!.id]].sort());
 
-      const again = await members([...argv, '--renew']);
+      const again = await members([...argv, '--renew', '--include-status-changes']);
       expect(again.code, again.stderr).toBe(0);
       expect((JSON.parse(again.stdout) as Array<{ result: string }>).map((l) => l.result)).toEqual(['skipped', 'skipped', 'skipped', 'renewed']);
       expect((await held(student)).filter((sub) => [...fresh, on, off].some((p) => p.id === sub.product_id)).every((sub) => sub.active === 1)).toBe(true);

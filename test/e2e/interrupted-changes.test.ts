@@ -194,7 +194,8 @@ describe('a renewal is one operation', () => {
     throw new Error('no holder');
   }
   const usedHolders = new Set<string>();
-  const renew = (student: Student, product: Product) => ['students', 'grant', student.id, product.id, '--renew', '--expiration', '2031-06-30', '--yes'];
+  // Some holders' status is not the grant's (refunded, canceled with access): the renewal may reset it (issue 30), these tests are about its two steps.
+  const renew = (student: Student, product: Product) => ['students', 'grant', student.id, product.id, '--renew', '--include-status-changes', '--expiration', '2031-06-30', '--yes'];
 
   it('its grant refused: the old subscription is put back, both steps recorded, exit 5 with the state now', async () => {
     const { student, product, old } = await holder(3);

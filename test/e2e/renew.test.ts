@@ -46,7 +46,8 @@ describe('grant over a subscription without access', () => {
 
   it('--renew restores access keeping the accession date; undo returns it to no access', async () => {
     const { student, sub } = lapsed[1]!;
-    const renewed = await members(['students', 'grant', student.email, sub.product_id, '--renew', '--expiration', '2031-07-05', '-o', 'json']);
+    // Its status (inactive, canceled…) becomes the grant's: said with --include-status-changes (issue 30: never silently).
+    const renewed = await members(['students', 'grant', student.email, sub.product_id, '--renew', '--include-status-changes', '--expiration', '2031-07-05', '-o', 'json']);
     expect(renewed.code, renewed.stderr).toBe(0);
     expect(renewed.stderr).toContain('✓ Renewed');
     const after = await held(student.id, sub.product_id);
@@ -67,7 +68,7 @@ describe('grant over a subscription without access', () => {
   it('--renew moves the expiration of a subscription with access; undo puts back its former dates', async () => {
     const taken = new Set(lapsed.slice(0, 4).map(({ student }) => student.id));
     const students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
-    const [student, sub] = students.flatMap((s) => (taken.has(s.id) ? [] : (s.subscriptions ?? []).filter((x) => x.active === 1 && x.accession_date).map((x) => [s, x] as const)))[0]!;
+    const [student, sub] = students.flatMap((s) => (taken.has(s.id) ? [] : (s.subscriptions ?? []).filter((x) => x.active === 1 && x.status === 'active' && x.accession_date).map((x) => [s, x] as const)))[0]!;
     const refused = await members(['students', 'grant', student.email, sub.product_id, '--expiration', '2032-02-29']);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain(`but ${sub.expiration_date ? `it expires ${sub.expiration_date}` : 'it has no expiration'}, not 2032-02-29; nothing sent`);
@@ -86,7 +87,7 @@ describe('grant over a subscription without access', () => {
     const [a, b] = [lapsed[2]!, lapsed[3] ?? lapsed[2]!];
     const file = join(configDir, 'renew.csv');
     writeFileSync(file, `student,product_id,renew\n${a.student.id},${a.sub.product_id},yes\n${b.student.email},${b.sub.product_id},no\n`);
-    const { code, stdout, stderr } = await members(['students', 'grant', '--file', file, '--yes', '-o', 'json']);
+    const { code, stdout, stderr } = await members(['students', 'grant', '--file', file, '--include-status-changes', '--yes', '-o', 'json']);
     const rows = JSON.parse(stdout) as Array<{ line: number; result: string }>;
     expect(rows.map((row) => row.result)).toEqual(a === b ? ['renewed', 'skipped'] : ['renewed', 'failed']);
     expect(code).toBe(a === b ? 0 : 7);
@@ -98,7 +99,7 @@ describe('grant over a subscription without access', () => {
     const [blank, no] = [lapsed[4]!, lapsed[5]!];
     const file = join(configDir, 'renew-flag.csv');
     writeFileSync(file, `student,product_id,renew\n${blank.student.id},${blank.sub.product_id},\n${no.student.id},${no.sub.product_id},não\n`);
-    const { code, stdout } = await members(['students', 'grant', '--file', file, '--renew', '--yes', '-o', 'json']);
+    const { code, stdout } = await members(['students', 'grant', '--file', file, '--renew', '--include-status-changes', '--yes', '-o', 'json']);
     const rows = JSON.parse(stdout) as Array<{ result: string; message: string }>;
     expect(rows.map((row) => row.result)).toEqual(['renewed', 'failed']);
     expect(rows[1]!.message).toContain('its renew column says no: put yes there');

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, run, sandboxGet, useSandboxProcess, tempDir, terminalSession, runInTerminal } from './harness.js';
 
-interface Sub { product_id: string; active: number | null; accession_date: string | null; expiration_date: string | null }
+interface Sub { product_id: string; active: number | null; status?: string | null; accession_date: string | null; expiration_date: string | null }
 interface Student { id: string; email: string; subscriptions?: Sub[] }
 
 let students: Student[];
@@ -61,7 +61,9 @@ describe.skipIf(!HAS_SCRIPT)('at a terminal', () => {
   it('a grant over a subscription without access asks to renew it; yes restores access', async () => {
     const { student, sub } = lapsed(1);
     const session = terminalSession(['students', 'grant', student.email, sub.product_id, '--no-color'], { env });
-    await session.waitFor(/Revoke it and grant\s+it again\?/);
+    expect(sub.status).toBe('refunded');
+    // The question names the status the renewal resets (issue 30): a yes to it is the leave to reset it.
+    await session.waitFor(/Revoke it and grant\s+it again\s+—\s+its\s+status\s+refunded\s+becomes\s+active[^?]*\?/);
     session.type('y\r');
     expect(await session.exited).toBe(0);
     expect(session.output()).toContain('✓ Renewed');

@@ -145,7 +145,8 @@ needs --yes. --concurrency N (1-32, default 4) rows at once.
 
 Each row changes only what is missing: running the same file again is safe, and rows
 already applied come back skipped. A renew cell (yes/no), or --renew for blank cells,
-renews a subscription that exists without access.
+renews a subscription that exists without access; one whose status the grant would
+reset (canceled, inactive, refunded) is skipped unless --include-status-changes.
 
 Output: one record per row (line, student, product_id, result, message); result is
 granted, revoked, renewed, created, skipped or failed. With --out FILE the file is

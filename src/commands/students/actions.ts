@@ -241,11 +241,12 @@ export async function products(session: Session, input: string): Promise<void> {
 }
 
 export async function grant(
-  session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string; renew?: boolean },
+  session: Session, input: string, rawProductId: string, opts: { accession?: string; expiration?: string; reason?: string; renew?: boolean; includeStatusChanges?: boolean },
 ): Promise<ChangeOutcome> {
   parseStudentKey(input);
   checkProductId(rawProductId);
-  const dates = grantDates(opts.accession, opts.expiration);
+  const asks = session.io.stdin.isTTY && !session.globals.yes;
+  const dates = grantDates(opts.accession, opts.expiration, undefined, undefined, { mayRenew: opts.renew === true || asks });
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Subscription.shape), SUBSCRIPTION_VIEW);
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
@@ -260,14 +261,16 @@ export async function grant(
       journal: await (await loadAudit()).openJournal(session, { command: 'students grant', reason: opts.reason }),
       beforeChange: announce,
       // --renew, or a yes on a terminal; never implied by --yes: a renewal replaces the subscription.
-      renew: async (held, gap) => {
+      renew: async (held, gap, statusChange) => {
         if (opts.renew) return true;
-        if (!session.io.stdin.isTTY || session.globals.yes) return false;
+        if (!asks) return false;
         const title = held.product?.title;
         await announce();
-        await session.confirm(`${studentLabel(student)} has product ${title ? `"${title}" (${productId})` : productId} but ${gap}. Revoke it and grant it again?`);
-        return true;
+        await session.confirm(`${studentLabel(student)} has product ${title ? `"${title}" (${productId})` : productId} but ${gap}. `
+          + `Revoke it and grant it again${statusChange ? ` — its ${statusChange}` : ''}?`);
+        return 'asked';
       },
+      includeStatusChanges: opts.includeStatusChanges,
     });
     // The state asked for holds either way: print the subscription, and say whether anything was sent.
     if (outcome.subscription) await output.one(outcome.subscription, SUBSCRIPTION_VIEW);

@@ -4,7 +4,7 @@ import { addListOptions } from '../../session/list-flags.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../../session/bulk/flags.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
-type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean };
+type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean; includeStatusChanges?: boolean };
 
 export const registerStudents = registration('Everyday:', (program, runner) => {
   const students = program.command('students').description('List, look up, create and delete students; grant and revoke their products')
@@ -116,6 +116,7 @@ titles when this machine's history names products.`)
     .option('--accession <date>', 'accession date, YYYY-MM-DD (default: today)')
     .option('--expiration <date>', 'expiration date, YYYY-MM-DD')
     .option('--renew', 'when the subscription exists without access (or with another expiration), revoke it and grant it again, keeping its accession date unless --accession is given (without it: exit 5, nothing sent; a terminal asks); with --file, every row whose renew cell is blank')
+    .option('--include-status-changes', 'with --renew: also renew a subscription whose status the grant resets (canceled, refunded, inactive → active); without it such a renewal is refused (exit 5; a bulk row is skipped), nothing sent')
     .option(...REASON_OPTION), { file: true })
     .addHelpText('after', examples(
       'members students grant maria@example.com "Python Pro"',

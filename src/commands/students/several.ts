@@ -15,6 +15,7 @@
  */
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { accessGap, checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
+import { resetsStatus, statusResetNote } from '../../domain/grant-status.js';
 import { resolveProduct, type Named } from '../../domain/names.js';
 import { resolveStudent, studentLabel, type ResolvedStudent } from '../../domain/resolve.js';
 import { AuthError, BulkFailedError, CliError, ExitCode, TransientError, UsageError } from '../../lib/errors.js';
@@ -51,31 +52,34 @@ export interface SeveralGrantFlags {
   expiration?: string;
   reason?: string;
   renew?: boolean;
+  includeStatusChanges?: boolean;
 }
 
 export async function grantSeveral(session: Session, input: string, rawProducts: readonly string[], opts: SeveralGrantFlags): Promise<void> {
   checkArguments(session, input, rawProducts);
-  const dates = grantDates(opts.accession, opts.expiration);
+  const asks = session.io.stdin.isTTY && !session.globals.yes;
+  const dates = grantDates(opts.accession, opts.expiration, undefined, undefined, { mayRenew: opts.renew === true || asks });
   const api = await session.api();
   const { student, products } = await resolveAll(session, input, rawProducts);
-  // What each grant would do, on a client that can only read: which would be renewals.
+  // What each grant would do, on a client that can only read: which would be renewals, and which would change a status.
   const previews = await Promise.all(products.map((product) =>
-    grantToStudent(api.reading(), student, product.id, dates, { dryRun: true, renew: async () => true, title: product.title })));
+    grantToStudent(api.reading(), student, product.id, dates, { dryRun: true, renew: async () => true, includeStatusChanges: true, title: product.title })));
   const renewals = products.flatMap((product, index) => {
     const held = previews[index]?.result === 'renewed' ? previews[index]?.replaced : undefined;
-    return held ? [`${named(product)}: ${accessGap(held, dates.expiration) ?? ''}`] : [];
+    const status = held && resetsStatus(held.status) ? `, and ${statusResetNote(held.status)}` : '';
+    return held ? [`${named(product)}: ${accessGap(held, dates.expiration) ?? ''}${status}`] : [];
   });
   let announced: Promise<void> | undefined;
   const announce = () => (announced ??= session.announceChange());
   // --renew, or one yes on a terminal for all of them; never implied by --yes: a renewal replaces a subscription.
-  let renew = opts.renew === true;
-  if (renewals.length > 0 && !renew && session.io.stdin.isTTY && !session.globals.yes) {
+  let renew: boolean | 'asked' = opts.renew === true;
+  if (renewals.length > 0 && !renew && asks) {
     await announce();
     await session.confirm(`${studentLabel(student)} has ${renewals.length} of these products without the access asked: ${renewals.join('; ')}. Revoke ${renewals.length === 1 ? 'it' : 'them'} and grant ${renewals.length === 1 ? 'it' : 'them'} again?`);
-    renew = true;
+    renew = 'asked';
   }
   const results = await applyEach(session, student, products, 'students grant', opts.reason, (product, journal) => grantToStudent(api, student, product.id, dates, {
-    reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, title: product.title,
+    reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, includeStatusChanges: opts.includeStatusChanges, title: product.title,
   }));
   await finish(session, student, results);
 }

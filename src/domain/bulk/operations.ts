@@ -30,7 +30,7 @@ import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
 import { EMAIL_PATTERN, parseFileDate, plural } from '../../lib/values.js';
 import {
-  checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOptions, type ChangeOutcome, type GrantDates,
+  checkProductId, grantDates, grantToStudent, revokeFromStudent, StatusResetError, type ChangeOptions, type ChangeOutcome, type GrantDates,
 } from '../changes.js';
 import { resolveStudent, type ResolvedStudent, type StudentCache } from '../resolve.js';
 import type { ReadNeeds } from '../read-plan.js';
@@ -83,6 +83,8 @@ export interface RowContext {
   reason?: string;
   /** `--renew`: every grant row over a subscription without access (or with another expiration) is renewed. */
   renew?: boolean;
+  /** `--include-status-changes`: a renewal may reset a status; else such a row is `skipped`, nothing sent. */
+  includeStatusChanges?: boolean;
   /** The platform's state read once for the run, when the read plan took it: rows read it instead of asking. */
   snapshot?: Snapshot;
   /** Records each applied row, intent first, with its line (the engine sets it per row); none in a dry run. */
@@ -241,6 +243,8 @@ function productsText(products: readonly Named[] = []): string {
   return names.length === 1 ? names[0] as string : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+const GRANT_COLUMNS = { accession: 'accession_date', expiration: 'expiration_date' };
+
 export const grantOperation: BulkOperation<GrantPlan> = {
   command: 'students grant',
   columns: { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date', 'renew'] },
@@ -249,8 +253,10 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   identify: identifyChange,
   plan(values, now) {
     const plan = changePlan(values);
-    const dates = grantDates(dateCell(values, 'accession_date'), dateCell(values, 'expiration_date'), { accession: 'accession_date', expiration: 'expiration_date' }, now);
-    return { ...plan, dates, renew: renewCell(values) };
+    const renew = renewCell(values);
+    // A row that may be renewed (its cell says yes, or is blank: --renew decides) keeps the subscription's accession: checked when it is read.
+    const dates = grantDates(dateCell(values, 'accession_date'), dateCell(values, 'expiration_date'), GRANT_COLUMNS, now, { mayRenew: renew !== false });
+    return { ...plan, dates, renew };
   },
   key: (plan) => `${keyText(plan.key)}\n${plan.productId}`,
   sameWhat: 'the same student and product_id',
@@ -259,6 +265,11 @@ export const grantOperation: BulkOperation<GrantPlan> = {
     grantToStudent(context.api, student, plan.productId, plan.dates, {
       reason: context.reason, dryRun: context.dryRun, journal: context.journal, renew: async () => plan.renew ?? context.renew === true, known, title: plan.productTitle,
       renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
+      includeStatusChanges: context.includeStatusChanges, statusHint: 'pass --include-status-changes', dateNames: GRANT_COLUMNS,
+    }).catch((error: unknown) => {
+      // A status is never reset silently: the row is skipped, and its message says why and how.
+      if (!(error instanceof StatusResetError)) throw error;
+      return { student: student.input, student_id: student.id, product_id: plan.productId, result: 'skipped' as const, message: error.message, subscription: error.held };
     })),
   question: (count, source, products) => `Grant ${productsText(products)} to students on ${plural(count, 'row')} of ${source}?`,
   reads: changeReads,

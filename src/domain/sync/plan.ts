@@ -24,6 +24,7 @@ import type { StudentKey } from '../../api/endpoints/student-key.js';
 import { UsageError } from '../../lib/errors.js';
 import { pluralWord, today } from '../../lib/values.js';
 import { renewalDates } from '../changes.js';
+import { resetsStatus, statusResetNote } from '../grant-status.js';
 import type { SnapshotStudent, SnapshotSubscription } from '../snapshot.js';
 
 export const SYNC_ACTIONS = ['grant', 'restore', 'change-expiration', 'revoke'] as const;
@@ -117,9 +118,6 @@ export interface SyncPlan {
 export const DEFAULT_REVOKE_PERCENT = 10;
 export const DEFAULT_REVOKE_CEILING = 50;
 
-/** The status a grant leaves (the sandbox's and, as far as the API shows, the platform's). */
-const GRANT_STATUS = 'active';
-
 const dateOf = (value: string | undefined) => value?.slice(0, 10);
 const pairKey = (studentId: string, productId: string) => `${studentId}\n${productId}`;
 
@@ -138,11 +136,6 @@ export function parseRevokeCap(text: string): RevokeCap {
   }
   return match[2] === '%' ? { percent: value } : { count: value };
 }
-
-/** A status other than the one a grant leaves is lost by a revoke-then-grant. */
-const resetsStatus = (held: HeldState) => held.status !== undefined && held.status !== GRANT_STATUS;
-
-const statusNote = (held: HeldState) => `status ${held.status} becomes the server's default for a grant (${GRANT_STATUS})`;
 
 /** The plan of `rows` for `products` against `state`. */
 export function planSync(rows: readonly DesiredRow[], products: readonly string[], state: SyncState, options: SyncOptions): SyncPlan {
@@ -175,7 +168,7 @@ export function planSync(rows: readonly DesiredRow[], products: readonly string[
     }
     const problem = datesProblem(change, row, now);
     if (problem !== undefined) plan.problems.push({ line: row.line, message: problem });
-    else if (change.action === 'change-expiration' && resetsStatus(held as HeldState) && !options.includeStatusChanges) {
+    else if (change.action === 'change-expiration' && resetsStatus((held as HeldState).status) && !options.includeStatusChanges) {
       plan.statusChanges.push(change);
     } else {
       plan.changes.push(change);
@@ -213,7 +206,7 @@ function changeFor(row: DesiredRow, student: SnapshotStudent | undefined, held: 
     date,
   );
   const action: SyncAction = held.hasAccess ? 'change-expiration' : 'restore';
-  const notes = resetsStatus(from) ? [statusNote(from)] : [];
+  const notes = resetsStatus(from.status) ? [statusResetNote(from.status)] : [];
   return withPast({ ...base, action, accession: dates.accession, expiration: dates.expiration, from, notes }, now);
 }
 

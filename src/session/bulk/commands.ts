@@ -18,10 +18,12 @@ export interface BulkCommandFlags extends BulkFlags {
   reason?: string;
   /** grant --file --renew: renew every row whose subscription exists without access. */
   renew?: boolean;
+  /** grant --file: a renewal may reset a status (else such a row is skipped). */
+  includeStatusChanges?: boolean;
 }
 
 export function bulkGrant(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {
-  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason, renew: flags.renew }, hooks);
+  return runBulk(session, grantOperation, { file, ...bulkSettings(flags), reason: flags.reason, renew: flags.renew, includeStatusChanges: flags.includeStatusChanges }, hooks);
 }
 
 export function bulkRevoke(session: Session, file: string, flags: BulkCommandFlags, hooks?: BulkHooks): Promise<BulkReport> {

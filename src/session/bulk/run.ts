@@ -63,6 +63,8 @@ export interface BulkOptions {
   skipInvalid: boolean;
   reason?: string;
   renew?: boolean;
+  /** grant --file --include-status-changes: a renewal may reset a status. */
+  includeStatusChanges?: boolean;
   /** How the state is read before the changes (`--strategy`). */
   strategy: StrategyChoice;
   /** `--ignore-extra-columns`: columns of the file that are no bulk column are left out, and listed. */
@@ -180,7 +182,7 @@ export async function runBulk<Plan>(
     printing = true;
     // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
     const context = api && {
-      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, snapshot: reads?.snapshot,
+      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot,
     };
     return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op), reads);
   } catch (error) {

@@ -254,7 +254,9 @@ describe('students grant', () => {
     vi.restoreAllMocks();
     expect(code).toBe(0);
     // Announced once, before the question.
-    expect(events).toEqual(['announce', 'student s1 has product "Yoga" (p1) but its access is off (status canceled, expiration 2025-01-01). Revoke it and grant it again?']);
+    // The question names the status the grant resets: a yes to it is the consent --include-status-changes gives.
+    expect(events).toEqual(['announce', 'student s1 has product "Yoga" (p1) but its access is off (status canceled, expiration 2025-01-01). '
+      + 'Revoke it and grant it again — its status canceled becomes active (the server\'s default for a grant)?']);
     expect(stderr).toBe(`${ANNOUNCE}✓ Renewed product "Yoga" (p1) for student s1: its access is off (status canceled, expiration 2025-01-01); `
       + 'revoked and granted again, accession 2024-01-01, expiration 2031-01-01\n');
   });

@@ -17,7 +17,7 @@ describe('members completion powershell', () => {
 
   it('holds the command tree, each command\'s options, fixed values and the helpers (profiles, undo ids, product and course ids)', () => {
     expect(script).toContain("'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')");
-    expect(script).toContain("'students grant' = @('--accession', '--expiration', '--renew', '--reason', '--file'");
+    expect(script).toContain("'students grant' = @('--accession', '--expiration', '--renew', '--include-status-changes', '--reason', '--file'");
     expect(script).toContain("'|--output' = @('table', 'json', 'ndjson', 'csv', 'xlsx')");
     expect(script).toContain("'subscriptions list|--access' = @('active', 'inactive')");
     expect(script).toContain("'|--profile' = '__complete-profiles'");

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStudentKey } from '../../../src/api/endpoints/student-key.js';
 import type { Student, Subscription } from '../../../src/api/endpoints/schemas.js';
 import { NotFoundError, RejectedError } from '../../../src/lib/errors.js';
-import { AccessNotHeldError, grantToStudent, revokeFromStudent } from '../../../src/domain/changes.js';
+import { AccessNotHeldError, StatusResetError, grantDates, grantToStudent, revokeFromStudent } from '../../../src/domain/changes.js';
 import type { ResolvedStudent } from '../../../src/domain/resolve.js';
 import { mockApi } from '../../helpers/mock-api.js';
 
@@ -112,7 +112,7 @@ describe('grantToStudent', () => {
       path: '/api/v1/students/s1/products', method: 'POST', body: JSON.stringify({ product_id: 'p1', accession_date: '2023-05-06' }),
     }).reply(201, { data: sub({ accession_date: '2023-05-06' }) });
     const outcome = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, {
-      renew: async (held, gap) => Boolean(asked.push([held, gap])),
+      renew: async (held, gap) => Boolean(asked.push([held, gap])), includeStatusChanges: true,
     });
     expect(asked).toEqual([[off, 'its access is off (status inactive)']]);
     expect(outcome).toMatchObject({
@@ -222,5 +222,71 @@ describe('with the state known from a snapshot', () => {
   it('a revoke held sends the DELETE alone', async () => {
     pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(204);
     expect(await revokeFromStudent(api(), byId, 'p1', { known: { held: sub() } })).toMatchObject({ result: 'revoked' });
+  });
+});
+
+describe('a renewal never resets a status silently (issue 30)', () => {
+  const canceled = sub({ active: 0, status: 'canceled', accession_date: '2023-05-06', expiration_date: '2024-05-06' });
+
+  it('refuses a renewal whose grant would reset the status (StatusResetError, exit 5): nothing sent, the way to allow it said', async () => {
+    heldAs(canceled);
+    const told: Array<string | undefined> = [];
+    const error = await grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, {
+      renew: async (_held, _gap, statusChange) => Boolean(told.push(statusChange)),
+    }).catch((caught: unknown) => caught);
+    expect(told).toEqual(['status canceled becomes active (the server\'s default for a grant)']);
+    expect(error).toBeInstanceOf(StatusResetError);
+    expect(error).toMatchObject({
+      exitCode: 5, held: canceled,
+      message: `${LABEL} has product "Yoga" (p1) but its access is off (status canceled, expiration 2024-05-06); renewing it would change it too: `
+        + 'status canceled becomes active (the server\'s default for a grant); nothing sent. To revoke it and grant it again (accession 2023-05-06, expiration none) all the same, pass --include-status-changes',
+    });
+  });
+
+  it('renews when told (includeStatusChanges), or when a person said yes to a question naming it (asked); the hint is the caller\'s', async () => {
+    for (const options of [{ renew: async () => true, includeStatusChanges: true }, { renew: async () => 'asked' as const }]) {
+      heldAs(canceled);
+      pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(204, '');
+      pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(201, { data: sub({ accession_date: '2023-05-06' }) });
+      await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, options)).resolves.toMatchObject({ result: 'renewed' });
+    }
+    heldAs(canceled);
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => true, statusHint: 'say so in column x' }))
+      .rejects.toThrow(/all the same, say so in column x$/);
+  });
+
+  it('a status the grant leaves (active, or none known) needs no leave', async () => {
+    heldAs(sub({ active: 0, status: null }));
+    pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(204, '');
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(201, { data: sub() });
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => true })).resolves.toMatchObject({ result: 'renewed' });
+  });
+});
+
+describe('the dates of a renewal are checked against the accession it keeps (issue 30)', () => {
+  const names = { accession: 'accession_date', expiration: 'expiration_date' };
+  const today = new Date(2026, 10, 25);
+  // No accession given, an expiration before today: fine for a renewal that keeps an earlier accession.
+  const dates = grantDates(undefined, '2025-03-01', names, today, { mayRenew: true });
+
+  it('a renewal keeping an earlier accession takes an expiration before today (in a dry run too)', async () => {
+    heldAs(sub({ active: 0, status: 'active', accession_date: '2024-01-01' }));
+    const outcome = await grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, dryRun: true, dateNames: names });
+    expect(outcome).toMatchObject({ result: 'renewed', dryRun: true });
+    expect(outcome.message).toContain('accession 2024-01-01, expiration 2025-03-01');
+  });
+
+  it('refuses one before the accession it keeps, and a plain grant before today, naming the dates; nothing sent', async () => {
+    heldAs(sub({ active: 0, status: 'active', accession_date: '2025-06-01' }));
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, dateNames: names })).rejects.toThrow(
+      'expiration_date 2025-03-01 is before the subscription\'s accession date 2025-06-01, which a renewal keeps when accession_date is not given; the expiration cannot precede the accession',
+    );
+    // A caller that never renews (undo) is told the product is held, whatever the dates.
+    heldAs(sub({ active: 0, status: 'active', accession_date: '2025-06-01' }));
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { dateNames: names })).rejects.toBeInstanceOf(AccessNotHeldError);
+    heldAs(undefined);
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { dateNames: names })).rejects.toThrow(
+      'expiration_date 2025-03-01 is before today (2026-11-25), the accession date when accession_date is not given; the expiration cannot precede the accession',
+    );
   });
 });

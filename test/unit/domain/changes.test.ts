@@ -95,3 +95,12 @@ describe('renewalDates', () => {
     expect(renewalDates(original(null), asked, NOW)).toEqual({ accession: '2020-03-04' });
   });
 });
+
+describe('grantDates for a row that may be renewed', () => {
+  it('leaves an expiration before today unchecked when no accession is given (the renewal keeps its own), checks it otherwise', () => {
+    const now = new Date(2026, 10, 25);
+    expect(grantDates(undefined, '2025-03-01', undefined, now, { mayRenew: true })).toEqual({ accession: '2026-11-25', expiration: '2025-03-01' });
+    expect(() => grantDates(undefined, '2025-03-01', undefined, now)).toThrow('--expiration 2025-03-01 is before today (2026-11-25)');
+    expect(() => grantDates('2025-06-01', '2025-03-01', undefined, now, { mayRenew: true })).toThrow('--expiration 2025-03-01 is before --accession 2025-06-01');
+  });
+});

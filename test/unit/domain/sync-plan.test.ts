@@ -58,7 +58,7 @@ describe('planSync', () => {
       {
         action: 'restore', line: 4, student: 's2', studentId: 's2', productId: P, accession: '2024-01-01', expiration: '2026-01-31',
         from: { hasAccess: false, status: 'inactive', accessionDate: '2024-01-01', expirationDate: '2024-12-31' },
-        notes: ["status inactive becomes the server's default for a grant (active)"],
+        notes: ["status inactive becomes active (the server's default for a grant)"],
       },
       {
         action: 'change-expiration', line: 5, student: 's3@example.com', studentId: 's3', productId: P, accession: '2024-01-01', expiration: '2026-06-30',
@@ -140,7 +140,7 @@ describe('planSync', () => {
     const left = planSync(rows, [P], platform, options());
     expect(left.changes).toEqual([]);
     expect(left.statusChanges).toHaveLength(1);
-    expect(left.statusChanges[0]).toMatchObject({ action: 'change-expiration', line: 2, notes: ["status canceled becomes the server's default for a grant (active)"] });
+    expect(left.statusChanges[0]).toMatchObject({ action: 'change-expiration', line: 2, notes: ["status canceled becomes active (the server's default for a grant)"] });
     expect(left.inSync).toBe(0);
     const made = planSync(rows, [P], platform, options({ includeStatusChanges: true }));
     expect(made.changes).toEqual(left.statusChanges);
@@ -151,7 +151,7 @@ describe('planSync', () => {
     const platform = state(students, [held(1, P, { hasAccess: false, status: 'canceled' }), held(2, P, { status: undefined, expirationDate: '2025-12-31' })]);
     const plan = planSync([row(2, 's1'), row(3, 's2', P, { expiration: '2026-12-31' })], [P], platform, options());
     expect(plan.changes.map((change) => [change.action, change.notes])).toEqual([
-      ['restore', ["status canceled becomes the server's default for a grant (active)"]],
+      ['restore', ["status canceled becomes active (the server's default for a grant)"]],
       ['change-expiration', []],
     ]);
   });
