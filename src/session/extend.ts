@@ -11,13 +11,13 @@
  */
 import type { Api } from '../api/client.js';
 import { parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
-import { getStudent } from '../api/endpoints/students.js';
 import { CliError, ExitCode, UsageError } from '../lib/errors.js';
 import { parseDate, parseInteger, plural, today } from '../lib/values.js';
 import { nameAndEmail, personName } from '../lib/people.js';
 import { checkProductId, hasAccess } from '../domain/changes.js';
 import { planExtension, type ExtendBy, type ExtendPlan, type Extension, type Holding } from '../domain/extend.js';
 import { resolveProduct, type Named } from '../domain/names.js';
+import { lookUpStudent } from '../domain/resolve.js';
 import type { HeldState, PlannedChange } from '../domain/sync/plan.js';
 import type { BulkSummary } from '../domain/bulk/engine.js';
 import type { JsonRecord } from '../output/index.js';
@@ -124,9 +124,9 @@ function changeOf(extension: Extension, productId: string): PlannedChange {
   };
 }
 
-/** One student's subscription to the product (one lookup: the lookups return the subscriptions). */
-async function holdingOf(api: Api, key: StudentKey, productId: string): Promise<Holding[]> {
-  const student = await getStudent(api, key);
+/** One student's subscription to the product (one lookup: the lookups return the subscriptions; "not found" says who was probably meant). */
+async function holdingOf(api: Api, key: StudentKey & { input: string }, productId: string): Promise<Holding[]> {
+  const student = await lookUpStudent(api, key, key.input);
   const held = (student.subscriptions ?? []).find((subscription) => subscription.product_id === productId);
   if (!held) return [];
   const holding: Holding = { studentId: student.id, name: personName(student), hasAccess: hasAccess(held) };

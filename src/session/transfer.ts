@@ -10,12 +10,13 @@
 import type { Api } from '../api/client.js';
 import type { Student } from '../api/endpoints/schemas.js';
 import { parseStudentKey } from '../api/endpoints/student-key.js';
-import { deleteStudent, getStudent, grantProduct, revokeProduct, studentProducts } from '../api/endpoints/students.js';
+import { deleteStudent, grantProduct, revokeProduct, studentProducts } from '../api/endpoints/students.js';
 import { openRun, recorded, studentSnapshot, subscriptionSnapshot, type RunJournal } from '../audit/index.js';
 import { BulkFailedError, CliError, ExitCode, NotFoundError, UsageError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { plural, today } from '../lib/values.js';
 import { deleteSourceBlocker, planTransfer, type Move, type Staying, type TransferPlan } from '../domain/transfer.js';
+import { lookUpStudent } from '../domain/resolve.js';
 import type { JsonRecord } from '../output/index.js';
 import { assertFieldsBeforeChange } from '../output/fields.js';
 import { withOutput } from './run-kit.js';
@@ -43,9 +44,12 @@ function planRows(plan: TransferPlan): JsonRecord[] {
 
 const label = (student: Student) => nameAndEmail(student) || `student ${student.id}`;
 
-/** The student with its subscriptions: the lookups send them; a server that does not is asked for them. */
+/**
+ * The student with its subscriptions: the lookups send them; a server that
+ * does not is asked for them. "Not found" says which student was probably meant.
+ */
 async function withSubscriptions(api: Api, input: string): Promise<Student> {
-  const student = await getStudent(api, parseStudentKey(input));
+  const student = await lookUpStudent(api, parseStudentKey(input), input);
   return student.subscriptions ? student : { ...student, subscriptions: await studentProducts(api, student.id) };
 }
 

@@ -13,6 +13,8 @@ interface Sub { product_id: string; active: number; status: string }
 interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; reference_id: string | null; subscriptions?: Sub[] }
 interface Product { id: string; title: string }
 
+const withAccess = (student: Student) => (student.subscriptions ?? []).filter((sub) => sub.active === 1);
+
 const FLAVOURS = [{ name: 'default', args: [] }, { name: 'laravel', args: ['--flavor', 'laravel'] }];
 
 describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
@@ -140,6 +142,26 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(JSON.parse(bulk.stdout)).toEqual([expect.objectContaining({
         result: 'failed', message: expect.stringContaining(`is not a valid CPF: its check digits would be -${student.document!.slice(-2)} (a typo?) Did you mean: ${student.document} (${student.full_name})?`),
       })]);
+    });
+
+    it('transfer and subscriptions extend --student offer the student meant too (a CPF, an e-mail); nothing planned or changed', async () => {
+      const student = free((s) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(s.document ?? '') && Boolean(s.full_name) && withAccess(s).length > 0);
+      const other = free((s) => s.email.endsWith('@gmail.com') && s.email === s.email.toLowerCase());
+      const product = products.find((p) => p.id === withAccess(student)[0]!.product_id)!;
+      const before = await changes();
+      const typed = mistyped(student.document!);
+      const transfer = await members(['students', 'transfer', typed, other.email, '--dry-run']);
+      expect(transfer.code).toBe(4);
+      expect(transfer.stderr).toContain(`Did you mean: ${student.document} (${student.full_name})?\n  members students transfer ${student.document} ${other.email} --dry-run\n`);
+      const typo = other.email.replace('@gmail.com', '@gmial.com');
+      const to = await members(['students', 'transfer', student.document!, typo, '--dry-run']);
+      expect(to.code).toBe(4);
+      expect(to.stderr).toContain(`Did you mean: ${other.email} (${other.full_name})?\n  members students transfer ${student.document} ${other.email} --dry-run\n`);
+      const extend = await members(['subscriptions', 'extend', '--product', product.id, '--days', '3', '--student', digitsOf(typed), '--dry-run']);
+      expect(extend.code).toBe(4);
+      expect(extend.stderr).toContain(`Did you mean: ${digitsOf(student.document!)} (${student.full_name})?\n`
+        + `  members subscriptions extend --product ${product.id} --days 3 --student ${digitsOf(student.document!)} --dry-run\n`);
+      expect(await changes()).toBe(before);
     });
 
     it('a student stored with a mistyped CPF is found by it in either spelling: it is looked up before it is explained', async () => {
