@@ -43,6 +43,7 @@ export default {
     'src/audit/journal.ts',
     'src/audit/intents.ts',
     'src/audit/resolve.ts',
+    'src/audit/runs.ts',
     'src/audit/forget.ts',
     'src/domain/bulk/seen-keys.ts',
   ],

@@ -53,6 +53,7 @@ export default defineConfig({
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',
+      'test/unit/audit/runs.test.ts',
       'test/unit/audit/forget.test.ts',
       'test/unit/bulk/seen-keys.test.ts',
     ],

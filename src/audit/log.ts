@@ -291,9 +291,10 @@ const LF = 0x0a;
 /**
  * The records at `positions`, in that order, read one by one: what a history
  * prints, without holding the log. The log only grows, so a position stays
- * true; one that no longer holds a record is left out.
+ * true; one that no longer holds a record is left out. A record held already
+ * (a run derived from its changes, runs.ts) is given as it is.
  */
-export async function* readAuditAt(dir: string, positions: Iterable<AuditPosition>): AsyncGenerator<AuditRecord> {
+export async function* readAuditAt(dir: string, positions: Iterable<AuditPosition | AuditRecord>): AsyncGenerator<AuditRecord> {
   let fd: number;
   try {
     fd = openSync(auditLogPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -302,7 +303,12 @@ export async function* readAuditAt(dir: string, positions: Iterable<AuditPositio
     throw error;
   }
   try {
-    for (const { offset, length } of positions) {
+    for (const position of positions) {
+      if ('id' in position) {
+        yield position;
+        continue;
+      }
+      const { offset, length } = position;
       const bytes = Buffer.alloc(length);
       const read = readSync(fd, bytes, 0, length, offset);
       const record = parseRecord(bytes.subarray(0, read).toString('utf8'));

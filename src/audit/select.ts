@@ -4,6 +4,7 @@
  * is one entry otherwise. Pure: the log is read by the caller.
  */
 import type { AuditPosition, AuditRecord, LocatedRecord } from './log.js';
+import { RunsOfLog } from './runs.js';
 
 export interface HistoryFilter {
   /** As given: matched against the recorded STUDENT and student id, no request sent. */
@@ -63,16 +64,15 @@ async function studentMatcher<T>(source: AuditSource<T>, recordOf: (item: T) => 
 
 /**
  * A run (a sync, a bulk file, an undo of a run) is one entry: its own record
- * stands for its changes (`--run ID` lists them). The changes of a run that
- * left no record of its own (killed) stay listed one by one.
+ * stands for its changes (`--run ID` lists them). A run that left no record
+ * of its own (killed) is one entry too, derived from its changes (runs.ts),
+ * shown in place of its newest change. Keeps a record, drops it (undefined),
+ * or gives the record shown in its place.
  */
-async function runCollapser<T>(source: AuditSource<T>, recordOf: (item: T) => AuditRecord): Promise<(record: AuditRecord) => boolean> {
-  const runs = new Set<string>();
-  for await (const item of source()) {
-    const record = recordOf(item);
-    if (record.action === 'bulk') runs.add(record.id);
-  }
-  return (record) => record.run_id === undefined || !runs.has(record.run_id);
+async function runCollapser<T>(source: AuditSource<T>, recordOf: (item: T) => AuditRecord): Promise<(record: AuditRecord) => AuditRecord | undefined> {
+  const runs = new RunsOfLog();
+  for await (const item of source()) runs.add(recordOf(item));
+  return (record) => (record.run_id === undefined || record.action === 'bulk' ? record : runs.shownAt(record));
 }
 
 const instant = (record: AuditRecord) => {
@@ -121,25 +121,31 @@ export class NewestRecords<H = AuditRecord> {
  * 100 MB log costs the memory of what is shown, not of the log.
  */
 export async function selectHistory(source: AuditSource, filter: HistoryFilter, known?: StudentAliases): Promise<AuditRecord[]> {
-  return select(source, (record) => record, (record) => record, filter, known);
+  return select(source, (record) => record, (_record, shown) => shown, filter, known);
 }
 
-/** selectHistory holding only where each record lies: a whole history of a 100 MB log costs a few bytes a record. */
-export function selectHistoryPositions(source: AuditSource<LocatedRecord>, filter: HistoryFilter, known?: StudentAliases): Promise<AuditPosition[]> {
-  return select(source, (item) => item.record, (item) => item.at, filter, known);
+/**
+ * selectHistory holding only where each record lies: a whole history of a
+ * 100 MB log costs a few bytes a record. A run derived from its changes
+ * (runs.ts) lies nowhere: it is held as a record.
+ */
+export function selectHistoryPositions(source: AuditSource<LocatedRecord>, filter: HistoryFilter, known?: StudentAliases): Promise<Array<AuditPosition | AuditRecord>> {
+  return select<LocatedRecord, AuditPosition | AuditRecord>(source, (item) => item.record, (item, shown) => (shown === item.record ? item.at : shown), filter, known);
 }
+
+const when = (test: (record: AuditRecord) => boolean) => (record: AuditRecord) => (test(record) ? record : undefined);
 
 async function select<T, H>(
-  source: AuditSource<T>, recordOf: (item: T) => AuditRecord, hold: (item: T) => H, filter: HistoryFilter, known?: StudentAliases,
+  source: AuditSource<T>, recordOf: (item: T) => AuditRecord, hold: (item: T, shown: AuditRecord) => H, filter: HistoryFilter, known?: StudentAliases,
 ): Promise<H[]> {
-  const matches = filter.run !== undefined ? (record: AuditRecord) => record.run_id === filter.run
-    : filter.student !== undefined ? await studentMatcher(source, recordOf, filter.student, known)
+  const shows = filter.run !== undefined ? when((record) => record.run_id === filter.run)
+    : filter.student !== undefined ? when(await studentMatcher(source, recordOf, filter.student, known))
       : await runCollapser(source, recordOf);
   const since = filter.since?.getTime();
   const kept = new NewestRecords<H>(filter.limit);
   for await (const item of source()) {
-    const record = recordOf(item);
-    if (matches(record) && (since === undefined || instant(record) >= since)) kept.add(record, hold(item));
+    const shown = shows(recordOf(item));
+    if (shown && (since === undefined || instant(shown) >= since)) kept.add(shown, hold(item, shown));
   }
   return kept.newest();
 }

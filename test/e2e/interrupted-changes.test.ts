@@ -177,6 +177,12 @@ describe('a bulk run interrupted', () => {
       expect(lines.length, context).toBeGreaterThan(1);
     }
     await expectHistoryTrue(env, chosen, product, context);
+    // One run whatever ended it: one entry in the history (a killed one derived from its changes), undone as one.
+    const runs = (await history(env)).records.filter((record) => record.action === 'bulk');
+    expect(runs.map((record) => [record.command, record.result]), context).toEqual([['students grant --file', 'interrupted']]);
+    const undone = await members(env, ['undo', runs[0]?.id as string, '--yes']);
+    expect(undone.code, `${context}: ${undone.stderr}`).toBe(0);
+    for (const student of chosen) expect(await held(student.id, product.id), context).toBeUndefined();
   }, 60_000);
 });
 

@@ -339,6 +339,21 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const log = readFileSync(join(b.sandbox.configDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRow & { product_id?: string; student_id?: string });
     const grants = log.filter((record) => record.command === 'sync' && record.action === 'grant' && record.product_id === product.id && record.result === 'granted');
     expect(grants.map((record) => record.student_id).sort()).toEqual(newcomers.map((student) => student.id).sort());
+
+    // The killed run wrote no record of its own: it is derived from its changes, one entry in the history, undone as one run.
+    const rerunId = /Recorded as run (\S+):/.exec(second.stderr)?.[1];
+    const killedId = grants.find((record) => record.run_id !== rerunId)?.run_id as string;
+    const killedGrants = grants.filter((record) => record.run_id === killedId);
+    expect(killedGrants.length).toBe(killedAt - start);
+    const history = JSON.parse((await b.members(['history', '-o', 'json'])).stdout) as Array<AuditRow & { counts?: Record<string, number> }>;
+    expect(history.filter((record) => record.id === killedId)).toMatchObject([{ command: 'sync', action: 'bulk', result: 'interrupted', counts: { granted: killedGrants.length } }]);
+    expect(history.filter((record) => record.run_id === killedId)).toEqual([]);
+    const undone = await b.members(['undo', killedId, '--yes', '-o', 'ndjson']);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(ndjson<UndoRow>(undone.stdout).filter((row) => row.result === 'undone').map((row) => row.id).sort()).toEqual(killedGrants.map((record) => record.id).sort());
+    const left = new Set(withAccess(await dump(b, product.id)).map((held) => held.student.id));
+    expect(killedGrants.filter((record) => left.has(record.student_id as string))).toEqual([]);
+    expect(newcomers.filter((student) => !left.has(student.id)).length).toBe(killedGrants.length);
   }, 120_000);
 
   it('undo RUN_ID reverses a students grant --file or revoke --file run too, leaving a change made since as a conflict', async () => {

@@ -158,7 +158,7 @@ failed for a transient reason (run again later); 2 invalid input, nothing sent;
 are printed).
 Every applied row is in the audit log: members history shows the run as one entry,
 members history --run RUN_ID lists its rows, and members undo RUN_ID (the id of the
-run's own record, action bulk) reverses them all.
+run's own record, action bulk) reverses them all, a run killed with SIGKILL too.
 `,
   },
   undo: {

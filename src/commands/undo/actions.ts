@@ -8,6 +8,7 @@
  * exit 5 (in a run: that change is `conflict`, the others go on, exit 7).
  */
 import { auditBaseUrl, openJournal, openRun, readAllAudit, type AuditRecord } from '../../audit/index.js';
+import { findRun } from '../../audit/runs.js';
 import { auditLogPath } from '../../config/paths.js';
 import { BulkFailedError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { localDateTime } from '../../lib/time/zones.js';
@@ -39,7 +40,9 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const settings = await session.settings();
   const here = auditBaseUrl(settings.baseUrl);
-  const target = opts.last ? await lastChange(session, records, { profile: settings.profile, here, student: opts.student }) : records.find((record) => record.id === id);
+  // A run killed before its end left no record of its own: it is derived from its changes.
+  const target = opts.last ? await lastChange(session, records, { profile: settings.profile, here, student: opts.student })
+    : records.find((record) => record.id === id) ?? findRun(records, id as string);
   if (!target) throw new UsageError(`no change with id ${id} in ${auditLogPath(dir)}; \`members history\` lists the ids of the changes`);
 
   // The change must be undone where it was made.

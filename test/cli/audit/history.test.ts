@@ -47,17 +47,28 @@ describe('selectHistory', () => {
     expect(ids(await selectHistory(() => RECORDS, { student: 'nobody@example.com' }))).toEqual([]);
   });
 
-  it('a run is one entry (its own record); --run lists its changes; a run killed before its record shows its changes', async () => {
+  it('a run is one entry (its own record, or derived from its changes when it was killed before writing it); --run lists its changes', async () => {
     const run = [
       rec('r1', '2025-03-05T10:00:01.000Z', { command: 'sync', student: 'a@example.com', product_id: 'p1', run_id: 'R' }),
       rec('r2', '2025-03-05T10:00:02.000Z', { command: 'sync', action: 'revoke', result: 'revoked', student: 'b@example.com', product_id: 'p1', run_id: 'R' }),
       rec('R', '2025-03-05T10:00:03.000Z', { command: 'sync', action: 'bulk', result: 'completed', counts: { granted: 1, revoked: 1 } }),
-      rec('k1', '2025-03-06T10:00:00.000Z', { command: 'sync', student: 'c@example.com', product_id: 'p1', run_id: 'K' }),
+      rec('k2', '2025-03-06T10:00:02.000Z', { command: 'sync', action: 'revoke', result: 'revoked', student: 'd@example.com', product_id: 'p1', run_id: 'K', reason: 'nightly' }),
+      rec('k1', '2025-03-06T10:00:00.000Z', { command: 'sync', student: 'c@example.com', product_id: 'p1', run_id: 'K', reason: 'nightly' }),
+      rec('k3', '2025-03-06T10:00:01.000Z', { command: 'sync', student: 'e@example.com', product_id: 'p1', run_id: 'K', reason: 'nightly' }),
     ];
     const log = () => [...RECORDS, ...run];
-    expect(ids(await selectHistory(log, {}))).toEqual(['k1', 'R', 'a5', 'a4', 'a3', 'a2', 'a1']);
+    const all = await selectHistory(log, {});
+    expect(ids(all)).toEqual(['K', 'R', 'a5', 'a4', 'a3', 'a2', 'a1']);
+    // Shown at its newest change's time, with what its changes say.
+    expect(all[0]).toEqual({ id: 'K', time: '2025-03-06T10:00:02.000Z', ...stamp, command: 'sync', action: 'bulk', result: 'interrupted', reason: 'nightly', counts: { revoked: 1, granted: 2 } });
+    expect(ids(await selectHistory(log, { since: new Date('2025-03-06T10:00:01.500Z') }))).toEqual(['K']);
+    const positions = await selectHistoryPositions(async function* () {
+      for (const [index, record] of log().entries()) yield { record, at: { offset: index, length: 1 } };
+    }, {});
+    expect(positions[0]).toEqual(all[0]);
+    expect(positions[1]).toEqual({ offset: RECORDS.length + 2, length: 1 });
     expect(ids(await selectHistory(log, { run: 'R' }))).toEqual(['r2', 'r1']);
-    expect(ids(await selectHistory(log, { run: 'K' }))).toEqual(['k1']);
+    expect(ids(await selectHistory(log, { run: 'K' }))).toEqual(['k2', 'k3', 'k1']);
     expect(ids(await selectHistory(log, { run: 'nope' }))).toEqual([]);
     // About one student, the change itself.
     expect(ids(await selectHistory(log, { student: 'b@example.com' }))).toEqual(['r2']);
