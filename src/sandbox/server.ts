@@ -151,6 +151,19 @@ class App {
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // From its first byte: a killed client's last request is under way (or its connection open) until it is answered.
+    const api = !(request.url ?? '').startsWith('/__sandbox/');
+    if (!api) return this.respond(request, response);
+    this.control.stats.began();
+    if (request.headers['user-agent']?.startsWith('members-cli/')) this.control.stats.client(request.socket);
+    try {
+      await this.respond(request, response);
+    } finally {
+      this.control.stats.ended();
+    }
+  }
+
+  private async respond(request: IncomingMessage, response: ServerResponse): Promise<void> {
     response.setHeader('X-Request-Id', randomUUID());
     let reply: Reply;
     // Sandbox-only routes are neither counted nor subject to faults.
@@ -265,6 +278,10 @@ function readBody(request: IncomingMessage): Promise<string> {
     });
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
+    // A client gone before the end of its body (killed): nothing to answer, and the request must not stay pending.
+    request.on('close', () => {
+      if (!request.complete) reject(new HttpError(400, { message: 'The request body was cut short.' }));
+    });
   });
 }
 

@@ -48,9 +48,30 @@ export async function stats(sandbox: SandboxProcess): Promise<Record<string, num
   return (await requestCounts(sandbox)).requests;
 }
 
-/** The sandbox's own counters: requests per route template, answers per status, and the total. */
-export async function requestCounts(sandbox: SandboxProcess): Promise<{ requests: Record<string, number>; statuses: Record<string, number>; total: number }> {
-  return (await sandboxGet<{ requests: Record<string, number>; statuses: Record<string, number>; total: number }>(sandbox, '/__sandbox/stats')).body;
+interface RequestCounts {
+  requests: Record<string, number>;
+  statuses: Record<string, number>;
+  total: number;
+  /** API requests being answered, and connections of members processes still open. */
+  in_flight: number;
+  client_connections: number;
+}
+
+/** The sandbox's own counters: requests per route template, answers per status, the total, and what is under way. */
+export async function requestCounts(sandbox: SandboxProcess): Promise<RequestCounts> {
+  return (await sandboxGet<RequestCounts>(sandbox, '/__sandbox/stats')).body;
+}
+
+/**
+ * Resolves once no members process has a connection open to the sandbox and
+ * no request is being answered: after a kill, every request the client had
+ * sent has landed (or was cut short), so the counters are final.
+ */
+export async function settled(sandbox: SandboxProcess): Promise<void> {
+  await waitFor(async () => {
+    const { in_flight: inFlight, client_connections: clients } = await requestCounts(sandbox);
+    return inFlight === 0 && clients === 0;
+  });
 }
 
 /** Sets the sandbox's counters back to zero. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/log.js';
 import { run, sandboxGet, startSandbox, tempDir, type SandboxProcess } from './harness.js';
-import { allStudents, products, spawnMembers, stats, waitFor, writeCsv, type Product, type Student } from './bulk-helpers.js';
+import { allStudents, products, settled, spawnMembers, stats, waitFor, writeCsv, type Product, type Student } from './bulk-helpers.js';
 
 let sandbox: SandboxProcess;
 let students: Student[];
@@ -77,6 +77,8 @@ const changes = async (env: Record<string, string>): Promise<AuditRecord[]> => {
 
 /** Every change the server applied is in the history exactly once, as applied; none it did not apply is. */
 async function expectHistoryTrue(env: Record<string, string>, chosen: Student[], product: Product, context: string): Promise<void> {
+  // A request the killed run had sent lands before the history checks its intent.
+  await settled(sandbox);
   const records = await changes(env);
   for (const student of chosen) {
     const now = await held(student.id, product.id);

@@ -9,7 +9,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ndjson, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
+import { ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
 import { HAS_SCRIPT, terminalSession, type SandboxProcess } from './harness.js';
 
 /** A subscription as `members subscriptions list -o json` prints it (dates read back as calendar dates). */
@@ -319,8 +319,8 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     await waitFor(async () => (await posts()) >= start + 30);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    // A request written before the kill may still reach the server: let it land before counting.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A request written before the kill may still reach the server: wait until it has landed before counting.
+    await settled(b.sandbox);
     const killedAt = await posts();
     expect(killedAt - start).toBeLessThan(250);
 

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { call, useSandbox, type ErrorBody, type Page } from './helpers.js';
 
@@ -7,6 +8,8 @@ interface Stats {
   requests: Record<string, number>;
   statuses: Record<string, number>;
   total: number;
+  in_flight: number;
+  client_connections: number;
 }
 
 describe('routing', () => {
@@ -71,10 +74,25 @@ describe('/__sandbox/stats', () => {
     expect(body).toEqual({
       requests: { 'POST /api/v1/students/{id}/products': 2, 'GET /api/v1/students': 1, 'GET (unmatched)': 1 },
       statuses: { 401: 1, 404: 1, 422: 2 },
-      total: 4,
+      total: 4, in_flight: 0, client_connections: 0,
     });
     await call(sandbox(), '/__sandbox/stats/reset', { method: 'POST' });
-    expect((await call<Stats>(sandbox(), '/__sandbox/stats')).body).toEqual({ requests: {}, statuses: {}, total: 0 });
+    expect((await call<Stats>(sandbox(), '/__sandbox/stats')).body).toEqual({ requests: {}, statuses: {}, total: 0, in_flight: 0, client_connections: 0 });
+  });
+
+  it('says what is under way: an API request until it is answered, a members process\'s connection until it closes', async () => {
+    const stats = async () => (await call<Stats>(sandbox(), '/__sandbox/stats')).body;
+    const student = sandbox().store.students[0];
+    // A grant whose body never ends: under way for as long as its client wants.
+    const sending = request(`${sandbox().url}/api/v1/students/${student?.id}/products`, {
+      method: 'POST', headers: { authorization: `Bearer ${sandbox().apiToken}`, 'user-agent': 'members-cli/0.0.0', 'content-type': 'application/json', 'content-length': '100' },
+    });
+    sending.on('error', () => undefined);
+    sending.write('{"product_id":');
+    await expect.poll(stats).toMatchObject({ in_flight: 1, client_connections: 1 });
+    // The client killed halfway: its request ends unanswered, its connection closes, nothing is under way.
+    sending.destroy();
+    await expect.poll(stats).toMatchObject({ in_flight: 0, client_connections: 0 });
   });
 
   it('requires the API token', async () => {
