@@ -24,7 +24,7 @@ import { aliasesOf } from './select.js';
 import { stamper, type AuditContext } from './stamp.js';
 
 /** The fields of a student's record that are personal data (api-spec §2.1): the student snapshots of create and delete hold them. */
-export const PERSONAL_FIELDS = ['first_name', 'last_name', 'full_name', 'email', 'phone', 'birth', 'document', 'reference_id'] as const;
+export const PERSONAL_FIELDS = ['name', 'first_name', 'last_name', 'full_name', 'email', 'phone', 'birth', 'document', 'reference_id'] as const;
 
 /** Fields that name things, never people: a personal value is never looked for in them. */
 const STRUCTURAL = new Set([
@@ -41,50 +41,69 @@ export const FORGOTTEN_TEXT = '[forgotten]';
  */
 const MIN_QUOTED = 6;
 
-/** A student to forget: its id, the keys changes named it by, and the personal values to erase from free text. */
+/** A student to forget: its ids, the keys changes named it by, and the personal values to erase from free text. */
 export class Person {
+  /** Its id, and those it had before an undo created it again (a delete undone, a transfer's source). */
+  private readonly ids = new Set<string>();
   /** `student` as given, as history compares it (e-mails without case). */
   private readonly keys = new Set<string>();
+  /** Erased wherever they are quoted. */
   private readonly values = new Set<string>();
+  /** Erased as whole words, in the records about the person only: a first name or a date could be anyone's elsewhere. */
+  private readonly own = new Set<string>();
 
-  constructor(readonly id: string) {}
+  constructor(readonly id: string) {
+    this.ids.add(id);
+  }
 
-  /** Learns from a record of the student (a snapshot of it: create, delete; a key it was named by). */
+  /** The student's id, or one it had before it was created again. */
+  is(id: string | undefined): boolean {
+    return id !== undefined && this.ids.has(id);
+  }
+
+  /** Learns from a record of the student (a snapshot of it: create, delete; a key it was named by), and the id it had then. */
   learn(record: Pick<AuditRecord, 'student' | 'student_id' | 'before' | 'after'>): void {
-    if (record.student !== undefined && record.student !== this.id) this.addKey(record.student);
+    if (record.student_id !== undefined) this.ids.add(record.student_id);
+    if (record.student !== undefined && !this.ids.has(record.student)) this.addKey(record.student);
     for (const snapshot of [record.before, record.after]) if (snapshot && holdsPerson(snapshot)) this.learnSnapshot(snapshot);
   }
 
   /** Learns from the student as the server sent it, or as a record's snapshot kept it. */
   learnSnapshot(student: Partial<Record<(typeof PERSONAL_FIELDS)[number], unknown>>): void {
-    const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
     const email = text(student.email);
     const document = text(student.document);
     const reference = text(student.reference_id);
-    for (const alias of aliasesOf({ id: this.id, email, document, reference_id: reference })) if (alias !== this.id) this.addKey(alias);
+    for (const alias of aliasesOf({ id: this.id, email, document, reference_id: reference })) if (!this.ids.has(alias)) this.addKey(alias);
     const first = text(student.first_name);
     const last = text(student.last_name);
-    const names = [text(student.full_name), first && last ? `${first} ${last}` : undefined];
+    const names = [text(student.full_name), text(student.name), first && last ? `${first} ${last}` : undefined];
     for (const value of [email, document, document?.replace(/\D/g, ''), reference, text(student.phone), ...names]) {
       if (value !== undefined && value.length >= MIN_QUOTED) this.values.add(value);
     }
+    for (const value of [first, last, text(student.birth), ...names]) if (value !== undefined && value.length >= 2) this.own.add(value);
   }
 
-  /** The record names this student: by id, by a key it was known by, or by the e-mail of its snapshot. */
+  /** The record names this student: by an id it had, by a key it was known by, or by a snapshot of it. */
   isAbout(record: AuditRecord): boolean {
-    if (record.student_id === this.id) return true;
-    if (record.student_id !== undefined) return false;
-    const email = record.before?.email ?? record.after?.email;
-    return (record.student !== undefined && this.keys.has(keyOf(record.student))) || (typeof email === 'string' && this.keys.has(keyOf(email)));
+    if (this.is(record.student_id)) return true;
+    if (this.holdsSnapshotOf(record)) return true;
+    return record.student_id === undefined && record.student !== undefined && this.keys.has(keyOf(record.student));
   }
 
-  /** `text` with every personal value it quotes replaced (e-mails whatever their case). */
-  erase(text: string): string {
+  /**
+   * A snapshot with the student's e-mail or document is the student, whatever
+   * id it had then: a delete undone creates it again under a new one.
+   */
+  holdsSnapshotOf(record: Pick<AuditRecord, 'before' | 'after'>): boolean {
+    return [record.before, record.after].some((snapshot) => snapshot !== undefined && holdsPerson(snapshot)
+      && [snapshot.email, snapshot.document].some((value) => typeof value === 'string' && value.trim() !== '' && this.keys.has(keyOf(value))));
+  }
+
+  /** `text` with every personal value it quotes replaced (e-mails whatever their case); in a record about the person, its names and birth too. */
+  erase(text: string, about = false): string {
     let out = text;
-    for (const value of this.values) {
-      const pattern = new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), value.includes('@') ? 'gi' : 'g');
-      out = out.replace(pattern, FORGOTTEN_TEXT);
-    }
+    for (const value of this.values) out = out.replace(new RegExp(escape(value), value.includes('@') ? 'gi' : 'g'), FORGOTTEN_TEXT);
+    if (about) for (const value of this.own) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, 'giu'), FORGOTTEN_TEXT);
     return out;
   }
 
@@ -96,6 +115,8 @@ export class Person {
   }
 }
 
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const keyOf = (student: string) => (student.includes('@') ? student.trim().toLowerCase() : student.trim());
 
 /** A snapshot of a student (create's `after`, delete's `before`), not of a subscription or a score. */
@@ -103,43 +124,42 @@ const holdsPerson = (snapshot: Snapshot) => PERSONAL_FIELDS.some((field) => snap
 
 /**
  * The record with the person's data erased, and a `forgotten` marker naming
- * what was; undefined when it held none.
+ * what was; undefined when it held none. In a record about the person every
+ * personal field goes, in its snapshots and whatever they nest; in any record
+ * the free text loses the values it quotes.
  */
 export function forgetRecord(record: AuditRecord, person: Person, at: string): AuditRecord | undefined {
   const fields: string[] = [];
   const out: AuditRecord = structuredClone(record);
   const about = person.isAbout(record);
-  if (about && out.student !== undefined && out.student !== person.id) {
+  if (about && out.student !== undefined && !person.is(out.student)) {
     delete out.student;
     fields.push('student');
   }
-  for (const side of ['before', 'after'] as const) {
-    const snapshot = out[side];
-    if (!snapshot) continue;
-    if (about && holdsPerson(snapshot)) {
-      for (const field of PERSONAL_FIELDS) {
-        if (snapshot[field] === undefined || snapshot[field] === null) continue;
-        delete snapshot[field];
-        fields.push(`${side}.${field}`);
-      }
-    }
-    eraseIn(snapshot, person, side, fields);
-  }
-  eraseIn(out as unknown as Record<string, unknown>, person, '', fields);
+  scrub(out as unknown as Record<string, unknown>, person, about, '', fields);
   if (fields.length === 0) return undefined;
   const earlier = record.forgotten?.fields ?? [];
   out.forgotten = { at, fields: [...new Set([...earlier, ...fields])] };
   return out;
 }
 
-/** Erases quoted personal values from the free-text strings of `holder` (not from its nested objects). */
-function eraseIn(holder: Record<string, unknown>, person: Person, prefix: string, fields: string[]): void {
+/** Erases the person's data from `holder` and the objects it nests: personal fields of a record about them, quoted values from free text. */
+function scrub(holder: Record<string, unknown>, person: Person, about: boolean, prefix: string, fields: string[]): void {
+  const path = (key: string) => (prefix ? `${prefix}.${key}` : key);
+  const nested = prefix !== '';
   for (const [key, value] of Object.entries(holder)) {
-    if (typeof value !== 'string' || STRUCTURAL.has(key)) continue;
-    const erased = person.erase(value);
-    if (erased === value) continue;
-    holder[key] = erased;
-    fields.push(prefix ? `${prefix}.${key}` : key);
+    if (about && nested && (PERSONAL_FIELDS as readonly string[]).includes(key)) {
+      if (value === undefined || value === null) continue;
+      delete holder[key];
+      fields.push(path(key));
+    } else if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (key !== 'forgotten') scrub(value as Record<string, unknown>, person, about, path(key), fields);
+    } else if (typeof value === 'string' && !STRUCTURAL.has(key) && !person.is(value)) {
+      const erased = person.erase(value, about);
+      if (erased === value) continue;
+      holder[key] = erased;
+      fields.push(path(key));
+    }
   }
 }
 
@@ -223,13 +243,27 @@ const parse = (text: string): AuditRecord | undefined => {
   }
 };
 
-/** The first pass: every key and value the log knows the student by. */
+/**
+ * The first pass: every key and value the log knows the student by. A record
+ * of another id holding a snapshot of the student (a delete later undone, a
+ * transfer's source created again) is the student under the id it had then:
+ * its id and keys are learnt too, until no record is left that adds any.
+ */
 async function learnFromLog(dir: string, person: Person, lock: HeldLock): Promise<void> {
   const alive = keeper(lock);
+  let others: AuditRecord[] = [];
   for await (const { text } of logLines(auditLogPath(dir))) {
     alive();
     const record = parse(text);
-    if (record?.student_id === person.id) person.learn(record);
+    if (!record) continue;
+    if (person.is(record.student_id)) person.learn(record);
+    else if ([record.before, record.after].some((snapshot) => snapshot && holdsPerson(snapshot))) others.push(record);
+  }
+  for (let found = true; found;) {
+    const rest = others.filter((record) => !person.holdsSnapshotOf(record) && !person.is(record.student_id));
+    found = rest.length < others.length;
+    for (const record of others) if (!rest.includes(record)) person.learn(record);
+    others = rest;
   }
 }
 

@@ -92,6 +92,47 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(table.stdout.split('\n').slice(1, 3)).toEqual([expect.stringMatching(new RegExp(`^forget +${maria.id}$`)), expect.stringMatching(new RegExp(`^delete +${maria.id}$`))]);
   });
 
+  it('a delete undone (the student back under a new id), or a transfer --delete-source undone, then delete --forget: no record keeps any of the person\'s values', async () => {
+    const person = (tag: string, document: string) => ({
+      first_name: 'Otília', last_name: `Brandão${tag}`, email: `otilia.${tag}.${flavor}@example.com`, phone: `(61) 95591-228${tag.length}`, birth: '1977-07-07', document,
+    });
+    const values = (p: ReturnType<typeof person>) => [p.first_name, p.last_name, p.email, p.phone, p.birth, p.document, p.document.replace(/\D/g, '')];
+    const create = async (p: ReturnType<typeof person>) => {
+      const created = await members(['students', 'create', '--first-name', p.first_name, '--last-name', p.last_name, '--email', p.email, '--phone', p.phone, '--birth', p.birth, '--document', p.document, '-o', 'json']);
+      expect(created.code, created.stderr).toBe(0);
+      return (JSON.parse(created.stdout) as Student).id;
+    };
+    const undoLast = async (pick: (line: Line) => boolean) => {
+      const undone = await members(['undo', lines().findLast(pick)!.id, '--yes']);
+      expect(undone.code, undone.stderr).toBe(0);
+    };
+
+    const deleted = person('Del', '346.719.699-39');
+    const oldId = await create(deleted);
+    expect((await members(['students', 'delete', deleted.email, '--yes'])).code).toBe(0);
+    await undoLast((line) => line.action === 'delete' && line.student_id === oldId);
+    const back = JSON.parse((await members(['students', 'show', deleted.email, '-o', 'json'])).stdout) as Student;
+    expect(back.id).not.toBe(oldId);
+    const forgot = await members(['students', 'delete', back.id, '--forget', '--yes']);
+    expect(forgot.code, forgot.stderr).toBe(0);
+    let text = log();
+    for (const value of values(deleted)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+    expect(lines().find((line) => line.action === 'delete' && line.student_id === oldId)?.before).toEqual({ id: oldId, reference_id: null });
+
+    const moved = person('Transfer', '529.982.247-25');
+    await create(moved);
+    expect((await members(['students', 'grant', moved.email, products[0]!.id, '--yes', '--reason', `ticket of ${moved.first_name} ${moved.last_name}`])).code).toBe(0);
+    const to = `moved.to.${flavor}@example.com`;
+    expect((await members(['students', 'create', '--first-name', 'Novo', '--last-name', 'Destino', '--email', to])).code).toBe(0);
+    const transfer = await members(['students', 'transfer', moved.email, to, '--delete-source', '--yes']);
+    expect(transfer.code, transfer.stderr).toBe(0);
+    await undoLast((line) => line.action === 'bulk');
+    const source = JSON.parse((await members(['students', 'show', moved.email, '-o', 'json'])).stdout) as Student;
+    expect((await members(['students', 'delete', source.id, '--forget', '--yes'])).code).toBe(0);
+    text = log();
+    for (const value of values(moved)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+  });
+
   it('undo of the forgotten delete says it cannot recreate the person (exit 2, nothing sent)', async () => {
     const del = lines().find((line) => line.action === 'delete' && line.student_id === maria.id)!;
     const undo = await members(['undo', del.id, '--yes']);

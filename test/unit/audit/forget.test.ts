@@ -131,6 +131,44 @@ describe('forgetStudent', () => {
   });
 });
 
+describe('forgetStudent, the student under an id it had before', () => {
+  const OTILIA = {
+    id: 's-old', first_name: 'Otília', last_name: 'Brandão', email: 'otilia@example.com', phone: '(61) 95591-2284', birth: '1977-07-07',
+    document: '346.719.699-39', reference_id: null,
+  };
+  const values = ['Otília', 'Brandão', '1977-07-07', 'otilia@example.com', '95591-2284', '346.719.699-39', '34671969939'];
+
+  it('a delete undone (a new id), then the new id forgotten: the first delete, its grants and reasons lose every personal field too', async () => {
+    const old = record({ command: 'students delete', action: 'delete', result: 'deleted', student: 'otilia@example.com', student_id: 's-old', before: { ...OTILIA }, reason: 'Otília asked, born 1977-07-07' });
+    writeLog([
+      auditLine(record({ student: 's-old', student_id: 's-old', product_id: 'p1', reason: 'ticket of Otília' })),
+      auditLine(old),
+      auditLine(record({ command: 'undo', action: 'undo', result: 'created', undoes: old.id, student_id: 's-new', after: { ...OTILIA, id: 's-new' } })),
+      auditLine(record({ command: 'students delete', action: 'delete', result: 'deleted', student: 's-new', student_id: 's-new', before: { ...OTILIA, id: 's-new' } })),
+      // Someone else, whose record quotes only a first name: it stays (a first name alone could be anyone's).
+      auditLine(record({ student: 'joao@example.com', student_id: 's-joao', reason: 'Otília is his aunt' })),
+    ]);
+    const outcome = await forgetStudent(context(), 's-new', { command: 'students delete --forget' });
+    expect(outcome.records).toBe(4);
+    const [grant, first, undo, second, joao] = logRecords() as [AuditRecord, AuditRecord, AuditRecord, AuditRecord, AuditRecord];
+    for (const one of [grant, first, undo, second]) for (const value of values) expect(JSON.stringify(one), value).not.toContain(value);
+    expect(first).toMatchObject({ student_id: 's-old', reason: `${FORGOTTEN_TEXT} asked, born ${FORGOTTEN_TEXT}`, before: { id: 's-old' } });
+    expect(first.student).toBeUndefined();
+    expect(first.forgotten?.fields).toEqual(['student', 'reason', 'before.first_name', 'before.last_name', 'before.email', 'before.phone', 'before.birth', 'before.document']);
+    expect(grant).toMatchObject({ student: 's-old', reason: `ticket of ${FORGOTTEN_TEXT}` });
+    expect(joao.reason).toBe('Otília is his aunt');
+  });
+
+  it('personal fields nested in a snapshot go too', () => {
+    const person = new Person('s-old');
+    person.learnSnapshot(OTILIA);
+    const nested = record({ action: 'delete', result: 'deleted', student_id: 's-old', before: { ...OTILIA, source: { name: 'Otília Brandão', birth: '1977-07-07', kept: 'x' } } as never });
+    const out = forgetRecord(nested, person, '2026-01-01T00:00:00.000Z')!;
+    expect(out.before).toEqual({ id: 's-old', reference_id: null, source: { kept: 'x' } });
+    expect(out.forgotten?.fields).toContain('before.source.name');
+  });
+});
+
 describe('forgetRecord', () => {
   const person = new Person(MARIA.id);
   person.learnSnapshot(MARIA);
