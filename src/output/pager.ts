@@ -4,6 +4,9 @@
  * else `less -FRX`, once it is longer than the screen; shorter output is
  * printed as it is, so a one-record answer never opens a pager. `--no-pager`,
  * or an empty `MEMBERS_PAGER`, turns it off; a pipe or a file never gets one.
+ * With TERM=dumb there is no default pager (less would stop at "terminal is
+ * not fully functional" and wait for RETURN): only one the user named runs.
+ * A terminal that does not say its size (rows 0) is never paged.
  */
 import { ExitCode, StdoutClosedError } from '../lib/errors.js';
 import type { Io, Pager } from '../lib/io.js';
@@ -12,7 +15,7 @@ import { stdoutDestination, type Destination } from './destination.js';
 /** The pager's command line, or undefined when there is none to start. */
 export function pagerCommand(env: Record<string, string | undefined>, enabled: boolean): string | undefined {
   if (!enabled) return undefined;
-  const command = (env.MEMBERS_PAGER ?? env.PAGER ?? 'less -FRX').trim();
+  const command = (env.MEMBERS_PAGER ?? env.PAGER ?? (env.TERM === 'dumb' ? '' : 'less -FRX')).trim();
   // `cat` pages nothing: start no process for it.
   return command === '' || command === 'cat' ? undefined : command;
 }
@@ -31,8 +34,9 @@ function screenRows(text: string, columns: number): number {
  */
 export function pagedDestination(io: Io, command: string): Destination {
   const { stdout } = io;
-  const columns = stdout.columns ?? 80;
-  const screen = (stdout.rows ?? 24) - 1;
+  const columns = stdout.columns || 80;
+  // A screen of unknown height (rows 0 or undefined) is never full.
+  const screen = stdout.rows ? stdout.rows - 1 : Infinity;
   let held = '';
   let pager: Pager | undefined;
   /** Where the text goes once decided: the pager, or stdout (short output, or no pager could start). */

@@ -176,19 +176,26 @@ export interface TerminalSession {
   exited: Promise<number | null>;
 }
 
+/** A pseudo-terminal's environment and size (100 columns, 40 rows unless told; rows 0: a size unknown). */
+export interface TerminalOptions {
+  env?: Record<string, string | undefined>;
+  columns?: number;
+  rows?: number;
+}
+
 /**
  * Runs the binary with stdin, stdout and stderr on a pseudo-terminal of
  * `columns` columns (util-linux `script`). `pipeStdoutTo` runs it as
  * `members … | COMMAND`, so that only stdout is not a terminal.
  */
-export function terminalSession(args: string[], options: { env?: Record<string, string | undefined>; columns?: number; pipeStdoutTo?: string } = {}): TerminalSession {
+export function terminalSession(args: string[], options: TerminalOptions & { pipeStdoutTo?: string } = {}): TerminalSession {
   const pipe = options.pipeStdoutTo ? ` | ${options.pipeStdoutTo}` : '';
   return shellInTerminal(`${pipe ? '' : 'exec '}${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}${pipe}`, options);
 }
 
 /** `terminalSession` for any shell command, e.g. an interactive bash. */
-export function shellInTerminal(command: string, options: { env?: Record<string, string | undefined>; columns?: number } = {}): TerminalSession {
-  const child = spawn('script', ['-qefc', `stty cols ${options.columns ?? 100} rows 40; ${command}`, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
+export function shellInTerminal(command: string, options: TerminalOptions = {}): TerminalSession {
+  const child = spawn('script', ['-qefc', `stty cols ${options.columns ?? 100} rows ${options.rows ?? 40}; ${command}`, '/dev/null'], { env: baseEnv(options.env ?? {}), stdio: 'pipe' });
   let output = '';
   const waiting = new Set<() => void>();
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -223,7 +230,7 @@ export function shellInTerminal(command: string, options: { env?: Record<string,
 }
 
 /** `terminalSession` to its end, typing nothing. */
-export async function runInTerminal(args: string[], options: { env?: Record<string, string | undefined>; columns?: number; pipeStdoutTo?: string } = {}): Promise<{ code: number | null; output: string }> {
+export async function runInTerminal(args: string[], options: TerminalOptions & { pipeStdoutTo?: string } = {}): Promise<{ code: number | null; output: string }> {
   const session = terminalSession(args, options);
   const code = await session.exited;
   return { code, output: session.output() };

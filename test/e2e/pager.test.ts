@@ -4,11 +4,11 @@
  * the screen; `--no-pager` or an empty MEMBERS_PAGER turns it off. Run on a
  * pseudo-terminal of 40 rows (util-linux `script`), with a recorder as the pager.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, runInTerminal, useSandboxProcess, tempDir } from './harness.js';
+import { HAS_SCRIPT, run, runInTerminal, shellQuote, useSandboxProcess, tempDir } from './harness.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/pager-recorder.mjs', import.meta.url));
 
@@ -77,6 +77,39 @@ describe.skipIf(!HAS_SCRIPT)('the pager', () => {
     expect(output).toContain('PAGER QUIT');
     expect(code).toBe(0);
     expect(output).not.toMatch(/error|stdout was closed/i);
+  });
+
+  /** PATH with a `less` that records what it is given, as the default pager would be. */
+  const fakeLess = () => {
+    writeFileSync(join(dir, 'less'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(RECORDER)} ${shellQuote(recorded())}\n`);
+    chmodSync(join(dir, 'less'), 0o755);
+    return { ...sandbox.env, PATH: `${dir}:${process.env.PATH}`, PAGER: undefined, MEMBERS_PAGER: undefined };
+  };
+
+  it('the default pager is less, found on PATH', async () => {
+    dir = tempDir('members-pager-');
+    const { code } = await runInTerminal(['students', 'list', '--all', '--no-color'], { env: { ...fakeLess(), TERM: 'xterm' } });
+    expect(code).toBe(0);
+    expect(readFileSync(recorded(), 'utf8')).toContain('│ NAME');
+  });
+
+  it('TERM=dumb gets no default pager (less would wait for RETURN), but a PAGER the user named still runs', async () => {
+    dir = tempDir('members-pager-');
+    const { code, output } = await runInTerminal(['students', 'list', '--all', '--no-color'], { env: { ...fakeLess(), TERM: 'dumb' } });
+    expect(code).toBe(0);
+    expect(existsSync(recorded())).toBe(false);
+    expect(output.split('\n').filter((line) => line.startsWith('| ')).length).toBe(201);
+    const named = await runInTerminal(['students', 'list', '--all', '--no-color'], { env: pagerEnv({ TERM: 'dumb' }) });
+    expect(named.code).toBe(0);
+    expect(readFileSync(recorded(), 'utf8')).toContain('| NAME');
+  });
+
+  it('a terminal that does not say its height (rows 0) is never paged', async () => {
+    dir = tempDir('members-pager-');
+    const { code, output } = await runInTerminal(['students', 'list', '--per-page', '5', '--no-color'], { env: pagerEnv(), rows: 0 });
+    expect(code).toBe(0);
+    expect(existsSync(recorded())).toBe(false);
+    expect(output).toContain('│ NAME');
   });
 
   it('a pager that cannot start leaves the output to the terminal', async () => {

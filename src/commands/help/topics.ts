@@ -21,8 +21,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
                            the V8 flags and the code cache's state
   MEMBERS_NO_SPINNER=1     no spinners or progress bars (screen readers), messages unchanged
   MEMBERS_CSV_DIALECT      the default of --csv-dialect (e.g. excel-br)
-  MEMBERS_PAGER, PAGER     the pager for output longer than the terminal (default less -FRX;
-                           empty MEMBERS_PAGER or --no-pager: none; never into a pipe or file)
+  MEMBERS_PAGER, PAGER     the pager for output longer than the terminal (default less -FRX,
+                           none with TERM=dumb; empty MEMBERS_PAGER or --no-pager: none;
+                           never into a pipe or file, nor at a terminal of unknown height)
   LESS, LV                 the pager's own options (default LESS=FRX, LV=-c, as gh sets them)
   MEMBERS_NO_UPDATE_NOTIFIER=1  no update notice, no check of the registry (also off in CI,
                            with --quiet and when stderr is not a terminal)
@@ -43,7 +44,7 @@ Terminal and colour:
   NO_COLOR                 no colour (any non-empty value)
   FORCE_COLOR, CLICOLOR_FORCE  colour even when not a terminal (FORCE_COLOR=0 turns it off)
   CLICOLOR=0               no colour
-  TERM=dumb                no colour, no spinners, tables boxed in ASCII
+  TERM=dumb                no colour, no spinners, tables boxed in ASCII, no default pager
   CI                       no spinners or progress bars, no update notice
   TZ                       the time zone of the times shown in tables (e.g. America/Sao_Paulo)
 

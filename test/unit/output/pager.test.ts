@@ -12,13 +12,17 @@ describe('pagerCommand', () => {
     [{ PAGER: '  ' }, true, undefined],
     [{ PAGER: 'cat' }, true, undefined],
     [{}, false, undefined],
+    [{ TERM: 'dumb' }, true, undefined],
+    [{ TERM: 'dumb', PAGER: 'more' }, true, 'more'],
+    [{ TERM: 'dumb', MEMBERS_PAGER: 'most' }, true, 'most'],
+    [{ TERM: 'xterm' }, true, 'less -FRX'],
   ])('%j, pager on: %s → %s', (env, enabled, command) => {
     expect(pagerCommand(env, enabled)).toBe(command);
   });
 });
 
 /** A terminal of `rows` rows, and a pager that takes `take` chunks before it quits. */
-function terminal(rows: number, { take = Infinity, starts = true } = {}) {
+function terminal(rows: number | undefined, { take = Infinity, starts = true } = {}) {
   const screen: string[] = [];
   const paged: string[] = [];
   let closed = false;
@@ -56,6 +60,15 @@ describe('pagedDestination', () => {
     await out.close();
     expect(t.started()).toBe(0);
     expect(t.screen.join('')).toBe('a\nb\nc\n');
+  });
+
+  it.each([0, undefined])('never pages on a terminal whose height is unknown (rows %s)', async (rows) => {
+    const t = terminal(rows);
+    const out = pagedDestination(t.io, 'less');
+    await out.write('a\n'.repeat(500));
+    await out.close();
+    expect(t.started()).toBe(0);
+    expect(t.screen.join('')).toBe('a\n'.repeat(500));
   });
 
   it('hands everything to the pager once it is longer than the screen, counting wrapped lines', async () => {
