@@ -162,10 +162,12 @@ __members_values() {
     "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
     "subscriptions list|--access") __members_words "active inactive" ;;
     "subscriptions list|--product") __members_helper products ;;
+    "subscriptions extend|--product") __members_helper products ;;
     "subscriptions get|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "courses list|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
     "courses get|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
     "courses accesses|--fields") __members_list "id name email course.id course.name course.last_access_at course.finished course.finished_at" ;;
+    "courses accesses|--product") __members_helper products ;;
     "report engaged-courses|--fields") __members_list "id user_id course_id course_name product_name first_name last_name phone document email registration_date course_completion_percent course_avg_engagement_score" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
     "api|--input") __members_files ;;
@@ -173,6 +175,7 @@ __members_values() {
     "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
     "sync|--file") __members_files ;;
+    "sync|--product") __members_helper products ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv xlsx" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;

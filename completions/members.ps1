@@ -127,7 +127,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'subscriptions list|--product' = '__complete-products'
     'subscriptions list|--student' = @()
     'subscriptions list|--expiring' = @()
-    'subscriptions extend|--product' = @()
+    'subscriptions extend|--product' = '__complete-products'
     'subscriptions extend|--days' = @()
     'subscriptions extend|--until' = @()
     'subscriptions extend|--student' = @()
@@ -138,7 +138,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'courses list|--per-page' = @()
     'courses get|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
     'courses accesses|--fields' = @('id', 'name', 'email', 'course.id', 'course.name', 'course.last_access_at', 'course.finished', 'course.finished_at')
-    'courses accesses|--product' = @()
+    'courses accesses|--product' = '__complete-products'
     'report engaged-courses|--fields' = @('id', 'user_id', 'course_id', 'course_name', 'product_name', 'first_name', 'last_name', 'phone', 'document', 'email', 'registration_date', 'course_completion_percent', 'course_avg_engagement_score')
     'report engaged-courses|--top' = @()
     'report engaged-courses|--limit' = @()
@@ -169,7 +169,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'undo|--student' = @()
     'undo|--reason' = @()
     'sync|--file' = 'files'
-    'sync|--product' = @()
+    'sync|--product' = '__complete-products'
     'sync|--max-revoke' = @()
     'sync|--plan-out' = @()
     'sync|--apply' = @()

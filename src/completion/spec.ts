@@ -66,13 +66,17 @@ const HINTS: Record<string, ValueSource> = {
   'subscriptions list --access': { kind: 'words', words: ['active', 'inactive'] },
   'auth switch <name>': { kind: 'helper', helper: 'profiles' },
   'undo <audit_id>': { kind: 'helper', helper: 'undo' },
-  // Ids with titles, from the last whole list a run read (config/catalog-cache.ts): offline.
-  'students grant <product>': { kind: 'helper', helper: 'products' },
-  'students revoke <product>': { kind: 'helper', helper: 'products' },
-  'products get <product>': { kind: 'helper', helper: 'products' },
-  'subscriptions list --product': { kind: 'helper', helper: 'products' },
-  'courses get <course>': { kind: 'helper', helper: 'courses' },
-  'courses accesses <course>': { kind: 'helper', helper: 'courses' },
+};
+
+/**
+ * Values known by their name wherever they are taken: every `<product>` and
+ * `<course>`, option or argument, gets the ids with titles from the last whole
+ * list a run read (config/catalog-cache.ts), offline; every `<file>`, files.
+ */
+const BY_NAME: Record<string, ValueSource> = {
+  product: { kind: 'helper', helper: 'products' },
+  course: { kind: 'helper', helper: 'courses' },
+  file: { kind: 'files' },
 };
 
 /** Reads the spec from a program; `program` is the root command. */
@@ -133,7 +137,7 @@ function optionSpec(option: Option, path: string[]): OptionSpec {
       ? { kind: 'words' as const, words: option.argChoices }
       : HINTS[[...path, option.long ?? option.short].join(' ')]
         ?? (option.long === '--profile' ? { kind: 'helper' as const, helper: 'profiles' as const } : undefined)
-        ?? (name === 'file' ? { kind: 'files' as const } : undefined);
+        ?? BY_NAME[name];
     spec.value = source ? { name, source } : { name };
   }
   return spec;
@@ -144,7 +148,7 @@ function argumentSpec(arg: Argument, path: string[]): ArgumentSpec {
   const spec: ArgumentSpec = { name, required: arg.required, variadic: arg.variadic };
   const source = arg.argChoices
     ? { kind: 'words' as const, words: arg.argChoices }
-    : HINTS[[...path, `<${name}>`].join(' ')] ?? (name === 'file' ? { kind: 'files' as const } : undefined);
+    : HINTS[[...path, `<${name}>`].join(' ')] ?? BY_NAME[name];
   if (source) spec.source = source;
   return spec;
 }

@@ -47,6 +47,13 @@ afterAll(async () => {
 });
 
 const ids = (items: Array<{ id: string }>) => items.map((item) => item.id);
+/** Every option that takes a product (QA found only the first completed). */
+const PRODUCT_OPTIONS = [
+  'members subscriptions list --product',
+  'members subscriptions extend --product',
+  'members courses accesses some-course --never --product',
+  'members sync --product',
+];
 const catalogFile = () => join(configDir, 'catalog.json');
 
 describe('what fills the catalog', () => {
@@ -89,7 +96,7 @@ describe('on Tab, offline', () => {
     expect(complete('members', 'students', 'grant', 'ana@example.com', '')).toEqual(ids(products));
     expect(complete('members', 'students', 'revoke', 'ana@example.com', python.slice(0, 8))).toEqual([python]);
     expect(complete('members', 'products', 'get', '')).toEqual(ids(products));
-    expect(complete('members', 'subscriptions', 'list', '--product', '')).toEqual(ids(products));
+    for (const line of PRODUCT_OPTIONS) expect(complete(...line.split(' '), ''), line).toEqual(ids(products));
     expect(complete('members', 'courses', 'accesses', '')).toEqual(ids(courses));
     // The student comes first: no product ids there.
     expect(complete('members', 'students', 'grant', '')).toEqual([]);
@@ -141,6 +148,7 @@ describe('on Tab, offline', () => {
     const complete = (line: string) => zshComplete(script('_members'), line, env);
     expect(complete('members students grant ana@example.com ').sort()).toEqual(ids(products).sort());
     expect(complete('members courses get ').sort()).toEqual(ids(courses).sort());
+    for (const line of PRODUCT_OPTIONS) expect(complete(`${line} `).sort(), line).toEqual(ids(products).sort());
     expect(complete('members --profile elsewhere courses get ')).toEqual([]);
   });
 
@@ -148,6 +156,7 @@ describe('on Tab, offline', () => {
     const complete = (line: string) => fishComplete(script('members.fish'), line, env, { descriptions: true });
     expect(complete('members students grant ana@example.com ').sort()).toEqual(products.map((product) => `${product.id}\t${product.title}`).sort());
     expect(complete('members courses accesses ').sort()).toEqual(courses.map((course) => `${course.id}\t${course.title}`).sort());
+    for (const line of PRODUCT_OPTIONS) expect(complete(`${line} `).sort(), line).toEqual(products.map((product) => `${product.id}\t${product.title}`).sort());
     expect(complete('members -p elsewhere products get ')).toEqual([]);
   });
 });
