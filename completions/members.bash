@@ -233,18 +233,35 @@ __members_files() {
 # `members __complete-NAME LINE` (LINE up to the cursor, for its -p; never tokens; nothing on any error).
 # A line may end with a TAB and a description (a product's title, what an undo id changed): when bash lists
 # several candidates (COMP_TYPE ? ! @) each is shown beside its value, as zsh and fish do, one a line; a Tab
-# or menu completion inserts the value alone.
+# or menu completion inserts the value alone. A product or course may be named by the start of its title too:
+# where no id begins with the word, the titles that do (case ignored) are offered, quoted, the id beside each.
 __members_helper() {
-  local line value
-  local -a values=() lines=()
+  local line value typed nocase q="'"
+  local -a values=() lines=() all=()
   local -i width=0 k
-  while IFS= read -r line; do
+  while IFS= read -r line; do [[ -n $line ]] && all+=("$line"); done < <(command members "__complete-$1" "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
+  for line in "${all[@]}"; do
     value=${line%%$'\t'*}
     [[ -n $value && $value == "$cur"* ]] || continue
     values+=("$value")
     lines+=("$line")
     (( ${#value} > width )) && width=${#value}
-  done < <(command members "__complete-$1" "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
+  done
+  if (( ${#values[@]} == 0 )) && [[ -n $cur && ( $1 == products || $1 == courses ) ]]; then
+    # An opening quote typed is readline's to keep: the title then goes without its own.
+    typed=${cur#[\"\']}
+    nocase=$(shopt -p nocasematch)
+    shopt -s nocasematch
+    for line in "${all[@]}"; do
+      [[ $line == *$'\t'* && ${line#*$'\t'} == "$typed"* ]] || continue
+      value=${line#*$'\t'}
+      [[ $typed == "$cur" ]] && value=$q${value//$q/$q\\$q$q}$q
+      values+=("$value")
+      lines+=("$value"$'\t'"${line%%$'\t'*}")
+      (( ${#value} > width )) && width=${#value}
+    done
+    $nocase
+  fi
   case ${#values[@]}:${COMP_TYPE-} in
     0:*) return ;;
     1:*|*:9|*:37|*:) COMPREPLY+=("${values[@]}"); return ;;

@@ -142,6 +142,15 @@ describe('on Tab, offline', () => {
         .toBe(`members subscriptions list --product=${python().id} `);
       expect((await tab('members --profile=sandbox students list --fields=id,em')).inserted).toBe('members --profile=sandbox students list --fields=id,email');
     });
+
+    it.skipIf(withBashCompletion && !hasBashCompletion())('the start of a title (case ignored) where no id begins so: the title, quoted', async () => {
+      expect((await tab('members students grant hlopes1979@bol.com.br py')).inserted).toBe("members students grant hlopes1979@bol.com.br 'Python Pro' ");
+      expect((await tab("members sync --product 'exCEL")).inserted).toBe("members sync --product 'Excel Avançado — Acesso Vitalício' ");
+      expect((await tab('members products get PYTH')).inserted).toBe("members products get 'Python Pro' ");
+      // A word no title begins with gets nothing.
+      const none = await tab('members products get xyz');
+      expect([none.inserted, none.listed]).toEqual(['members products get xyz', []]);
+    });
   });
 
   it.runIf(hasShell('zsh'))('zsh', () => {
