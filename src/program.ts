@@ -3,6 +3,7 @@
  * in-process tests never share state). Command modules only declare flags
  * and help; their actions import the code they need when they run.
  */
+import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
 import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type OutputFormat } from './lib/io.js';
 import { Session, type SessionDeps } from './session/session.js';
@@ -50,7 +51,9 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
     .exitOverride();
   addGlobalOptions(program);
   // A command's --help shows its own arguments, options and commands; the global options follow in a few lines (gh's INHERITED FLAGS).
-  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : inheritedOptions(program, deps.io.stdout.columns ?? 80)));
+  // A blank line before them, which a command's own notes and examples end with already.
+  program.addHelpText('afterAll', ({ command }) => (command === program ? ''
+    : `${hasTextAfterHelp(command) ? '' : '\n'}${inheritedOptions(program, deps.io.stdout.columns ?? 80)}`));
 
   const runner: Runner = {
     session(command) {
@@ -110,6 +113,11 @@ export function groupCommandsForHelp(program: Command): void {
       return [...list, helper.styleTitle('Bulk:'), ...bulk.map(([term, text]) => helper.formatItem(term, width, text, helper)), ''];
     },
   });
+}
+
+/** Whether `addHelpText('after', …)` gave the command notes or examples (commander prints them from an `afterHelp` event). */
+function hasTextAfterHelp(command: Command): boolean {
+  return (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
 }
 
 /** The global options as one wrapped list of their flags, after a subcommand's help: `members --help` describes each. */

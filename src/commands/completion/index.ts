@@ -1,5 +1,5 @@
 import { Argument, Command } from 'commander';
-import { examples, registration } from '../../session/command-kit.js';
+import { registration } from '../../session/command-kit.js';
 import { COMPLETION_HELPERS } from '../../completion/complete.js';
 import { SHELLS, helperCommand, type Shell } from '../../completion/shells.js';
 
@@ -19,12 +19,23 @@ export const registerCompletion = registration('Setup:', (program, runner) => {
   program.command('completion')
     .description('Print the shell completion script for bash, zsh, fish or PowerShell')
     .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
-    .addHelpText('after', `${examples(
-      'members completion bash > ~/.local/share/bash-completion/completions/members',
-      'members completion zsh > ~/.zfunc/_members    # a directory of $fpath, before compinit',
-      'members completion fish > ~/.config/fish/completions/members.fish',
-      'members completion powershell | Out-String | Invoke-Expression    # in $PROFILE',
-    )}\ndocs/completion.md shows the setup for each shell.\n`)
+    .addHelpText('after', `
+Install (once; then open a new shell):
+  bash, with the bash-completion package (loaded on demand):
+    mkdir -p ~/.local/share/bash-completion/completions
+    members completion bash > ~/.local/share/bash-completion/completions/members
+  bash, without it: add this line to ~/.bashrc
+    eval "$(members completion bash)"
+  zsh: in ~/.zshrc, before compinit, fpath=(~/.zfunc $fpath); then
+    mkdir -p ~/.zfunc && members completion zsh > ~/.zfunc/_members
+  fish:
+    mkdir -p ~/.config/fish/completions
+    members completion fish > ~/.config/fish/completions/members.fish
+  PowerShell: add this line to $PROFILE
+    members completion powershell | Out-String | Invoke-Expression
+
+docs/completion.md says more (Oh My Zsh, macOS, what each Tab offers).
+`)
     .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
       const { printCompletion } = await import('./actions.js');
       printCompletion(runner.session(cmd).io, program, shell);

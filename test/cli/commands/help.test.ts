@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
 import { main } from '../../../src/main.js';
+import { buildProgram } from '../../../src/program.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { grantOperation, importOperation, revokeOperation } from '../../../src/domain/bulk/operations.js';
 import { ExitCode } from '../../../src/lib/errors.js';
@@ -48,6 +50,23 @@ describe('members help', () => {
     expect(stdout).not.toContain('per-request timeout');
     const grant = (await members(['students', 'grant', '--help'])).stdout;
     expect(grant.indexOf('--renew')).toBeLessThan(grant.indexOf('Global options'));
+  });
+
+  it('every command\'s help has a blank line before the global options, with or without notes of its own', async () => {
+    const { program } = buildProgram({ io: fakeIo().io });
+    const paths: string[][] = [];
+    const walk = (command: Command, path: string[]) => {
+      for (const sub of command.commands) {
+        paths.push([...path, sub.name()]);
+        walk(sub, [...path, sub.name()]);
+      }
+    };
+    walk(program, []);
+    expect(paths).toContainEqual(['version']);
+    for (const path of paths) {
+      const { stdout } = await members([...path, '--help']);
+      expect(stdout, path.join(' ')).toMatch(/\S\n\nGlobal options \(/);
+    }
   });
 
   it("the root's help keeps describing each global option", async () => {
