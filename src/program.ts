@@ -4,6 +4,7 @@
  * and help; their actions import the code they need when they run.
  */
 import type { EventEmitter } from 'node:events';
+import { extname } from 'node:path';
 import { Command, Help, Option } from 'commander';
 import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type OutputFormat } from './lib/io.js';
 import { Session, type SessionDeps } from './session/session.js';
@@ -185,14 +186,21 @@ export function globalOptions(raw: Record<string, unknown>, env: Record<string, 
 
 /**
  * `--csv-dialect` alone means csv, `--out FILE.xlsx` alone xlsx; with another
- * format either is a mistake worth a word (a .xlsx file of text will not open).
+ * format either is a mistake worth a word (a .xlsx file of text will not open),
+ * as is -o xlsx into a file named for another format.
  */
 function outputFormat(raw: Record<string, unknown>): OutputFormat {
   const named = raw.json ? 'json' : (raw.output as OutputFormat | undefined);
   if (raw.csvDialect !== undefined && named && named !== 'csv') throw new UsageError(`--csv-dialect applies to csv output, not ${named}: drop it or use -o csv`);
   const output = raw.csvDialect === undefined ? named : 'csv';
-  const workbook = typeof raw.out === 'string' && /\.xlsx$/i.test(raw.out);
-  if (workbook && output && output !== 'xlsx') throw new UsageError(`--out ${raw.out} names a workbook, but the output is ${output}: drop -o (the .xlsx name chooses xlsx), or name the file .${output}`);
+  const extension = typeof raw.out === 'string' ? extname(raw.out).slice(1).toLowerCase() : '';
+  const workbook = extension === 'xlsx';
+  if (workbook && output && output !== 'xlsx') throw new UsageError(`--out ${raw.out as string} names a workbook, but the output is ${output}: drop -o (the .xlsx name chooses xlsx), or name the file .${output}`);
+  // A workbook under another name opens as garbage (a .csv of zip bytes); a name without an extension is the user's call.
+  if (output === 'xlsx' && extension !== '' && !workbook) {
+    const named = (OUTPUT_FORMATS as readonly string[]).includes(extension) ? `, or use -o ${extension}` : '';
+    throw new UsageError(`-o xlsx writes a workbook, but --out ${raw.out as string} is named .${extension}: name the file .xlsx${named}`);
+  }
   return output ?? (workbook ? 'xlsx' : 'table');
 }
 

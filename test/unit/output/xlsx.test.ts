@@ -251,4 +251,12 @@ describe('choosing xlsx', () => {
     expect(() => globalOptions({ ...base, out: 'report.xlsx', json: true })).toThrow(UsageError);
     expect(() => globalOptions({ ...base, output: 'xlsx', csvDialect: 'excel' })).toThrow(/--csv-dialect applies to csv output, not xlsx/);
   });
+
+  it('-o xlsx into a file named for another format is a usage error too, naming both ways out', () => {
+    expect(() => globalOptions({ ...base, out: 'c.csv', output: 'xlsx' })).toThrow(/^-o xlsx writes a workbook, but --out c\.csv is named \.csv: name the file \.xlsx, or use -o csv$/);
+    expect(() => globalOptions({ ...base, out: 'dir.v2/c.txt', output: 'xlsx' })).toThrow(/^-o xlsx writes a workbook, but --out dir\.v2\/c\.txt is named \.txt: name the file \.xlsx$/);
+    expect(globalOptions({ ...base, out: 'out/report', output: 'xlsx' })).toMatchObject({ output: 'xlsx', out: 'out/report' });
+    expect(globalOptions({ ...base, out: '.report', output: 'xlsx' })).toMatchObject({ output: 'xlsx' });
+    expect(globalOptions({ ...base, out: 'c.XLSX', output: 'xlsx' })).toMatchObject({ output: 'xlsx' });
+  });
 });
