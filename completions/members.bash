@@ -174,6 +174,7 @@ __members_values() {
     "sandbox|--flavor") __members_words "default laravel" ;;
     "sandbox|--paginator") __members_words "length-aware simple" ;;
     "sandbox|--data") __members_files ;;
+    "version|--fields") __members_list "version node platform" ;;
     "sync|--file") __members_files ;;
     "sync|--product") __members_helper products ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;

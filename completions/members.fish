@@ -441,6 +441,7 @@ complete -c members -n '__members_at \'undo\'' -l student -x -d 'with --last: th
 complete -c members -n '__members_at \'undo\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'undo\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'undo\' 0' -x -a '(__members_helper undo)'
+complete -c members -n '__members_at \'version\'' -l fields -x -a '(__members_list version node platform)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'version\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'sync\'' -l file -r -F -d 'the desired state: one row per student and product that should have access (- for stdin)'
 complete -c members -n '__members_at \'sync\'' -l product -x -a '(__members_helper products)' -d 'every row is for this product (repeatable): its id, title or start of title; the file then has no product_id column'

@@ -168,6 +168,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history|--reason' = @()
     'undo|--student' = @()
     'undo|--reason' = @()
+    'version|--fields' = @('version', 'node', 'platform')
     'sync|--file' = 'files'
     'sync|--product' = '__complete-products'
     'sync|--max-revoke' = @()

@@ -9,6 +9,14 @@ export interface Runtime {
   arch: string;
 }
 
-export function versionText(runtime: Runtime = { node: process.version, platform: process.platform, arch: process.arch }): string {
-  return `members ${__MEMBERS_VERSION__}\nNode.js ${runtime.node}\n${runtime.platform} ${runtime.arch}\n`;
+const thisRuntime = (): Runtime => ({ node: process.version, platform: process.platform, arch: process.arch });
+
+export function versionText(runtime: Runtime = thisRuntime()): string {
+  const { version, node, platform } = versionRecord(runtime);
+  return `members ${version}\nNode.js ${node}\n${platform}\n`;
+}
+
+/** The same as a record, for `members version -o json`. */
+export function versionRecord(runtime: Runtime = thisRuntime()): { version: string; node: string; platform: string } {
+  return { version: __MEMBERS_VERSION__, node: runtime.node, platform: `${runtime.platform} ${runtime.arch}` };
 }

@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
-import { registration } from '../../session/command-kit.js';
-import { versionText } from '../../lib/version.js';
+import { examples, printsRecords, registration } from '../../session/command-kit.js';
+import { versionRecord } from '../../lib/version.js';
+import { VERSION_VIEW } from '../../views/version.js';
 
 /** `members version`: as `--version`, for bug reports (bin/members.js answers both before the program loads). */
 export const registerVersion = registration('Setup:', (program, runner) => {
-  program.command('version')
+  printsRecords(program.command('version'), ['version', 'node', 'platform'])
     .description('Print the version, the Node.js version and the platform, one a line (for bug reports)')
-    .action((_opts: unknown, cmd: Command) => {
-      runner.session(cmd).io.stdout.write(versionText());
+    .addHelpText('after', examples('members version', 'members version -o json    # {"version": …, "node": …, "platform": …}'))
+    .action(async (_opts: unknown, cmd: Command) => {
+      const output = await runner.session(cmd).output();
+      await output.one(versionRecord(), VERSION_VIEW);
+      await output.close();
     });
 });
