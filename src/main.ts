@@ -14,22 +14,33 @@ import { configDir } from './config/paths.js';
 import { firstTime } from './config/told-once.js';
 import { checkForUpdate, latestOf, noticeUpdate, PACKAGE_NAME } from './config/update-notice.js';
 
+/** Commander's ends for `--help`, `help …` (or bare `members`) and `--version`. */
+const HELP_OR_VERSION = ['commander.helpDisplayed', 'commander.help', 'commander.version'];
+
 export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatcher } = {}): Promise<number> {
   const { program, sessions } = buildProgram({ io, ...deps });
   let interrupted = false;
   let code: number;
+  /** Help, the version or a completion script: what bin/members.js answers itself when it can, with no notice. */
+  let reference = false;
+  program.hook('preAction', (_program, action) => {
+    reference = ['help', 'version', 'completion'].includes(action.name()) || action.name().startsWith('__complete-');
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
     // Ctrl-C or SIGTERM during a stalled response: the exit must not wait for it (up to --timeout).
     interrupted = error instanceof InterruptedError;
+    reference ||= error instanceof CommanderError && HELP_OR_VERSION.includes(error.code);
     code = reportError(error, io, argv, program);
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
   }
-  // After the command's output and its error, as gh prints it; not after Ctrl-C.
-  if (io.startUpdateCheck && !interrupted) {
+  // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §5), whatever
+  // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).
+  if (reference && io.env.MEMBERS_DEBUG === '1') io.stderr.write('debug: update notice: off (help, version or completion)\n');
+  if (io.startUpdateCheck && !interrupted && !reference) {
     const updates = { env: io.env, stderr: io.stderr, startUpdateCheck: io.startUpdateCheck };
     const done = await noticeUpdate(updates, { current: __MEMBERS_VERSION__, quiet: program.opts().quiet === true });
     if (io.env.MEMBERS_DEBUG === '1') io.stderr.write(`debug: update notice: ${done}\n`);

@@ -132,6 +132,23 @@ describe.skipIf(!HAS_SCRIPT)('the update notice', () => {
     expect(notices(output)).toEqual([]);
   });
 
+  it.each([
+    ['the root --help at a terminal not 80 columns wide (the program prints it, not bin)', ['--help']],
+    ['a command\'s --help', ['students', 'grant', '--help']],
+    ['help TOPIC', ['help', 'environment']],
+    ['version with another word', ['version', '--no-color']],
+    ['completion SHELL with another word', ['completion', 'bash', '--no-color']],
+  ])('is not shown after %s', async (_name, args) => {
+    const cache = tempDir('members-update-');
+    pendingNotice(cache);
+    const before = readFileSync(statePath(cache), 'utf8');
+    const { code, output } = await runInTerminal(args, { env: noticeEnv(cache, { MEMBERS_DEBUG: '1' }), columns: 120 });
+    expect(code).toBe(0);
+    expect(notices(output)).toEqual([]);
+    expect(output).toContain('debug: update notice: off (help, version or completion)');
+    expect(readFileSync(statePath(cache), 'utf8')).toBe(before);
+  });
+
   it('a registry that never answers does not hold the run up: it ends while the check still waits, and the check gives up on its own', async () => {
     const silent = await fakeRegistry(true);
     try {
