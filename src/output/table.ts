@@ -165,15 +165,18 @@ function droppedColumns(grid: Grid, width: number, measure: (text: string) => nu
   const whole = grid.whole ?? [];
   const natural = naturalWidths([grid.head ?? [], ...grid.rows], measure);
   const dropped = new Set<number>();
-  const needs = () => {
+  // Would the kept columns overflow with the text ones cut to `narrowest`?
+  const overflows = (narrowest: number) => () => {
     const kept = natural.filter((_, index) => !dropped.has(index));
     const fixed = total(natural.filter((_, index) => !dropped.has(index) && whole[index]));
     const flexible = natural.filter((_, index) => !dropped.has(index) && !whole[index]);
-    return fixed + flexible.reduce((sum, w) => sum + Math.min(w, READABLE_WIDTH), 0) + boxOverhead(kept.length) > width;
+    return fixed + flexible.reduce((sum, w) => sum + Math.min(w, narrowest), 0) + boxOverhead(kept.length) > width;
   };
-  for (let index = natural.length - 1; index >= 0 && needs(); index--) if (kinds[index] === 'low') dropped.add(index);
-  for (const tier of [true, 'last'] as const) {
-    for (let index = natural.length - 1; index >= 0 && needs(); index--) if (grid.dropLate?.[index] === tier) dropped.add(index);
+  const tiers = [[(index: number) => kinds[index] === 'low', overflows(READABLE_WIDTH)]] as Array<[(index: number) => boolean, () => boolean]>;
+  for (const tier of [true, 'later'] as const) tiers.push([(index) => grid.dropLate?.[index] === tier, overflows(READABLE_WIDTH)]);
+  tiers.push([(index) => grid.dropLate?.[index] === 'last', overflows(MIN_WIDTH)]);
+  for (const [inTier, needs] of tiers) {
+    for (let index = natural.length - 1; index >= 0 && needs(); index--) if (inTier(index)) dropped.add(index);
   }
   return dropped;
 }

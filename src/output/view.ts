@@ -12,9 +12,10 @@ export interface Column {
   /**
    * On a narrow terminal, may be dropped once the low-value columns are gone
    * (table.ts), though whole otherwise: an id beside the title it repeats.
-   * `last`: only once the other such columns are gone too (an audit id, before a reason is cut short).
+   * `later`: after those (a column that names what the row is about, when an id beside it matters more).
+   * `last`: only when the table cannot fit even with its other columns cut to their narrowest (an audit id: the thing to copy).
    */
-  dropLate?: boolean | 'last';
+  dropLate?: boolean | 'later' | 'last';
   /** What table.ts may do to it on a narrow terminal, when its path alone would say otherwise (a reason that must stay). */
   kind?: 'identifier' | 'low' | 'text';
 }

@@ -23,14 +23,14 @@ export const HISTORY_VIEW: View = {
     { header: 'profile', path: 'profile' },
     // On a narrow terminal these go after user and profile: the result says what was done, the title to what.
     { header: 'command', path: 'command', dropLate: true },
-    // A record whose student was forgotten (LGPD) names it by id.
-    { header: 'student', path: 'student', format: (value, record) => String(value ?? record.student_id ?? '') },
+    // A record whose student was forgotten (LGPD) names it by id. On a narrow terminal it goes before the audit id (`history --student` says whose).
+    { header: 'student', path: 'student', format: (value, record) => String(value ?? record.student_id ?? ''), dropLate: 'later' },
     { header: 'product', path: 'product_title' },
     { header: 'product id', path: 'product_id', dropLate: true },
     { header: 'result', path: 'result' },
     // Why a change was made is what a history is read for: it shrinks with the titles, it is never dropped.
     { header: 'reason', path: 'reason', kind: 'text' },
-    // The id is for `members undo ID`: on a narrow terminal it goes last, before the reason is cut short (-o json has it).
+    // The id is for `members undo ID`: it goes only when the table cannot fit with every other column at its narrowest.
     { header: 'id', path: 'id', dropLate: 'last' },
   ],
 };

@@ -303,6 +303,11 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(header).toContain('REASON');
       expect(header).not.toContain('USER');
       expect(output).toContain('ticket 4411');
+      // 80 columns: the audit id stays, to be copied into `members undo`.
+      const [latest] = JSON.parse((await members(['history', '--student', student.email, '-o', 'json'])).stdout) as Array<{ id: string }>;
+      const narrow = await runInTerminal(['history', '--student', student.email], { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir, PAGER: 'cat' }, columns: 80 });
+      expect(stripVTControlCharacters(narrow.output).split('\n').find((line) => line.includes('TIME'))).toMatch(/│ REASON +│ ID +│/);
+      expect(narrow.output).toContain(latest!.id);
     });
 
     it.runIf(HAS_SCRIPT)('students show says "no change from this machine" after the card, not above it', async () => {

@@ -190,7 +190,7 @@ describe('table, on a terminal', () => {
     expect(await at(60)).toBe('│ Python Pro │ access off: canceled, expired 2024-01-01 │');
   });
 
-  it('the history keeps its REASON on a narrow terminal: user, profile, command and product id go first, then the audit id', async () => {
+  it('the history keeps its REASON and its ID (for `members undo`) on a narrow terminal: user, profile, command, product id, then student go first', async () => {
     const record = {
       time: '2026-03-05T12:00:00Z', user: 'ana', profile: 'production', command: 'students revoke', student: 'maria@example.com',
       product_title: 'Python Pro', product_id: 'ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213', result: 'revoked', reason: 'refund #771', id: 'm5k2x1ab-3f9c2e4d7a01',
@@ -198,7 +198,15 @@ describe('table, on a terminal', () => {
     const head = async (columns: number) => (await render({ color: false }, (out) => out.list([record], HISTORY_VIEW), { stdoutTTY: true, columns })).stdout.split('\n')[1];
     expect(await head(200)).toMatch(/│ USER .*│ PROFILE .*│ COMMAND .*│ PRODUCT ID .*│ REASON .*│ ID /);
     expect(await head(115)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│ ID +│$/);
-    expect(await head(90)).toMatch(/^│ TIME +│ STUDENT +│ PRODUCT +│ RESULT +│ REASON +│$/);
+    expect(await head(90)).toMatch(/^│ TIME +│ PRODUCT +│ RESULT +│ REASON +│ ID +│$/);
+    // 80 columns: the id whole, the text cut rather than the id dropped.
+    const table = (await render({ color: false }, (out) => out.list([record], HISTORY_VIEW), { stdoutTTY: true, columns: 80 })).stdout.split('\n');
+    expect(table[1]).toMatch(/^│ TIME +│ PRODUCT +│ RESULT +│ REASON +│ ID +│$/);
+    expect(table[3]).toContain('│ m5k2x1ab-3f9c2e4d7a01 │');
+    expect(Math.max(...table.map((line) => line.length))).toBeLessThanOrEqual(80);
+    // With an e-mail as long as an id, still.
+    expect((await render({ color: false }, (out) => out.list([{ ...record, student: 'maria.aparecida.dos.santos.1979@example.com' }], HISTORY_VIEW), { stdoutTTY: true, columns: 80 }))
+      .stdout.split('\n')[1]).toMatch(/│ ID +│$/);
   });
 
   it('a search keeps the columns the query matched on a narrow terminal; the phone only when shown, and the others go first', async () => {
