@@ -13,7 +13,7 @@ import { createStudent, findStudent, getScores, setScore, type NewStudent } from
 import { studentSnapshot, subscriptionSnapshot, type AuditRecord, type Journal, type PendingChange, type Snapshot } from '../audit/index.js';
 import { CliError, ExitCode, UsageError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
-import { AccessNotHeldError, grantToStudent, revokeFromStudent } from './changes.js';
+import { AccessNotHeldError, grantToStudent, productLabel, revokeFromStudent } from './changes.js';
 import type { ResolvedStudent } from './resolve.js';
 
 /** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
@@ -149,21 +149,28 @@ function notUndoable(target: AuditRecord): string {
   }
 }
 
-/** The question asked before undoing `id`. */
-export function undoQuestion(id: string, plan: UndoPlan, label: string): string {
+/** The question asked before undoing `id`; products by title with their ids, where `titles` knows them. */
+export function undoQuestion(id: string, plan: UndoPlan, label: string, titles?: ProductTitles): string {
+  const product = productOf(plan, titles);
   switch (plan.kind) {
     case 'revoke':
       return plan.restore
-        ? `Undo ${id}: revoke the renewed product ${plan.productId} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`
-        : `Undo ${id}: revoke product ${plan.productId} from ${label}?`;
+        ? `Undo ${id}: revoke the renewed ${product} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`
+        : `Undo ${id}: revoke ${product} from ${label}?`;
     case 'grant':
-      return `Undo ${id}: grant product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
+      return `Undo ${id}: grant ${product} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
     case 'score':
       return `Undo ${id}: set the score of ${label} back from ${plan.set} to ${plan.previous}?`;
     case 'recreate':
       return `Undo ${id}: create student ${nameAndEmail(plan.body)} again, with a new id?`;
   }
 }
+
+/** Product titles by id (the catalog cache, or one read of the products list): messages name a product by title, with its id. */
+export type ProductTitles = ReadonlyMap<string, string>;
+
+/** `product "Python Pro" (5f1c…)`, or `product 5f1c…` when the title is not known. */
+const productOf = (plan: UndoPlan, titles?: ProductTitles) => ('productId' in plan ? productLabel(plan.productId, undefined, titles?.get(plan.productId)) : '');
 
 const dates = (accession: string | null, expiration: string | null | undefined) =>
   `accession ${accession ?? 'none'}, expiration ${expiration ?? 'none'}`;
@@ -194,6 +201,8 @@ export interface UndoContext {
    * run's undo asked before its first row.
    */
   confirm(): Promise<void>;
+  /** To name products by title in messages. */
+  titles?: ProductTitles;
 }
 
 /** What an undo did: its message, and the record it left (the subscription granted, the student created). */
@@ -223,6 +232,7 @@ async function settled<T>(change: () => PendingChange | undefined, send: () => P
  */
 export async function applyUndo(context: UndoContext, target: AuditRecord, plan: UndoPlan, label: string): Promise<UndoResult> {
   const { api, journal, confirm } = context;
+  const product = productOf(plan, context.titles);
   const { id } = target;
   const about = { action: 'undo' as const, undoes: id, student: target.student, student_id: 'studentId' in plan ? plan.studentId : undefined };
   let change: PendingChange | undefined;
@@ -235,7 +245,7 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
           const changes = held ? changesSince(plan.granted, held) : [];
           if (changes.length > 0) {
             throw new UndoConflictError(
-              `cannot undo ${id}: the subscription of ${label} to product ${plan.productId} changed since it was granted `
+              `cannot undo ${id}: the subscription of ${label} to ${product} changed since it was granted `
                 + `(${changes.join('; ')}); nothing was sent. Look at \`members students products ${target.student ?? plan.studentId}\` and revoke by hand if it is still wanted`,
             );
           }
@@ -246,15 +256,15 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
             : { ...about, product_id: plan.productId, result: 'revoked', before: plan.granted });
         },
       }));
-      if (outcome.result === 'skipped') throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has product ${plan.productId}; nothing was sent`);
+      if (outcome.result === 'skipped') throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has ${product}; nothing was sent`);
       const pending = change as PendingChange;
       const revoked = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
       if (!restore) {
         await pending.applied({ request_id: outcome.requestId, before: revoked });
         return {
           message: target.action === 'renew'
-            ? `revoked the renewed product ${plan.productId} from ${label}; without access again, as before the renewal (the API cannot recreate a subscription without access)`
-            : `revoked product ${plan.productId} from ${label}`,
+            ? `revoked the renewed ${product} from ${label}; without access again, as before the renewal (the API cannot recreate a subscription without access)`
+            : `revoked ${product} from ${label}`,
         };
       }
       const { accession, expiration } = restore;
@@ -263,7 +273,7 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
         regrant = await grantToStudent(api, student, plan.productId, { accession, expiration });
       } catch (error) {
         await pending.applied({ result: 'revoked', before: revoked, after: undefined });
-        throw new UndoConflictError(`undo ${id} revoked the renewed product ${plan.productId} of ${label}, but granting it again with its former dates `
+        throw new UndoConflictError(`undo ${id} revoked the renewed ${product} of ${label}, but granting it again with its former dates `
           + `(${dates(accession, expiration)}) failed: ${(error as Error).message}. Grant it by hand: \`members students grant ${target.student ?? plan.studentId} ${plan.productId} --accession ${accession}${expiration ? ` --expiration ${expiration}` : ''}\``);
       }
       await pending.applied({ request_id: regrant.requestId, before: revoked, after: regrant.subscription ? subscriptionSnapshot(regrant.subscription) : undefined });
@@ -271,7 +281,7 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
       const was = target.before?.status;
       const now = regrant.subscription?.status;
       const status = typeof was === 'string' && now && was !== now ? `; its status is ${now}, not ${was} as before: the API sets no status on a grant` : '';
-      return { message: `product ${plan.productId} of ${label} is back to its former dates (${dates(accession, expiration)})${status}`, subscription: regrant.subscription };
+      return { message: `${product} of ${label} is back to its former dates (${dates(accession, expiration)})${status}`, subscription: regrant.subscription };
     }
     case 'grant': {
       const student = byId(plan.studentId, label);
@@ -288,13 +298,13 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
       if (outcome.result === 'skipped') {
         const held = outcome.subscription;
         throw new UndoConflictError(
-          `cannot undo ${id}: ${label} has product ${plan.productId} again since it was revoked `
+          `cannot undo ${id}: ${label} has ${product} again since it was revoked `
             + `(${dates(dateOnly(held?.accession_date), dateOnly(held?.expiration_date))}); nothing was sent`,
         );
       }
       await (change as PendingChange).applied({ request_id: outcome.requestId, after: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined });
       return {
-        message: `granted product ${plan.productId} to ${label} again (${dates(plan.accession, plan.expiration)}); it is a new subscription, with the status and access the server gives a grant`,
+        message: `granted ${product} to ${label} again (${dates(plan.accession, plan.expiration)}); it is a new subscription, with the status and access the server gives a grant`,
         subscription: outcome.subscription,
       };
     }

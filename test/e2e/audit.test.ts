@@ -115,7 +115,7 @@ describe('audit trail', () => {
     expect((await members(['students', 'grant', student.id, product.id, '--accession', '2030-01-01'])).code).toBe(0);
     const undo = await members(['undo', revoked?.id as string, '--yes']);
     expect(undo.code, undo.stderr).toBe(5);
-    expect(undo.stderr).toBe(`error: cannot undo ${revoked?.id}: ${student.id} has product ${product.id} again since it was revoked `
+    expect(undo.stderr).toBe(`error: cannot undo ${revoked?.id}: ${student.id} has product "${product.title}" (${product.id}) again since it was revoked `
       + '(accession 2030-01-01, expiration none); nothing was sent\n');
     expect((await held(student, product))?.accession_date?.slice(0, 10)).toBe('2030-01-01');
     expect((await history()).map((r) => r.action)).toEqual(['grant', 'revoke']);

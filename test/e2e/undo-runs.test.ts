@@ -47,7 +47,12 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
 
     const undone = await members(['undo', transfer.id, '--yes', '--reason', 'wrong student', '-o', 'json']);
     expect(undone.code, undone.stderr).toBe(0);
-    const results = JSON.parse(undone.stdout) as Undone[];
+    const results = JSON.parse(undone.stdout) as Array<Undone & { product_id: string | null; product_title: string | null }>;
+    for (const row of results.filter((r) => r.product_id)) {
+      const title = products.find((p) => p.id === row.product_id)!.title;
+      expect(row.product_title).toBe(title);
+      expect(row.message).toContain(`product "${title}" (${row.product_id})`);
+    }
     // Newest first: the delete, the revokes, then the grants.
     expect(results.map((r) => [r.action, r.result])).toEqual([['delete', 'undone'], ...withAccess(from.subscriptions).map(() => ['revoke', 'undone']), ...withAccess(from.subscriptions).map(() => ['grant', 'undone'])]);
     expect(undone.stderr).toMatch(new RegExp(`✓ Undid run ${transfer.id} \\(students transfer\\): ${1 + 2 * withAccess(from.subscriptions).length} undone, 0 skipped, 0 changed since \\(conflict\\), 0 failed; recorded as run \\S+`));
@@ -73,7 +78,12 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
 
     const undone = await members(['undo', extension.id, '--yes', '-o', 'json']);
     expect(undone.code).toBe(7);
-    const results = JSON.parse(undone.stdout) as Undone[];
+    const results = JSON.parse(undone.stdout) as Array<Undone & { product_id: string | null; product_title: string | null }>;
+    for (const row of results.filter((r) => r.product_id)) {
+      const title = products.find((p) => p.id === row.product_id)!.title;
+      expect(row.product_title).toBe(title);
+      expect(row.message).toContain(`product "${title}" (${row.product_id})`);
+    }
     expect(results.filter((r) => r.result === 'conflict')).toHaveLength(1);
     expect(results.find((r) => r.result === 'conflict')?.message).toContain('changed since it was granted');
     expect(results.filter((r) => r.result === 'undone')).toHaveLength(holders.length - 1);
@@ -99,11 +109,17 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(refused.code).toBe(2);
     const first = await members(['undo', '--last', '--student', maria.email, '--yes']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(new RegExp(`The last change to ${maria.email.replace(/[.+]/g, '\\$&')}: .* students revoke ${maria.id}, product ${withAccess(maria.subscriptions)[0]!.product_id} revoked`));
+    const revoked = products.find((p) => p.id === withAccess(maria.subscriptions)[0]!.product_id)!;
+    // Products by title with their ids, as the rest of the tool names them (not by UUID alone).
+    const named = (p: Listed) => `product "${p.title}" (${p.id})`;
+    expect(first.stderr).toContain(`The last change to ${maria.email}: `);
+    expect(first.stderr).toContain(`students revoke ${maria.id}, ${named(revoked)} revoked`);
+    expect(first.stderr).toContain(`: granted ${named(revoked)} to ${maria.id} again`);
     expect((await productsOf(maria.id))!.map((s) => s.product_id)).toContain(withAccess(maria.subscriptions)[0]!.product_id);
     const second = await members(['undo', '--last', '--student', maria.id, '--yes']);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(`students grant ${maria.email}, product ${product.id} granted`);
+    expect(second.stderr).toContain(`students grant ${maria.email}, ${named(product)} granted`);
+    expect(second.stderr).toContain(`: revoked ${named(product)} from ${maria.email}`);
     expect((await productsOf(maria.id))!.map((s) => s.product_id)).not.toContain(product.id);
     // Other's revoke is still there to undo, the last change of all.
     const last = await members(['undo', '--last', '--yes']);

@@ -16,7 +16,9 @@ import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
-import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { productLabel } from '../../domain/changes.js';
+import { productTitlesOf } from '../../session/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
 import { STUDENT_VIEW } from '../../views/students.js';
 import { SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
@@ -54,16 +56,18 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   }
   if (target.action === 'bulk') return undoRun(session, target, records, opts);
   const plan = planUndo(target, records);
-  if (opts.last) messages.notice(`The last change${opts.student ? ` to ${opts.student}` : ''}: ${describe(target)}`);
+  // Off a terminal without --yes the answer is known already: fail before any request (titles from the cache only).
+  const answerable = session.globals.yes || session.io.stdin.isTTY;
+  const titles = await productTitlesOf(session, target.product_id ? [target.product_id] : [], { read: answerable });
+  if (opts.last) messages.notice(`The last change${opts.student ? ` to ${opts.student}` : ''}: ${describe(target, titles)}`);
   const label = labelOf(target, plan);
-  const ask = undoQuestion(target.id, plan, label);
-  // Off a terminal without --yes the answer is known already: fail before any request.
-  if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(ask);
+  const ask = undoQuestion(target.id, plan, label, titles);
+  if (!answerable) await session.confirm(ask);
   await session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const journal = await openJournal(session, { command: 'undo', reason: opts.reason });
     const result = await applyUndo({
-      api, journal,
+      api, journal, titles,
       confirm: async () => {
         await session.announceChange();
         await session.confirm(ask);
@@ -77,11 +81,11 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
 
 const labelOf = (target: AuditRecord, plan: UndoPlan) => target.student ?? (plan.kind === 'recreate' ? plan.body.email : `student ${target.student_id}`);
 
-/** `2026-11-25 10:31 by ana: students grant maria@example.com, product 5f1c… granted (reason "ticket 4411"), id m7u0…` */
-function describe(record: AuditRecord): string {
+/** `2026-11-25 10:31 by ana: students grant maria@example.com, product "Python Pro" (5f1c…) granted (reason "ticket 4411"), id m7u0…` */
+function describe(record: AuditRecord, titles: ProductTitles): string {
   const who = record.student ?? record.student_id;
   const parts = [`${localDateTime(record.time).slice(0, 16)} by ${record.user}: ${record.command}${who ? ` ${who}` : ''}`];
-  if (record.product_id) parts.push(`product ${record.product_id}`);
+  if (record.product_id) parts.push(productLabel(record.product_id, undefined, titles.get(record.product_id)));
   return `${parts.join(', ')} ${record.result}${record.reason ? ` (reason ${JSON.stringify(record.reason)})` : ''}, id ${record.id}`;
 }
 
@@ -137,6 +141,8 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   const question = `Undo run ${run.id} (${run.command}, ${localDateTime(run.time).slice(0, 16)} by ${run.user}): reverse ${plural(doable.length, 'change')}?`;
   const typed = doable.length > TYPE_TO_CONFIRM_ABOVE ? String(doable.length) : undefined;
   if (!globals.yes && !io.stdin.isTTY) await session.confirm(question, typed);
+  const titles = await productTitlesOf(session, [...new Set(steps.flatMap((step) => (step.record.product_id ? [step.record.product_id] : [])))]);
+  const planned = (step: RunStep) => plannedRow(step, titles);
   const refused = steps.length - doable.length;
   messages.notice(`Run ${run.id} (${run.command}): ${plural(steps.length, 'change')}; ${doable.length} to undo, newest first`
     + `${refused > 0 ? `; ${refused} cannot be (${[...new Set(steps.flatMap((step) => (step.refusal ? [step.refusal.replace(/^change \S+ /, '')] : [])))].slice(0, 2).join('; ')})` : ''}.`);
@@ -161,7 +167,7 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
       }
       const plan = withNewIds(step.plan, renamed);
       try {
-        const result = await applyUndo({ api, journal, confirm: async () => undefined }, step.record, plan, labelOf(step.record, plan));
+        const result = await applyUndo({ api, journal, titles, confirm: async () => undefined }, step.record, plan, labelOf(step.record, plan));
         if (result.created && step.record.student_id) renamed.set(step.record.student_id, result.created.id);
         counts.undone++;
         results.push({ ...row, result: 'undone', message: result.message });
@@ -185,7 +191,11 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   messages.notice(`✓ Undid run ${run.id} (${run.command}): ${summary}${recorded}`);
 }
 
-function planned(step: RunStep): JsonRecord {
+function plannedRow(step: RunStep, titles: ProductTitles): JsonRecord {
   const { record } = step;
-  return { id: record.id, action: record.action, student: record.student ?? record.student_id ?? null, product_id: record.product_id ?? null, result: step.plan ? 'to undo' : 'cannot be undone', message: step.refusal ?? null };
+  return {
+    id: record.id, action: record.action, student: record.student ?? record.student_id ?? null,
+    product_title: record.product_id ? titles.get(record.product_id) ?? null : null, product_id: record.product_id ?? null,
+    result: step.plan ? 'to undo' : 'cannot be undone', message: step.refusal ?? null,
+  };
 }

@@ -258,4 +258,14 @@ describe('undoQuestion', () => {
     expect(undoQuestion('d1', { kind: 'recreate', body: { first_name: 'Maria', last_name: 'Silva', email: 'maria@example.com' } }, 'maria@example.com'))
       .toBe('Undo d1: create student Maria Silva <maria@example.com> again, with a new id?');
   });
+
+  it('names the product by title with its id when the titles know it, by id alone otherwise', () => {
+    const titles = new Map([['p1', 'Python Pro']]);
+    expect(undoQuestion('g1', { kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT }, 'maria@example.com', titles))
+      .toBe('Undo g1: revoke product "Python Pro" (p1) from maria@example.com?');
+    expect(undoQuestion('r1', { kind: 'grant', studentId: 's1', productId: 'p1', accession: '2024-01-01' }, 'maria@example.com', titles))
+      .toBe('Undo r1: grant product "Python Pro" (p1) to maria@example.com again (accession 2024-01-01, expiration none)?');
+    expect(undoQuestion('r2', { kind: 'grant', studentId: 's1', productId: 'p2', accession: '2024-01-01' }, 'maria@example.com', titles))
+      .toBe('Undo r2: grant product p2 to maria@example.com again (accession 2024-01-01, expiration none)?');
+  });
 });
