@@ -15,30 +15,35 @@ export interface Prompter {
    * irreversible deletes).
    */
   confirm(question: string, typeToConfirm?: string): Promise<void>;
+  /** The same question, whose No is an answer rather than a cancel: false (one product of several skipped, say). */
+  agrees(question: string): Promise<boolean>;
   /** A secret from a hidden prompt on a terminal; undefined without one. */
   secret(message: string): Promise<string | undefined>;
 }
 
 export function createPrompter(io: Pick<Io, 'stdin' | 'stderr'>, options: { yes: boolean }): Prompter {
   const context = () => ({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false });
-  return {
-    async confirm(rawQuestion, typeToConfirm) {
-      if (options.yes) return;
-      // A student's name comes from the server: it must not be able to rewrite the question.
-      const question = printableLine(rawQuestion);
-      if (!io.stdin.isTTY) {
-        throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
+  const agrees = async (rawQuestion: string, typeToConfirm?: string): Promise<boolean> => {
+    if (options.yes) return true;
+    // A student's name comes from the server: it must not be able to rewrite the question.
+    const question = printableLine(rawQuestion);
+    if (!io.stdin.isTTY) {
+      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but stdin is not a terminal; pass --yes to proceed`);
+    }
+    return cancellable(async () => {
+      if (typeToConfirm === undefined) {
+        const { default: confirm } = await import('@inquirer/confirm');
+        return confirm({ message: question, default: false }, context());
       }
-      const accepted = await cancellable(async () => {
-        if (typeToConfirm === undefined) {
-          const { default: confirm } = await import('@inquirer/confirm');
-          return confirm({ message: question, default: false }, context());
-        }
-        const { default: input } = await import('@inquirer/input');
-        return (await input({ message: `${question} Type ${typeToConfirm} to confirm:` }, context())).trim() === typeToConfirm;
-      });
-      if (!accepted) throw new UsageError('cancelled: nothing was changed');
+      const { default: input } = await import('@inquirer/input');
+      return (await input({ message: `${question} Type ${typeToConfirm} to confirm:` }, context())).trim() === typeToConfirm;
+    });
+  };
+  return {
+    async confirm(question, typeToConfirm) {
+      if (!(await agrees(question, typeToConfirm))) throw new UsageError('cancelled: nothing was changed');
     },
+    agrees: (question) => agrees(question),
     async secret(message) {
       if (!io.stdin.isTTY) return undefined;
       const { default: password } = await import('@inquirer/password');

@@ -276,6 +276,11 @@ export class Session {
     await (await this.prompter()).confirm(question, typeToConfirm);
   }
 
+  /** A yes/no question whose No is an answer (Prompter.agrees): true with --yes; exit 2 off a terminal without it. */
+  async agrees(question: string): Promise<boolean> {
+    return (await this.prompter()).agrees(question);
+  }
+
   /** A secret from a hidden prompt on a terminal; undefined without one. */
   async promptSecret(message: string): Promise<string | undefined> {
     return (await this.prompter()).secret(message);

@@ -227,6 +227,23 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
       expect(await subscriptionsOf(student)).not.toContain(on.id);
     });
 
+    it.runIf(HAS_SCRIPT)('on a terminal, a No to one product\'s renewal skips that product only: the others are granted, exit 0', async () => {
+      const { student, off, fresh } = withMix();
+      const session = terminalSession(['students', 'grant', student.email, off.title, fresh[0]!.title], { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, columns: 300 });
+      await session.waitFor(/\(y\/N\)/);
+      expect(session.output()).toContain(`${student.full_name} <${student.email}> has "${off.title}" (${off.id}) without the access asked`);
+      session.type('n\r');
+      expect(await session.exited).toBe(0);
+      const screen = stripVTControlCharacters(session.output());
+      expect(screen).toContain(`not renewed: you answered No for "${off.title}" (${off.id}); nothing sent`);
+      expect(screen).toContain(`2 products for ${student.full_name} <${student.email}>: 1 skipped, 1 granted, 0 failed`);
+      expect(screen).not.toContain('cancelled');
+      const now = await held(student);
+      expect(now.find((sub) => sub.product_id === fresh[0]!.id)?.active).toBe(1);
+      expect(now.find((sub) => sub.product_id === off.id)?.active).toBe(0);
+      expect((await historyOf(student)).map((r) => [r.action, r.product_id])).toEqual([['grant', fresh[0]!.id]]);
+    });
+
     it('the same product twice, or one that does not exist: exit 2 naming each, nothing sent', async () => {
       const { student, fresh } = withMix();
       const before = await changes();

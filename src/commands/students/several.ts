@@ -67,20 +67,26 @@ export async function grantSeveral(session: Session, input: string, rawProducts:
   const renewals = products.flatMap((product, index) => {
     const held = previews[index]?.result === 'renewed' ? previews[index]?.replaced : undefined;
     const status = held && resetsStatus(held.status) ? `, and ${statusResetNote(held.status)}` : '';
-    return held ? [`${named(product)}: ${accessGap(held, dates.expiration) ?? ''}${status}`] : [];
+    return held ? [{ product, gap: `${accessGap(held, dates.expiration) ?? ''}${status}` }] : [];
   });
   let announced: Promise<void> | undefined;
   const announce = () => (announced ??= session.announceChange());
-  // --renew, or one yes on a terminal for all of them; never implied by --yes: a renewal replaces a subscription.
+  // --renew, or a yes on a terminal to each; never implied by --yes: a renewal replaces a subscription.
+  // A No skips that product only: the others go on.
   let renew: boolean | 'asked' = opts.renew === true;
+  const declined = new Set<string>();
   if (renewals.length > 0 && !renew && asks) {
     await announce();
-    await session.confirm(`${studentLabel(student)} has ${renewals.length} of these products without the access asked: ${renewals.join('; ')}. Revoke ${renewals.length === 1 ? 'it' : 'them'} and grant ${renewals.length === 1 ? 'it' : 'them'} again?`);
+    for (const { product, gap } of renewals) {
+      if (!(await session.agrees(`${studentLabel(student)} has ${named(product)} without the access asked: ${gap}. Revoke it and grant it again?`))) declined.add(product.id);
+    }
     renew = 'asked';
   }
-  const results = await applyEach(session, student, products, 'students grant', opts.reason, (product, journal) => grantToStudent(api, student, product.id, dates, {
-    reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, includeStatusChanges: opts.includeStatusChanges, title: product.title,
-  }));
+  const results = await applyEach(session, student, products, 'students grant', opts.reason, async (product, journal) => (declined.has(product.id)
+    ? { student: student.input, student_id: student.id, product_id: product.id, result: 'skipped', message: `not renewed: you answered No for ${named(product)}; nothing sent` }
+    : grantToStudent(api, student, product.id, dates, {
+      reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, includeStatusChanges: opts.includeStatusChanges, title: product.title,
+    })));
   await finish(session, student, results);
 }
 
