@@ -96,7 +96,7 @@ __members_flags() {
     "students products") echo "-h --help" ;;
     "students grant") echo "--accession --expiration --renew --include-status-changes --reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
     "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
-    "students transfer") echo "--delete-source --dry-run --reason -h --help" ;;
+    "students transfer") echo "--delete-source --include-status-changes --dry-run --reason -h --help" ;;
     "students import") echo "--reason --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;

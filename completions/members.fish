@@ -292,6 +292,7 @@ complete -c members -n '__members_at \'students revoke\'' -l strategy -x -a 'aut
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students revoke\' 1 +' -x -a '(__members_helper products)'
 complete -c members -n '__members_at \'students transfer\'' -l delete-source -d 'then delete FROM (asks to type its e-mail; refused while FROM would keep a product TO already holds)'
+complete -c members -n '__members_at \'students transfer\'' -l include-status-changes -d 'also move a subscription whose status the grant to TO would reset (canceled, refunded, inactive → active); without it such a subscription stays with FROM, listed'
 complete -c members -n '__members_at \'students transfer\'' -l dry-run -d 'print the plan and change nothing'
 complete -c members -n '__members_at \'students transfer\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'students transfer\'' -s h -l help -d 'show help for a command'

@@ -25,7 +25,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students products' = @('-h', '--help')
     'students grant' = @('--accession', '--expiration', '--renew', '--include-status-changes', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
     'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
-    'students transfer' = @('--delete-source', '--dry-run', '--reason', '-h', '--help')
+    'students transfer' = @('--delete-source', '--include-status-changes', '--dry-run', '--reason', '-h', '--help')
     'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
     'students help' = @()
     'scores' = @('-h', '--help')

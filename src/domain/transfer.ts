@@ -4,7 +4,9 @@
  * is granted to TO with the same accession and expiration dates, then revoked
  * from FROM. What cannot move is said before anything is sent: a product TO
  * holds already (a person must choose which subscription stays), and one FROM
- * holds without access (the API cannot grant a subscription without access).
+ * holds without access (the API cannot grant a subscription without access),
+ * and one whose status the grant would reset (canceled with access left →
+ * active: grant-status.ts), unless the operator said so.
  * Progress and score stay with FROM: the API has no way to move them.
  * Pure: the caller reads both students and sends the changes.
  */
@@ -27,6 +29,8 @@ export interface Move {
 export interface Staying {
   productId: string;
   title?: string;
+  /** The status it keeps with FROM, when that is why it stays. */
+  status?: string;
   why: string;
 }
 
@@ -36,6 +40,8 @@ export interface TransferPlan {
   conflicts: Staying[];
   /** Products FROM holds without access: they stay with FROM (and go with it on --delete-source). */
   withoutAccess: Staying[];
+  /** Products whose status the grant to TO would reset: they stay with FROM unless --include-status-changes. */
+  statusChanges: Staying[];
 }
 
 const day = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
@@ -47,9 +53,9 @@ function described(subscription: Subscription): string {
   return `${access}${subscription.status ? ` (status ${subscription.status})` : ''}`;
 }
 
-export function planTransfer(from: Student, to: Student, today: string): TransferPlan {
+export function planTransfer(from: Student, to: Student, today: string, options: { includeStatusChanges?: boolean } = {}): TransferPlan {
   if (from.id === to.id) throw new UsageError('FROM and TO are the same student: nothing to transfer');
-  const plan: TransferPlan = { moves: [], conflicts: [], withoutAccess: [] };
+  const plan: TransferPlan = { moves: [], conflicts: [], withoutAccess: [], statusChanges: [] };
   const toHolds = new Map((to.subscriptions ?? []).map((subscription) => [subscription.product_id, subscription]));
   for (const held of from.subscriptions ?? []) {
     const productId = held.product_id;
@@ -66,17 +72,31 @@ export function planTransfer(from: Student, to: Student, today: string): Transfe
     const accession = day(held.accession_date);
     const expiration = day(held.expiration_date);
     const notes: string[] = [];
-    if (resetsStatus(held.status)) notes.push(statusResetNote(held.status));
+    if (resetsStatus(held.status)) {
+      if (!options.includeStatusChanges) {
+        plan.statusChanges.push({ productId, title, status: held.status, why: `${described(held)}: TO would get it with ${statusResetNote(held.status)}; pass --include-status-changes to move it` });
+        continue;
+      }
+      notes.push(statusResetNote(held.status));
+    }
     if (expiration !== undefined && expiration < today) notes.push(`its expiration ${expiration} is past`);
     plan.moves.push({ productId, title, held, accession, expiration, notes });
   }
   return plan;
 }
 
+const names = (stays: readonly Staying[]) => stays.map((stay) => (stay.title ? `"${stay.title}" (${stay.productId})` : stay.productId)).join(', ');
+
 /** --delete-source deletes FROM only when nothing with access stays behind. */
 export function deleteSourceBlocker(plan: TransferPlan): string | undefined {
-  if (plan.conflicts.length === 0) return undefined;
-  const products = plan.conflicts.map((stay) => (stay.title ? `"${stay.title}" (${stay.productId})` : stay.productId)).join(', ');
-  return `--delete-source would delete FROM with ${products}, which TO already holds: settle ${plan.conflicts.length === 1 ? 'it' : 'them'} first `
-    + '(revoke from one of the two), then transfer again';
+  if (plan.conflicts.length > 0) {
+    return `--delete-source would delete FROM with ${names(plan.conflicts)}, which TO already holds: settle ${plan.conflicts.length === 1 ? 'it' : 'them'} first `
+      + '(revoke from one of the two), then transfer again';
+  }
+  if (plan.statusChanges.length > 0) {
+    const one = plan.statusChanges.length === 1;
+    return `--delete-source would delete FROM with ${names(plan.statusChanges)}, still with access, whose status the grant to TO would reset: `
+      + `pass --include-status-changes to move ${one ? 'it' : 'them'} anyway, or settle ${one ? 'it' : 'them'} first`;
+  }
+  return undefined;
 }

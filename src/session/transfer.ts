@@ -26,6 +26,7 @@ import { TRANSFER_PLAN_VIEW, TRANSFER_RESULT_VIEW } from '../views/subscriptions
 export interface TransferFlags {
   deleteSource?: boolean;
   dryRun?: boolean;
+  includeStatusChanges?: boolean;
   reason?: string;
 }
 
@@ -37,9 +38,9 @@ function planRows(plan: TransferPlan): JsonRecord[] {
     expiration_date: item.expiration ?? null, status: item.held.status ?? null, note: item.notes.length > 0 ? item.notes.join('; ') : null,
   });
   const stay = (item: Staying): JsonRecord => ({
-    action: 'stays', product_id: item.productId, product_title: item.title ?? null, accession_date: null, expiration_date: null, status: null, note: item.why,
+    action: 'stays', product_id: item.productId, product_title: item.title ?? null, accession_date: null, expiration_date: null, status: item.status ?? null, note: item.why,
   });
-  return [...plan.moves.map(move), ...plan.conflicts.map(stay), ...plan.withoutAccess.map(stay)];
+  return [...plan.moves.map(move), ...plan.conflicts.map(stay), ...plan.statusChanges.map(stay), ...plan.withoutAccess.map(stay)];
 }
 
 const label = (student: Student) => nameAndEmail(student) || `student ${student.id}`;
@@ -66,7 +67,7 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   const messages = await session.messages();
   const from = await withSubscriptions(api, fromInput);
   const to = await withSubscriptions(api, toInput);
-  const plan = planTransfer(from, to, today());
+  const plan = planTransfer(from, to, today(), { includeStatusChanges: flags.includeStatusChanges === true });
   const blocker = flags.deleteSource ? deleteSourceBlocker(plan) : undefined;
   if (blocker) throw new CliError(`${blocker}; nothing sent`, ExitCode.rejected);
 
@@ -103,6 +104,11 @@ export async function transferStudent(session: Session, fromInput: string, toInp
 function planSummary(plan: TransferPlan, from: Student, to: Student, deleteSource: boolean): string {
   const parts = [`Transfer ${plural(plan.moves.length, 'product')} from ${label(from)} to ${label(to)}, with their accession and expiration dates`];
   if (plan.conflicts.length > 0) parts.push(`${plural(plan.conflicts.length, 'product')} TO already holds ${plan.conflicts.length === 1 ? 'stays' : 'stay'} with FROM`);
+  const reset = plan.statusChanges.length;
+  if (reset > 0) {
+    parts.push(`${plural(reset, 'subscription')} with access ${reset === 1 ? 'stays' : 'stay'} with FROM: the grant would reset ${reset === 1 ? 'its' : 'their'} status `
+      + `(${[...new Set(plan.statusChanges.map((stay) => stay.status))].join(', ')} → active; --include-status-changes to move ${reset === 1 ? 'it' : 'them'})`);
+  }
   if (plan.withoutAccess.length > 0) parts.push(`${plural(plan.withoutAccess.length, 'subscription')} without access ${plan.withoutAccess.length === 1 ? 'stays' : 'stay'} with FROM`);
   if (deleteSource) parts.push(`then FROM is deleted${plan.withoutAccess.length > 0 ? ', with what stays' : ''}`);
   return `${parts.join('; ')}.`;

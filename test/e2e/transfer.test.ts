@@ -27,6 +27,8 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir, TZ: 'UTC' } });
   const products = async (email: string) => JSON.parse((await members(['students', 'products', email, '-o', 'json'])).stdout) as Sub[];
   const lines = async () => JSON.parse((await members(['history', '-o', 'json'])).stdout) as Line[];
+  /** Every subscription with access is `active`: none whose status a grant would reset. */
+  const plain = (s: Student) => withAccess(s.subscriptions).every((sub) => sub.status === 'active');
   /** A student with two products or more with access, and one more without. */
   let from: Student;
   const newStudent = async (email: string) => {
@@ -36,7 +38,7 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   };
 
   beforeAll(() => {
-    from = students.find((s) => withAccess(s.subscriptions).length >= 2 && s.subscriptions.some((sub) => sub.active === 0))!;
+    from = students.find((s) => withAccess(s.subscriptions).length >= 2 && plain(s) && s.subscriptions.some((sub) => sub.active === 0))!;
     expect(from).toBeDefined();
   });
 
@@ -75,7 +77,7 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   });
 
   it('--delete-source: refused while FROM holds a product TO has too (exit 5, nothing sent); else FROM is deleted last', async () => {
-    const other = students.find((s) => s.id !== from.id && withAccess(s.subscriptions).length >= 1)!;
+    const other = students.find((s) => s.id !== from.id && withAccess(s.subscriptions).length >= 1 && plain(s))!;
     const holder = await newStudent(`holder.${flavor}@example.com`);
     const product = withAccess(other.subscriptions)[0]!.product_id;
     expect((await members(['students', 'grant', holder.id, product])).code).toBe(0);
@@ -90,5 +92,33 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(steps.at(-1)).toMatchObject({ step: 'delete', result: 'deleted' });
     expect((await members(['students', 'get', other.id])).code).toBe(4);
     expect(datesOf(await products(`fresh.${flavor}@example.com`))).toEqual(datesOf(withAccess(other.subscriptions)));
+  });
+
+  it('a canceled subscription with access is not reset to active: it stays with FROM, listed, unless --include-status-changes', async () => {
+    const keeper = students.findLast((s) => s.id !== from.id && s.subscriptions.some((sub) => sub.active === 1 && sub.status === 'canceled')
+      && withAccess(s.subscriptions).some((sub) => sub.status === 'active'))!;
+    const canceled = keeper.subscriptions.find((sub) => sub.active === 1 && sub.status === 'canceled')!;
+    const to = `kept.${flavor}@example.com`;
+    await newStudent(to);
+    const dry = await members(['students', 'transfer', keeper.email, to, '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as Array<{ action: string; product_id: string; status: string | null; note: string | null }>;
+    expect(plan.find((row) => row.product_id === canceled.product_id)).toMatchObject({ action: 'stays', status: 'canceled' });
+    expect(plan.find((row) => row.product_id === canceled.product_id)?.note).toContain('pass --include-status-changes to move it');
+    const resets = withAccess(keeper.subscriptions).filter((sub) => sub.status !== 'active').length;
+    expect(dry.stderr).toMatch(new RegExp(`${resets} subscriptions? with access stays? with FROM: the grant would reset (its|their) status \\(.*canceled.* → active; --include-status-changes to move`));
+
+    const deleting = await members(['students', 'transfer', keeper.email, to, '--delete-source', '--yes']);
+    expect(deleting.code).toBe(5);
+    expect(deleting.stderr).toContain('pass --include-status-changes to move');
+
+    const moved = await members(['students', 'transfer', keeper.email, to, '--yes']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect((await products(to)).map((sub) => sub.product_id)).not.toContain(canceled.product_id);
+    expect((await products(keeper.email)).find((sub) => sub.product_id === canceled.product_id)).toMatchObject({ active: 1, status: 'canceled' });
+
+    const all = await members(['students', 'transfer', keeper.email, to, '--include-status-changes', '--yes']);
+    expect(all.code, all.stderr).toBe(0);
+    expect((await products(to)).find((sub) => sub.product_id === canceled.product_id)).toMatchObject({ active: 1, status: 'active', expiration_date: canceled.expiration_date });
   });
 });

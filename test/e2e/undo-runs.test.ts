@@ -37,7 +37,9 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   const runOf = async (command: string) => (await lines()).find((line) => line.action === 'bulk' && line.command === command)!;
 
   it('undo RUN_ID of a transfer with --delete-source: FROM is created again and gets its products back with their dates, TO loses them', async () => {
-    const from = students.find((s) => withAccess(s.subscriptions).length >= 2 && withAccess(s.subscriptions).length === s.subscriptions.length)!;
+    // Only `active` ones: a subscription whose status a grant would reset stays with FROM (and refuses --delete-source).
+    const from = students.find((s) => withAccess(s.subscriptions).length >= 2 && withAccess(s.subscriptions).length === s.subscriptions.length
+      && s.subscriptions.every((sub) => sub.status === 'active'))!;
     const created = await members(['students', 'create', '--first-name', 'Nova', '--last-name', 'Conta', '--email', `to.${flavor}@example.com`, '-o', 'json']);
     const to = JSON.parse(created.stdout) as { id: string };
     const moved = await members(['students', 'transfer', from.email, to.id, '--delete-source', '--yes']);

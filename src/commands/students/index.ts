@@ -175,6 +175,7 @@ titles when this machine's history names products.`)
     .argument('<from>', `the student who holds the products: ${STUDENT_ARGUMENT}`)
     .argument('<to>', 'the student who gets them')
     .option('--delete-source', 'then delete FROM (asks to type its e-mail; refused while FROM would keep a product TO already holds)')
+    .option('--include-status-changes', 'also move a subscription whose status the grant to TO would reset (canceled, refunded, inactive → active); without it such a subscription stays with FROM, listed')
     .option('--dry-run', 'print the plan and change nothing')
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
@@ -184,8 +185,9 @@ titles when this machine's history names products.`)
     )}
 Each product FROM holds with access is granted to TO with its accession and expiration
 dates, then revoked from FROM once TO has it. A product TO already holds, and one FROM
-holds without access, stay with FROM (the plan says so). The new subscriptions get the
-server's default status. Progress and score stay with FROM: the API has no way to move
+holds without access, stay with FROM (the plan says so); so does one whose status the
+grant would reset (canceled with access left → active) unless --include-status-changes.
+The new subscriptions get the server's default status. Progress and score stay with FROM: the API has no way to move
 them. Two lookups, then one request per change; one audit run (\`members undo RUN_ID\`).
 `)
     .action(lazyAction(runner, () => import('../../session/transfer.js'), 'transferStudent'));

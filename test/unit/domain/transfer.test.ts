@@ -10,13 +10,26 @@ const student = (id: string, subscriptions: Subscription[]): Student => ({ id, e
 const TODAY = '2026-11-25';
 
 describe('planTransfer', () => {
-  it('moves every product FROM holds with access, with its dates; notes a status reset and a past expiration', () => {
+  it('a subscription whose status the grant would reset stays with FROM, listed, unless includeStatusChanges; --delete-source is refused then', () => {
+    const from = student('from', [sub('p1'), sub('p2', { status: 'canceled', expiration_date: null })]);
+    const plan = planTransfer(from, student('to', []), TODAY);
+    expect(plan.moves.map((move) => move.productId)).toEqual(['p1']);
+    expect(plan.statusChanges).toEqual([{
+      productId: 'p2', title: 'Course p2', status: 'canceled',
+      why: 'access without end (status canceled): TO would get it with status canceled becomes active (the server\'s default for a grant); pass --include-status-changes to move it',
+    }]);
+    expect(deleteSourceBlocker(plan)).toBe('--delete-source would delete FROM with "Course p2" (p2), still with access, whose status the grant to TO would reset: '
+      + 'pass --include-status-changes to move it anyway, or settle it first');
+  });
+
+  it('moves every product FROM holds with access, with its dates; notes a status reset (with includeStatusChanges) and a past expiration', () => {
     const from = student('from', [
       sub('p1'),
       sub('p2', { status: 'canceled', expiration_date: null }),
       sub('p3', { expiration_date: '2026-01-31', accession_date: '2025-02-01 00:00:00' }),
     ]);
-    const plan = planTransfer(from, student('to', []), TODAY);
+    const plan = planTransfer(from, student('to', []), TODAY, { includeStatusChanges: true });
+    expect(plan.statusChanges).toEqual([]);
     expect(plan.moves.map(({ productId, title, accession, expiration, notes }) => ({ productId, title, accession, expiration, notes }))).toEqual([
       { productId: 'p1', title: 'Course p1', accession: '2026-01-10', expiration: '2027-01-10', notes: [] },
       { productId: 'p2', title: 'Course p2', accession: '2026-01-10', expiration: undefined, notes: ['status canceled becomes active (the server\'s default for a grant)'] },
@@ -41,6 +54,6 @@ describe('planTransfer', () => {
 
   it('refuses the same student twice (exit 2), and moves nothing from a student without subscriptions', () => {
     expect(() => planTransfer(student('a', []), student('a', []), TODAY)).toThrow('FROM and TO are the same student');
-    expect(planTransfer({ id: 'a' }, { id: 'b' }, TODAY)).toEqual({ moves: [], conflicts: [], withoutAccess: [] });
+    expect(planTransfer({ id: 'a' }, { id: 'b' }, TODAY)).toEqual({ moves: [], conflicts: [], withoutAccess: [], statusChanges: [] });
   });
 });
