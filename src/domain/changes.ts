@@ -307,14 +307,15 @@ async function renew(
   if (options.renew) checkDates(dates, options.dateNames, true);
   const statusChange = resetsStatus(held.status) ? statusResetNote(held.status) : undefined;
   const consent = await options.renew?.(held, gap, statusChange);
+  // A status is never reset silently (issue 30): when it would be, the refusal names both flags at once.
+  const resetRefused = statusChange !== undefined && consent !== 'asked' && !options.includeStatusChanges;
+  const statusHint = options.statusHint ?? 'pass --include-status-changes';
+  const refusal = `${label} has ${what} but ${gap}; ${resetRefused ? `renewing it would change it too: ${statusChange}; ` : ''}nothing sent. To ${plan}`;
   if (!consent) {
-    throw new AccessNotHeldError(`${label} has ${what} but ${gap}; nothing sent. To ${plan}, ${options.renewHint ?? 'pass --renew'}`, held);
+    if (!resetRefused) throw new AccessNotHeldError(`${refusal}, ${options.renewHint ?? 'pass --renew'}`, held);
+    throw new AccessNotHeldError(`${refusal} all the same, ${options.renewHint ? `${options.renewHint}, and ${statusHint}` : 'pass --renew --include-status-changes'}`, held);
   }
-  // A status is never reset silently (issue 30).
-  if (statusChange !== undefined && consent !== 'asked' && !options.includeStatusChanges) {
-    throw new StatusResetError(`${label} has ${what} but ${gap}; renewing it would change it too: ${statusChange}; nothing sent. `
-      + `To ${plan} all the same, ${options.statusHint ?? 'pass --include-status-changes'}`, held);
-  }
+  if (resetRefused) throw new StatusResetError(`${refusal} all the same, ${statusHint}`, held);
   if (options.dryRun) {
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
   }

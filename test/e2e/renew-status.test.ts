@@ -44,6 +44,11 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
 
   it('grant --renew over a canceled or inactive subscription: exit 5, nothing sent, until --include-status-changes', async () => {
     const { student, sub } = lapsed()[0]!;
+    // Without --renew, the refusal names both flags at once: --renew alone would only be refused again.
+    const bare = await members(['students', 'grant', student.email, sub.product_id, '--expiration', '2031-03-31']);
+    expect(bare.code).toBe(5);
+    expect(bare.stderr).toContain(`renewing it would change it too: status ${sub.status} becomes active (the server's default for a grant); nothing sent`);
+    expect(bare.stderr).toMatch(/ all the same, pass --renew --include-status-changes\n/);
     const refused = await members(['students', 'grant', student.email, sub.product_id, '--renew', '--expiration', '2031-03-31']);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain(`renewing it would change it too: status ${sub.status} becomes active (the server's default for a grant); nothing sent`);

@@ -233,8 +233,9 @@ describe('students grant --file: the run', () => {
     expect(code).toBe(7);
     expect(JSON.parse(stdout)).toEqual([{
       line: 2, student: 's1', product_id: 'p3', result: 'failed',
-      message: 'student s1 has product "Dança" (p3) but its access is off (status canceled); nothing sent. '
-        + 'To revoke it and grant it again (accession 2024-01-01, expiration none), put yes in its renew column, or pass --renew for every such row',
+      message: 'student s1 has product "Dança" (p3) but its access is off (status canceled); renewing it would change it too: '
+        + 'status canceled becomes active (the server\'s default for a grant); nothing sent. To revoke it and grant it again (accession 2024-01-01, '
+        + 'expiration none) all the same, put yes in its renew column, or pass --renew for every such row, and pass --include-status-changes',
     }]);
   });
 

@@ -94,13 +94,22 @@ describe('grantToStudent', () => {
     heldAs(off);
     const refusal = grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renewHint: 'set renew to yes' });
     await expect(refusal).rejects.toBeInstanceOf(AccessNotHeldError);
+    // The renewal would reset the status: the fix names both flags at once, not one and then the other.
     await expect(refusal).rejects.toThrow(
-      `${LABEL} has product "Yoga" (p1) but its access is off (status canceled); nothing sent. `
-      + 'To revoke it and grant it again (accession 2023-05-06, expiration none), set renew to yes',
+      `${LABEL} has product "Yoga" (p1) but its access is off (status canceled); renewing it would change it too: `
+      + 'status canceled becomes active (the server\'s default for a grant); nothing sent. '
+      + 'To revoke it and grant it again (accession 2023-05-06, expiration none) all the same, set renew to yes, and pass --include-status-changes',
     );
     heldAs(off);
     await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => false }))
-      .rejects.toThrow(/, pass --renew$/);
+      .rejects.toThrow(/ all the same, pass --renew --include-status-changes$/);
+    // Told to include status changes already, or over an `active` status: --renew alone.
+    heldAs(off);
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => false, includeStatusChanges: true }))
+      .rejects.toThrow(/\(accession 2023-05-06, expiration none\), pass --renew$/);
+    heldAs(sub({ active: 0, status: 'active', accession_date: '2023-05-06 10:00:00' }));
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => false }))
+      .rejects.toThrow(/; nothing sent\. To revoke it and grant it again \(accession 2023-05-06, expiration none\), pass --renew$/);
   });
 
   it('renews when told to: DELETE, then POST with the original accession; a DELETE already gone is fine', async () => {
