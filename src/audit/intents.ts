@@ -23,6 +23,13 @@ export interface Intent {
   host: string;
   /** The size of `audit.jsonl` when the intent was written: its outcome, if recorded, lies after. */
   log_offset: number;
+  /**
+   * When its requests can no longer be on their way (ISO time): the intent's
+   * time + --timeout × attempts (× requests). Until then, a server that does
+   * not show the change may still be about to apply it. Intents written
+   * before this field have none: checked at once, as they always were.
+   */
+  deadline?: string;
 }
 
 /** An intent found in the directory; `intent` is undefined when the file is not one (cut short before its request was sent). */
@@ -104,6 +111,7 @@ const IntentShape = z.object({
   pid: z.number(),
   host: z.string(),
   log_offset: z.number(),
+  deadline: z.iso.datetime().optional(),
 });
 
 function readIntent(path: string): Intent | undefined {
@@ -115,6 +123,11 @@ function readIntent(path: string): Intent | undefined {
   }
   const intent = IntentShape.safeParse(parsed);
   return intent.success ? (intent.data as unknown as Intent) : undefined;
+}
+
+/** Gives back an intent claimed at `claimed` unchanged: it could not be concluded yet, a later run checks it again. */
+export function releaseIntent(dir: string, claimed: string, id: string): void {
+  renameSync(claimed, intentPath(dir, id));
 }
 
 /** Takes an intent for `pid` to resolve; undefined when another run took it first. */

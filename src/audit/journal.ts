@@ -132,12 +132,27 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
  */
 function intent(state: Shared, record: AuditRecord): string | undefined {
   const dir = state.dir as string;
+  const deadline = new Date(Date.parse(record.time) + inFlightMs(state.context.globals, record)).toISOString();
   try {
-    writeIntent(dir, { record, pid: state.context.io.pid ?? 0, host: state.host, log_offset: logSize(dir) });
+    writeIntent(dir, { record, pid: state.context.io.pid ?? 0, host: state.host, log_offset: logSize(dir), deadline });
     return intentPath(dir, record.id);
   } catch {
     return undefined;
   }
+}
+
+/** The defaults of --timeout and --retries (program.ts). */
+const DEFAULTS = { timeoutMs: 30_000, retries: 3 };
+
+/**
+ * How long the requests of a change may stay on their way: each attempt may
+ * take --timeout, and a renewal (its own or an undo's) sends two requests.
+ * A resolver that finds the change not applied before then leaves it pending.
+ */
+export function inFlightMs(globals: AuditContext['globals'], record: Pick<AuditRecord, 'action' | 'result'>): number {
+  const { timeoutMs, retries } = globals ?? DEFAULTS;
+  const requests = record.action === 'renew' || record.result === 'renewed' ? 2 : 1;
+  return timeoutMs * (retries + 1) * requests;
 }
 
 /** A journal for one command's changes; `bound` fields (`command`, `reason`…) go on every record. */

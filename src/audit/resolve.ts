@@ -11,7 +11,7 @@ import { auditLogPath } from '../config/paths.js';
 import type { Subscription } from '../api/endpoints/schemas.js';
 import { findStudent, getScores, studentProduct } from '../api/endpoints/students.js';
 import { plural } from '../lib/values.js';
-import { claimIntent, listIntents, removeIntent, type FoundIntent, type Intent } from './intents.js';
+import { claimIntent, listIntents, releaseIntent, removeIntent, type FoundIntent, type Intent } from './intents.js';
 import { logLines, type AuditEntry, type AuditRecord } from './log.js';
 import { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
 import { auditBaseUrl, write, type AuditContext } from './stamp.js';
@@ -91,6 +91,16 @@ export interface Resolution {
   counts: Record<string, number>;
   /** The records of renewals found half done (their subscription is gone). */
   halves: AuditRecord[];
+  /** Changes not found applied while their request may still be on its way (intent.deadline): left for a later run. */
+  pending: Intent[];
+}
+
+/** A check that did not find the change done: before the deadline, the server may not have reached it yet. */
+const UNFINISHED = new Set(['not applied', 'revoked']);
+
+/** Whether `completion` may still turn out otherwise: the change found not (or half) done, its request maybe still on its way. */
+export function mayBeInFlight(intent: Intent, completion: Completion, now: number): boolean {
+  return intent.deadline !== undefined && now < Date.parse(intent.deadline) && UNFINISHED.has(completion.result as string);
 }
 
 /** The intents of the server in force whose runs are gone: what is left to check. */
@@ -108,7 +118,7 @@ export async function orphanedIntents(context: AuditContext, now = Date.now()): 
  * An intent whose check fails (the network) stays for a later run.
  */
 export async function resolveInterrupted(context: AuditContext, client: Api, now = Date.now()): Promise<Resolution> {
-  const resolution: Resolution = { counts: {}, halves: [] };
+  const resolution: Resolution = { counts: {}, halves: [], pending: [] };
   const found = await orphanedIntents(context, now);
   const dir = await context.configDir();
   for (const { intent, ...item } of found) {
@@ -122,6 +132,11 @@ export async function resolveInterrupted(context: AuditContext, client: Api, now
     try {
       completion = await checkFor(intent.record)(client, intent.record);
     } catch {
+      continue;
+    }
+    if (mayBeInFlight(intent, completion, now)) {
+      releaseIntent(dir, claimed, intent.record.id);
+      resolution.pending.push(intent);
       continue;
     }
     const record: AuditRecord = { ...intent.record, ...completion, checked: new Date(now).toISOString() };
@@ -141,6 +156,16 @@ export function resolutionNotice(resolution: Resolution): string | undefined {
   if (total === 0) return undefined;
   const how = total === 1 ? (entries[0] as [string, number])[0] : entries.map(([label, count]) => `${count} ${label}`).join(', ');
   return `${plural(total, 'change')} from ${total === 1 ? 'an interrupted run was' : 'interrupted runs were'} checked: ${how}`;
+}
+
+/** `1 change from an interrupted run is still in flight on the server and will be checked later (in at most 42 s)`. */
+export function pendingNotice(resolution: Resolution, now = Date.now()): string | undefined {
+  const { pending } = resolution;
+  if (pending.length === 0) return undefined;
+  const latest = Math.max(...pending.map((intent) => Date.parse(intent.deadline as string)));
+  const one = pending.length === 1;
+  return `${plural(pending.length, 'change')} from ${one ? 'an interrupted run is' : 'interrupted runs are'} still in flight on the server `
+    + `and will be checked later (by a command run in ${Math.ceil((latest - now) / 1000)} s or more); until then ${one ? 'it is' : 'they are'} pending, not recorded`;
 }
 
 /** What a renewal stopped halfway lost, and the command that gives it back. */

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import { auditLogPath } from '../config/paths.js';
-import type { Io } from '../lib/io.js';
+import type { GlobalOptions, Io } from '../lib/io.js';
 import type { Settings } from '../config/settings.js';
 import { appendAudit, newAuditId, type AuditEntry, type AuditRecord } from './log.js';
 
@@ -44,6 +44,8 @@ function scrub<T>(value: T, secrets: readonly string[]): T {
 /** What recording needs of a run: who and where it works, and where the log lives (a Session fits). */
 export interface AuditContext {
   io: Pick<Io, 'env' | 'stderr' | 'pid' | 'isRunning'>;
+  /** --timeout and --retries: how long a request may be on its way (an intent's deadline); none, the defaults. */
+  readonly globals?: Pick<GlobalOptions, 'timeoutMs' | 'retries'>;
   /** The signal handling of the command in progress, told when a change begins and ends (journal.ts). */
   readonly gate?: ChangeGate;
   settings(): Promise<Pick<Settings, 'profile' | 'baseUrl' | 'token' | 'developerToken' | 'platformToken'>>;

@@ -169,10 +169,11 @@ export class Session {
   async checkInterruptedChanges(): Promise<number> {
     const { orphanedIntents } = await import('../audit/resolve.js');
     // No base URL, an unknown profile: no server to check against; the log alone answers.
-    const orphans = () => orphanedIntents(this).then((found) => found.length, () => 0);
-    if ((await orphans()) === 0) return 0;
+    const orphans = () => orphanedIntents(this).catch(() => []);
+    if ((await orphans()).length === 0) return 0;
     await this.api().catch(() => undefined);
-    return orphans();
+    // One whose request may still be on its way (before intent.deadline) is pending, not unchecked: the resolver said so.
+    return (await orphans()).filter(({ intent }) => !(Date.parse(intent.deadline ?? '') > Date.now())).length;
   }
 
   /**
@@ -184,12 +185,12 @@ export class Session {
     const [dir, { listIntents }] = await Promise.all([this.configDir(), import('../audit/intents.js')]);
     // Most runs find none: the resolver (and the audit log's writer, with node:crypto) is loaded when one is there.
     if (listIntents(dir).length === 0) return;
-    const { resolveInterrupted, resolutionNotice, halfRenewalWarning } = await import('../audit/resolve.js');
+    const { resolveInterrupted, resolutionNotice, pendingNotice, halfRenewalWarning } = await import('../audit/resolve.js');
     const resolution = await resolveInterrupted(this, api);
-    const notice = resolutionNotice(resolution);
-    if (notice === undefined) return;
+    const notices = [resolutionNotice(resolution), pendingNotice(resolution)].filter((notice) => notice !== undefined);
+    if (notices.length === 0) return;
     const messages = await this.messages();
-    messages.notice(notice);
+    for (const notice of notices) messages.notice(notice);
     for (const record of resolution.halves) messages.warn(halfRenewalWarning(record));
   }
 

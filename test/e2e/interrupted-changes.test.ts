@@ -79,6 +79,11 @@ const changes = async (env: Record<string, string>): Promise<AuditRecord[]> => {
 async function expectHistoryTrue(env: Record<string, string>, chosen: Student[], product: Product, context: string): Promise<void> {
   // A request the killed run had sent lands before the history checks its intent.
   await settled(sandbox);
+  // A change killed in flight and not found applied stays pending until its request can no longer be on its way (SLOW_SERVER).
+  await waitFor(async () => {
+    await history(env);
+    return intents(env).length === 0;
+  }, 40_000);
   const records = await changes(env);
   for (const student of chosen) {
     const now = await held(student.id, product.id);
@@ -90,6 +95,8 @@ async function expectHistoryTrue(env: Record<string, string>, chosen: Student[],
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A change killed in flight is pending for --timeout × 4 attempts: a short timeout keeps the wait for its check short. */
+const SLOW_SERVER = ['--timeout', '3s'];
 
 describe('a single change interrupted', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s while the grant is in flight: its answer is waited for and recorded, exit 130', async (signal) => {
@@ -132,6 +139,42 @@ describe('a single change interrupted', () => {
     expect(again.records).toEqual(first.records);
   });
 
+  it.each(['a second Ctrl-C', 'SIGKILL'] as const)('%s while the server is slow to apply the grant: pending until the server applies it, then applied, and undone', async (how) => {
+    const product = catalog[0] as Product;
+    const [student] = freshStudents(product, 1) as [Student];
+    const env = ownEnv();
+    const posts = async () => (await stats(sandbox))[`POST ${GRANTS}`] ?? 0;
+    const before = await posts();
+    // Held before the handler: the server applies the grant 6 s after it arrived, whatever became of the client.
+    await script({ method: 'POST', route: GRANTS, delay_ms: 6000 });
+    const child = spawnMembers(['students', 'grant', student.id, product.id, '--yes'], env);
+    await waitFor(async () => (await posts()) > before);
+    if (how === 'SIGKILL') child.child.kill('SIGKILL');
+    else {
+      child.child.kill('SIGINT');
+      await waitFor(async () => child.output().stderr.includes('Stopping'));
+      child.child.kill('SIGINT');
+    }
+    expect((await child.exited).signal).toBe(how === 'SIGKILL' ? 'SIGKILL' : 'SIGINT');
+    expect(intents(env)).toHaveLength(1);
+
+    // Checked at once: the server does not show it yet, and its request may still be on its way (--timeout 30 s × 4 attempts).
+    const early = await history(env);
+    expect(early.stderr).toContain('1 change from an interrupted run is still in flight on the server and will be checked later');
+    expect(early.stderr).not.toContain('not applied');
+    expect(early.records).toEqual([]);
+    expect(intents(env)).toHaveLength(1);
+
+    await waitFor(async () => (await held(student.id, product.id)) !== undefined);
+    const late = await history(env);
+    expect(late.stderr).toContain('1 change from an interrupted run was checked: applied\n');
+    expect(late.records.map((r) => [r.action, r.student_id, r.result])).toEqual([['grant', student.id, 'granted']]);
+    expect(intents(env)).toEqual([]);
+    const undo = await members(env, ['undo', late.records[0]?.id as string, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await held(student.id, product.id)).toBeUndefined();
+  }, 30_000);
+
   it('SIGKILL, SIGTERM or SIGHUP at random points of single grants: history holds each change the server applied exactly once', async () => {
     const product = catalog[1] as Product;
     const signals = ['SIGKILL', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGKILL', 'SIGTERM'] as const;
@@ -143,7 +186,7 @@ describe('a single change interrupted', () => {
       // 40 ms a request: the points fall before, during and after the resolution, the check and the POST.
       const after = Math.floor(Math.random() * 500);
       points.push(`${signal}@${after}ms`);
-      const child = spawnMembers(['students', 'grant', student.id, product.id, '--yes'], env);
+      const child = spawnMembers(['students', 'grant', student.id, product.id, '--yes', ...SLOW_SERVER], env);
       await sleep(after);
       child.child.kill(signal);
       const { code, signal: by } = await child.exited;
@@ -151,7 +194,7 @@ describe('a single change interrupted', () => {
       expect(code === 0 || (signal !== 'SIGKILL' && code === 130) || by === signal, `${points.join(' ')}: exit ${code} by ${by}`).toBe(true);
     }
     await expectHistoryTrue(env, chosen, product, points.join(' '));
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('a bulk run interrupted', () => {
@@ -164,7 +207,7 @@ describe('a bulk run interrupted', () => {
     mkdirSync(join(dirs, `results-${signal}`));
     const posts = async () => (await stats(sandbox))[`POST ${GRANTS}`] ?? 0;
     const before = await posts();
-    const child = spawnMembers(['students', 'grant', '--file', file, '--yes', '--concurrency', '4', '-o', 'csv', '--out', out], env);
+    const child = spawnMembers(['students', 'grant', '--file', file, '--yes', '--concurrency', '4', '-o', 'csv', '--out', out, ...SLOW_SERVER], env);
     const rows = 1 + Math.floor(Math.random() * 30);
     await waitFor(async () => (await posts()) >= before + rows);
     child.child.kill(signal);
@@ -185,7 +228,7 @@ describe('a bulk run interrupted', () => {
     const undone = await members(env, ['undo', runs[0]?.id as string, '--yes']);
     expect(undone.code, `${context}: ${undone.stderr}`).toBe(0);
     for (const student of chosen) expect(await held(student.id, product.id), context).toBeUndefined();
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('a renewal is one operation', () => {

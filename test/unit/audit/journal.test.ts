@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, openRun, provesNothingChanged, recorded, type AuditRecord, type ChangeGate } from '../../../src/audit/index.js';
+import { inFlightMs } from '../../../src/audit/journal.js';
 import { claimIntent, listIntents, removeIntent, type Intent } from '../../../src/audit/intents.js';
 import { recordedSince } from '../../../src/audit/resolve.js';
 import type { AuditContext } from '../../../src/audit/stamp.js';
@@ -51,6 +52,23 @@ describe('a change', () => {
     expect(statSync(join(dir, 'audit-intents', `${change.id}.json`)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'audit-intents')).mode & 0o777).toBe(0o700);
     expect(log()).toHaveLength(2);
+  });
+
+  it('its deadline: the intent\'s time + --timeout × attempts, past which its request can no longer be on its way', async () => {
+    const journal = await openJournal({ ...context(), globals: { timeoutMs: 5_000, retries: 2 } }, { command: 'students grant' });
+    const intent = intentOf((await journal.begin(GRANT)).id);
+    expect(Date.parse(intent.deadline as string) - Date.parse(intent.record.time)).toBe(15_000);
+  });
+
+  it.each([
+    [{ timeoutMs: 5_000, retries: 2 }, 'grant', 'granted', 15_000],
+    [{ timeoutMs: 5_000, retries: 0 }, 'revoke', 'revoked', 5_000],
+    [{ timeoutMs: 5_000, retries: 1 }, 'renew', 'renewed', 20_000],
+    [{ timeoutMs: 5_000, retries: 1 }, 'undo', 'renewed', 20_000],
+    [{ timeoutMs: 5_000, retries: 1 }, 'undo', 'granted', 10_000],
+    [undefined, 'grant', 'granted', 120_000],
+  ])('inFlightMs with %j, %s %s: %i ms (a renewal sends two requests; without globals, 30 s and 3 retries)', (globals, action, result, ms) => {
+    expect(inFlightMs(globals, { action, result })).toBe(ms);
   });
 
   it('applied: one record with what begin said and the details on top, the intent gone, the intent\'s id and time kept', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newAuditId, type AuditRecord } from '../../../src/audit/log.js';
 import { writeIntent, type Intent } from '../../../src/audit/intents.js';
-import { checkFor, halfRenewalWarning, orphanedIntents, resolutionNotice, resolveInterrupted } from '../../../src/audit/resolve.js';
+import { checkFor, halfRenewalWarning, mayBeInFlight, orphanedIntents, pendingNotice, resolutionNotice, resolveInterrupted } from '../../../src/audit/resolve.js';
 import type { AuditContext } from '../../../src/audit/stamp.js';
 import { MOCK_BASE, mockApi } from '../../helpers/mock-api.js';
 
@@ -61,7 +61,7 @@ describe('each kind of change, checked', () => {
     const record = intent({ after: { accession_date: '2025-05-01' } });
     held(SUB);
     const resolution = await resolve();
-    expect(resolution).toEqual({ counts: { applied: 1 }, halves: [] });
+    expect(resolution).toEqual({ counts: { applied: 1 }, halves: [], pending: [] });
     expect(log()).toEqual([{ ...record, checked: CHECKED, after: SUB }]);
     expect(left()).toEqual([]);
   });
@@ -201,7 +201,7 @@ describe('which intents are checked', () => {
   it('an outcome already in the log (killed between the two writes): the intent is removed, nothing checked or written again', async () => {
     const record = intent({});
     writeFileSync(join(dir, 'audit.jsonl'), `${JSON.stringify({ ...record, after: SUB })}\n`);
-    expect(await resolve()).toEqual({ counts: {}, halves: [] });
+    expect(await resolve()).toEqual({ counts: {}, halves: [], pending: [] });
     expect(log()).toHaveLength(1);
     expect(left()).toEqual([]);
   });
@@ -221,6 +221,81 @@ describe('which intents are checked', () => {
   });
 });
 
+describe('a change whose request may still be on its way (before its deadline)', () => {
+  const DEADLINE = new Date(T0 + 120_000).toISOString();
+  const intentPath = (id: string) => join(dir, 'audit-intents', `${id}.json`);
+
+  it('found not applied before the deadline: left pending, unclaimed and unchanged; nothing recorded', async () => {
+    const record = intent({}, { deadline: DEADLINE });
+    const text = readFileSync(intentPath(record.id), 'utf8');
+    held(undefined);
+    const resolution = await resolve();
+    expect(resolution).toEqual({ counts: {}, halves: [], pending: [expect.objectContaining({ record, deadline: DEADLINE })] });
+    expect(log()).toEqual([]);
+    expect(left()).toEqual([`${record.id}.json`]);
+    expect(readFileSync(intentPath(record.id), 'utf8')).toBe(text);
+  });
+
+  it('then applied by the server: the next check, still before the deadline, records it applied', async () => {
+    const record = intent({}, { deadline: DEADLINE });
+    held(undefined);
+    await resolve();
+    held(SUB);
+    expect(await resolve()).toEqual({ counts: { applied: 1 }, halves: [], pending: [] });
+    expect(log()).toEqual([{ ...record, checked: CHECKED, after: SUB }]);
+    expect(left()).toEqual([]);
+  });
+
+  it('found applied before the deadline: recorded at once', async () => {
+    intent({}, { deadline: DEADLINE });
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+    expect(left()).toEqual([]);
+  });
+
+  it('a renewal found half done before the deadline: its grant may still come, pending', async () => {
+    intent({ action: 'renew', result: 'renewed', before: { id: 'sub-9' } }, { deadline: DEADLINE });
+    held(undefined);
+    const resolution = await resolve();
+    expect(resolution.counts).toEqual({});
+    expect(resolution.halves).toEqual([]);
+    expect(resolution.pending).toHaveLength(1);
+  });
+
+  it('found not applied at the deadline or after: not applied', async () => {
+    intent({}, { deadline: new Date(T0 + 60_000).toISOString() });
+    held(undefined);
+    expect((await resolve()).counts).toEqual({ 'not applied': 1 });
+    expect(log()[0]?.result).toBe('not applied');
+  });
+
+  it.each([
+    ['not applied', T0, true],
+    ['revoked', T0, true],
+    ['unknown', T0, false],
+    [undefined, T0, false],
+    ['not applied', T0 + 120_000, false],
+  ])('mayBeInFlight: %s at %i: %s', (result, now, expected) => {
+    const found: Intent = { record: intent({}), pid: 77, host: 'h', log_offset: 0, deadline: DEADLINE };
+    expect(mayBeInFlight(found, result === undefined ? {} : { result }, now)).toBe(expected);
+  });
+
+  it('an intent without a deadline (written before it had one): concluded at once, as before', () => {
+    const found: Intent = { record: intent({}), pid: 77, host: 'h', log_offset: 0 };
+    expect(mayBeInFlight(found, { result: 'not applied' }, T0)).toBe(false);
+  });
+
+  it('the notice: how many are still in flight, and when they can be checked', () => {
+    const record = intent({});
+    const pending = (deadlines: number[]) => ({ counts: {}, halves: [], pending: deadlines.map((at) => ({ record, pid: 1, host: 'h', log_offset: 0, deadline: new Date(at).toISOString() })) });
+    expect(pendingNotice(pending([]), T0)).toBeUndefined();
+    expect(pendingNotice(pending([T0 + 41_200]), T0)).toBe('1 change from an interrupted run is still in flight on the server and will be checked later '
+      + '(by a command run in 42 s or more); until then it is pending, not recorded');
+    expect(pendingNotice(pending([T0 + 5_000, T0 + 9_000]), T0)).toBe('2 changes from interrupted runs are still in flight on the server and will be checked later '
+      + '(by a command run in 9 s or more); until then they are pending, not recorded');
+  });
+});
+
 describe('only once, only orphans', () => {
   it('two runs resolving at once: one claims the change, one record', async () => {
     intent({});
@@ -236,7 +311,7 @@ describe('only once, only orphans', () => {
       throw new Error('no settings');
     } };
     expect(await orphanedIntents(broken)).toEqual([]);
-    expect(await resolveInterrupted(broken, api())).toEqual({ counts: {}, halves: [] });
+    expect(await resolveInterrupted(broken, api())).toEqual({ counts: {}, halves: [], pending: [] });
   });
 
   it('another server\'s intent is never an orphan of this one', async () => {
@@ -259,7 +334,7 @@ describe('what the user is told', () => {
     [{ applied: 2 }, '2 changes from interrupted runs were checked: 2 applied'],
     [{ applied: 2, 'not applied': 1 }, '3 changes from interrupted runs were checked: 2 applied, 1 not applied'],
   ])('%j: %s', (counts, text) => {
-    expect(resolutionNotice({ counts, halves: [] })).toBe(text);
+    expect(resolutionNotice({ counts, halves: [], pending: [] })).toBe(text);
   });
 
   it('a half renewal without a status: none is named', () => {
