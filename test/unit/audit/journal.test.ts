@@ -60,7 +60,7 @@ describe('a change', () => {
     expect(Date.parse(intent.deadline as string) - Date.parse(intent.record.time)).toBe(15_000);
   });
 
-  it.each([
+  it.each<[AuditContext['globals'], AuditRecord['action'], string, number]>([
     [{ timeoutMs: 5_000, retries: 2 }, 'grant', 'granted', 15_000],
     [{ timeoutMs: 5_000, retries: 0 }, 'revoke', 'revoked', 5_000],
     [{ timeoutMs: 5_000, retries: 1 }, 'renew', 'renewed', 20_000],
