@@ -134,7 +134,9 @@ export async function resolveInterrupted(context: AuditContext, client: Api, now
     } catch {
       continue;
     }
-    if (mayBeInFlight(intent, completion, now)) {
+    // Found done by a change recorded since (a re-run did it again): not this one's doing, deadline or not.
+    if (completion.result === undefined && await doneByLater(dir, intent, completion)) completion = NOT_APPLIED;
+    else if (mayBeInFlight(intent, completion, now)) {
       releaseIntent(dir, claimed, intent.record.id);
       resolution.pending.push(intent);
       continue;
@@ -175,6 +177,35 @@ export function halfRenewalWarning(record: AuditRecord): string {
   const status = typeof before.status === 'string' ? `, status ${before.status}` : '';
   return `change ${record.id} (renewing product ${record.product_id} of ${record.student ?? record.student_id}) was interrupted between its revoke and its grant: `
     + `the student no longer has the subscription (${what}${status}); \`members undo ${record.id}\` grants it again with those dates`;
+}
+
+/** The same id, both known. */
+const idsMatch = (a: unknown, b: unknown) => a != null && String(a) === String(b);
+
+/**
+ * Whether the state found is another change's doing, recorded since the
+ * intent was written: the same kind of change to the same student and
+ * product, which made the very subscription (or student) found (`after.id`),
+ * or removed the very one the intent meant to remove (`before.id`). A run
+ * that did again what an interrupted one left pending (a re-run of the same
+ * file) is then the one that applied it; the interrupted change was not.
+ */
+export async function doneByLater(dir: string, intent: Intent, completion: Completion): Promise<boolean> {
+  const { record } = intent;
+  const studentId = completion.student_id ?? record.student_id;
+  const made = completion.after?.id;
+  for await (const line of logLines(auditLogPath(dir), intent.log_offset)) {
+    let other: AuditRecord;
+    try {
+      other = JSON.parse(line.text) as AuditRecord;
+    } catch {
+      continue; // a torn line (a full disk): no change of anyone's
+    }
+    // Its own outcome is not there (recordedSince): any record found is another change's.
+    if (other.student_id !== studentId || other.product_id !== record.product_id || checkFor(other) !== checkFor(record)) continue;
+    if (made != null ? idsMatch(other.after?.id, made) : idsMatch(other.before?.id, record.before?.id)) return true;
+  }
+  return false;
 }
 
 /**

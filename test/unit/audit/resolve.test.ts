@@ -296,6 +296,58 @@ describe('a change whose request may still be on its way (before its deadline)',
   });
 });
 
+describe('a change done since by another, recorded run (a re-run of the same file)', () => {
+  const DEADLINE = new Date(T0 + 120_000).toISOString();
+  const later = (fields: Partial<AuditRecord>) => JSON.stringify({
+    id: newAuditId(T0 + 1000), time: new Date(T0 + 1000).toISOString(), user: 'ana', profile: 'p', base_url: MOCK_BASE,
+    command: 'students grant --file', action: 'grant', student_id: 's1', product_id: 'p1', result: 'granted', ...fields,
+  });
+  const logHolds = (...lines: string[]) => writeFileSync(join(dir, 'audit.jsonl'), lines.map((line) => `${line}\n`).join(''));
+
+  it('a grant: the subscription found is the one a later grant recorded: not applied, before the deadline too', async () => {
+    intent({}, { deadline: DEADLINE });
+    logHolds(later({ after: { id: 'sub-9' } }));
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ 'not applied': 1 });
+    expect(log()[1]?.result).toBe('not applied');
+    expect(left()).toEqual([]);
+  });
+
+  it('a revoke: a later revoke removed the very subscription it meant to: not applied', async () => {
+    intent({ action: 'revoke', result: 'revoked', before: { id: 'sub-9' } });
+    logHolds(later({ action: 'revoke', result: 'revoked', before: { id: 'sub-9' } }));
+    held(undefined);
+    expect((await resolve()).counts).toEqual({ 'not applied': 1 });
+  });
+
+  it.each([
+    ['another subscription', { after: { id: 'sub-8' } }],
+    ['another student', { student_id: 's2', after: { id: 'sub-9' } }],
+    ['another product', { product_id: 'p2', after: { id: 'sub-9' } }],
+    ['another kind of change', { action: 'revoke', result: 'revoked', after: { id: 'sub-9' } }],
+    ['no subscription id', { after: {} }],
+  ])('a later record of %s: applied', async (_what, fields) => {
+    intent({}, { deadline: DEADLINE });
+    logHolds('{"torn', later(fields));
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+  });
+
+  it('a record before the intent was written is not a later change', async () => {
+    logHolds(later({ after: { id: 'sub-9' } }));
+    intent({}, { log_offset: readFileSync(join(dir, 'audit.jsonl')).length });
+    held(SUB);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+  });
+
+  it('a revoke without a recorded subscription id is never taken for a later one\'s', async () => {
+    intent({ action: 'revoke', result: 'revoked' });
+    logHolds(later({ action: 'revoke', result: 'revoked' }));
+    held(undefined);
+    expect((await resolve()).counts).toEqual({ applied: 1 });
+  });
+});
+
 describe('only once, only orphans', () => {
   it('two runs resolving at once: one claims the change, one record', async () => {
     intent({});
