@@ -320,7 +320,7 @@ describe('a change done since by another, recorded run (a re-run of the same fil
     expect((await resolve()).counts).toEqual({ 'not applied': 1 });
   });
 
-  it.each([
+  it.each<[string, Partial<AuditRecord>]>([
     ['another subscription', { after: { id: 'sub-8' } }],
     ['another student', { student_id: 's2', after: { id: 'sub-9' } }],
     ['another product', { product_id: 'p2', after: { id: 'sub-9' } }],
