@@ -127,6 +127,35 @@ export interface ProcessIo extends Io {
   restoreV8Flags(): void;
 }
 
+/**
+ * What io.atQuit registered, run synchronously when the process quits at
+ * once: at its exit (bin's second SIGTERM or SIGHUP exits 130), and at a
+ * Ctrl-C that finds no other listener (a second one, or one before any
+ * command listens), which then kills the process as the system would.
+ */
+function quitCleanups(): Set<() => void> {
+  const cleanups = new Set<() => void>();
+  const runAll = () => {
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+        // Quitting: nothing more can be done about it.
+      }
+    }
+    cleanups.clear();
+  };
+  process.on('exit', runAll);
+  const lastResort = () => {
+    if (process.listenerCount('SIGINT') > 1) return;
+    runAll();
+    process.off('SIGINT', lastResort);
+    process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', lastResort);
+  return cleanups;
+}
+
 /** The real process as an Io; only bin/members.js calls this. */
 export function processIo(): ProcessIo {
   // EPIPE on stdout is not an error of ours: writers see `closed` and stop (see StdoutClosedError).
@@ -137,6 +166,7 @@ export function processIo(): ProcessIo {
     closed = true;
   });
   process.stderr.on('error', () => undefined);
+  const quitting = quitCleanups();
   const stdout = {
     write: (chunk: string) => process.stdout.write(chunk),
     // A writer waiting for 'drain' on a pipe whose reader left would wait forever: wake it on close and error too.
@@ -183,6 +213,10 @@ export function processIo(): ProcessIo {
         process.off('SIGTERM', handler);
         process.off('SIGHUP', handler);
       };
+    },
+    atQuit(cleanup) {
+      quitting.add(cleanup);
+      return () => void quitting.delete(cleanup);
     },
     pid: process.pid,
     isRunning(pid) {

@@ -5,9 +5,14 @@
  * or the new one, never half of one, even after a crash or a power cut; a
  * failure or a discard leaves no temporary file behind. Imports only Node,
  * so that any layer may use it (the sandbox included).
+ *
+ * A process killed outright (SIGKILL, a power cut) cannot remove its
+ * temporary file: given its owner's pid, the file is named
+ * `.NAME.PID.HEX.tmp`, and the next write to the same target removes those
+ * of processes that no longer run.
  */
 import { randomBytes } from 'node:crypto';
-import { writeSync } from 'node:fs';
+import { readdirSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -23,15 +28,26 @@ export interface AtomicFile {
   commit(): Promise<void>;
   /** Gives the content up; the target is left as it was. */
   discard(): Promise<void>;
+  /** Removes the temporary file synchronously, for a process about to quit at once; the target is left as it was. */
+  removeNow(): void;
+}
+
+/** The process writing, so that a later one can tell its temporary files from a live writer's. */
+export interface Owner {
+  pid: number;
+  isRunning(pid: number): boolean;
 }
 
 /**
  * Opens the temporary file at once, so that a bad path fails before any work.
  * 0600: what is written holds personal data; `wx`: never through a file or a
- * link someone placed there.
+ * link someone placed there. With an `owner`, the temporary files a killed
+ * writer of the same target left are removed first.
  */
-export async function openAtomicFile(path: string): Promise<AtomicFile> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+export async function openAtomicFile(path: string, owner?: Owner): Promise<AtomicFile> {
+  if (owner) removeOrphans(path, owner);
+  const mark = owner ? `${owner.pid}.` : '';
+  const temporary = join(dirname(path), `.${basename(path)}.${mark}${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', 0o600);
   const discard = async () => {
     await handle.close().catch(() => undefined);
@@ -56,7 +72,29 @@ export async function openAtomicFile(path: string): Promise<AtomicFile> {
       }
     },
     discard,
+    removeNow: () => rmSync(temporary, { force: true }),
   };
+}
+
+/** `.NAME.PID.HEX.tmp`: a temporary file of `path`, and the pid of its writer. */
+function temporaryOf(path: string): RegExp {
+  const name = basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\.${name}\\.(\\d+)\\.[0-9a-f]{12}\\.tmp$`);
+}
+
+/** Removes the temporary files of `path` whose writers no longer run (killed: SIGKILL, a power cut). */
+function removeOrphans(path: string, owner: Owner): void {
+  const pattern = temporaryOf(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1] ?? owner.pid);
+    if (pid !== owner.pid && !owner.isRunning(pid)) rmSync(join(dirname(path), name), { force: true });
+  }
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

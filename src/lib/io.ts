@@ -29,10 +29,10 @@ export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Registers a Ctrl-C handler; returns a function that removes it. */
-  onInterrupt(handler: () => void): () => void;
-  /** SIGTERM and SIGHUP (a closed terminal, a dropped ssh session): the run must stop cleanly, as on Ctrl-C. */
-  onTerminate?(handler: () => void): () => void;
+  /** Registers a Ctrl-C handler (told `SIGINT`); returns a function that removes it. */
+  onInterrupt(handler: (signal?: string) => void): () => void;
+  /** SIGTERM and SIGHUP (a closed terminal, a dropped ssh session; the handler is told which): the run must stop cleanly, as on Ctrl-C. */
+  onTerminate?(handler: (signal?: string) => void): () => void;
   /** This process's id: the change record marks the changes in flight with it (audit/intents.ts). */
   pid?: number;
   /** Whether a process of this machine is running (the writer of a change in flight, before another run checks it). */
@@ -49,6 +49,12 @@ export interface Io {
    * Absent, there is no update notice: tests run in-process never read the user's cache nor ask a registry.
    */
   startUpdateCheck?(): void | Promise<void>;
+  /**
+   * Registers what must not outlive the process (an --out file's temporary):
+   * run synchronously when it quits at once — a second signal, an exit —
+   * where no promise would run. Returns a function that unregisters it.
+   */
+  atQuit?(cleanup: () => void): () => void;
   /** Called at each page a list streams to the output (the real process uses it to hold V8's young generation: lib/young-generation.ts). */
   onPage?(): void;
 }
@@ -79,3 +85,8 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** csv for scripts (RFC 4180) or for spreadsheets opened with a double click (see output/csv.ts). */
 export const CSV_DIALECTS = ['rfc4180', 'excel', 'excel-br'] as const;
 export type CsvDialect = (typeof CSV_DIALECTS)[number];
+
+/** How a run stopped by `signal` is told to quit at once: by Ctrl-C again after Ctrl-C, by a second signal after SIGTERM or SIGHUP. */
+export function quitAtOnce(signal: string | undefined): string {
+  return signal === undefined || signal === 'SIGINT' ? 'Ctrl-C again to quit at once' : `${signal} received; a second signal quits at once`;
+}

@@ -45,7 +45,7 @@ export interface Output {
  */
 export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output> {
   const destination = opts.out
-    ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out))
+    ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out), io)
     : terminalOrPipe(io, opts);
   const format = formatFor(io, opts, destination);
   const { fields } = opts;

@@ -6,20 +6,29 @@
 import { stat } from 'node:fs/promises';
 import { openAtomicFile } from '../lib/atomic-file.js';
 import { UsageError } from '../lib/errors.js';
+import type { Io } from '../lib/io.js';
 import type { Destination } from './destination.js';
 
 /** Text held back before a write to an --out file. */
 // 16K characters: 64K ones became 128 KB two-byte strings in V8's large-object space, raising peak RSS (issue 16).
 const FILE_CHUNK_CHARS = 16 * 1024;
 
-/** `path` is absolute. Opened at once so that a bad path fails before any request is sent. */
-export async function openOutFile(path: string): Promise<Destination> {
+/**
+ * `path` is absolute. Opened at once so that a bad path fails before any
+ * request is sent. A run that quits at once (a second signal) removes the
+ * temporary file as it goes (io.atQuit); one killed outright leaves it
+ * named with its pid, for the next write to `path` to remove.
+ */
+export async function openOutFile(path: string, io: Pick<Io, 'pid' | 'isRunning' | 'atQuit'> = {}): Promise<Destination> {
   // The rename at the end would fail on a directory, after every request: refuse it now.
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`cannot write --out ${path}: it is a directory; give a file name`);
-  const atomic = await openAtomicFile(path).catch((error: NodeJS.ErrnoException) => {
+  const { pid, isRunning } = io;
+  const owner = pid !== undefined && isRunning ? { pid, isRunning } : undefined;
+  const atomic = await openAtomicFile(path, owner).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot write --out ${path}: ${error.code ?? error.message}`);
   });
+  const forget = io.atQuit?.(() => atomic.removeNow()) ?? (() => undefined);
   // Rows go to the file in chunks, not one write each: a 100,000-row export
   // spent an eighth of its CPU time in its 100,000 writes. Nothing reads the
   // temporary file before close(), so holding a chunk back costs nothing.
@@ -51,9 +60,9 @@ export async function openOutFile(path: string): Promise<Destination> {
     columns: undefined,
     async close() {
       if (pending !== '') flush();
-      await atomic.commit();
+      await atomic.commit().finally(forget);
     },
     // The result is thrown away: a write error no longer matters, only that no file is left.
-    abort: () => atomic.discard(),
+    abort: () => atomic.discard().finally(forget),
   };
 }

@@ -4,7 +4,7 @@
  * loaded until an action asks for it, so `--help` never pays for undici.
  */
 import type { Dispatcher } from 'undici';
-import type { Io, GlobalOptions } from '../lib/io.js';
+import { quitAtOnce, type Io, type GlobalOptions } from '../lib/io.js';
 import type { Api } from '../api/client.js';
 import type { Output } from '../output/index.js';
 import type { Messages } from '../output/messages.js';
@@ -313,12 +313,12 @@ export class Session {
     halted.catch(() => undefined);
     const removers: Array<(() => void) | undefined> = [];
     const release = () => removers.splice(0).forEach((remove) => remove?.());
-    const onSignal = () => {
+    const onSignal = (signal?: string) => {
       release();
       stopped = true;
       if (inFlight === 0) return stopNow(new InterruptedError('interrupted: nothing was changed'));
       void this.messages().then((messages) => messages.notice(
-        'Stopping: waiting for the answer to the change in flight, to record it (Ctrl-C again to quit at once; the next members command then checks whether it went through)…',
+        `Stopping: waiting for the answer to the change in flight, to record it (${quitAtOnce(signal)}; the next members command then checks whether it went through)…`,
       ));
     };
     removers.push(this.io.onInterrupt(onSignal), this.io.onTerminate?.(onSignal));

@@ -231,6 +231,64 @@ describe('a bulk run interrupted', () => {
   }, 90_000);
 });
 
+describe('a bulk run\'s results file, whatever stops it', () => {
+  const bulkRun = (name: string) => {
+    const product = catalog[6] as Product;
+    const chosen = freshStudents(product, 12);
+    const folder = join(dirs, `out-${name}`);
+    mkdirSync(folder);
+    const file = writeCsv(dirs, `out-${name}.csv`, ['student,product_id', ...chosen.map((student) => `${student.id},${product.id}`)]);
+    const out = join(folder, 'results.csv');
+    return { folder, out, args: ['students', 'grant', '--file', file, '--yes', '--concurrency', '2', '-o', 'csv', '--out', out, ...SLOW_SERVER] };
+  };
+  const posts = async () => (await stats(sandbox))[`POST ${GRANTS}`] ?? 0;
+
+  it('a second Ctrl-C quits at once and leaves no temporary file', async () => {
+    const { folder, args } = bulkRun('double-sigint');
+    const env = ownEnv();
+    const before = await posts();
+    await script({ method: 'POST', route: GRANTS, delay_ms: 3000, times: 2 });
+    const child = spawnMembers(args, env);
+    await waitFor(async () => (await posts()) > before);
+    child.child.kill('SIGINT');
+    await waitFor(async () => child.output().stderr.includes('Stopping'));
+    expect(child.output().stderr).toContain('(Ctrl-C again to quit at once;');
+    child.child.kill('SIGINT');
+    expect((await child.exited).signal).toBe('SIGINT');
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s then a second signal: the notice names it, and no temporary file is left', async (signal) => {
+    const { folder, args } = bulkRun(`double-${signal}`);
+    const env = ownEnv();
+    const before = await posts();
+    await script({ method: 'POST', route: GRANTS, delay_ms: 3000, times: 2 });
+    const child = spawnMembers(args, env);
+    await waitFor(async () => (await posts()) > before);
+    child.child.kill(signal);
+    await waitFor(async () => child.output().stderr.includes('Stopping'));
+    expect(child.output().stderr).toContain(`(${signal} received; a second signal quits at once;`);
+    child.child.kill(signal);
+    expect((await child.exited).code).toBe(130);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('SIGKILL leaves a temporary file named with the pid; the next run to the same --out removes it', async () => {
+    const { folder, out, args } = bulkRun('sigkill');
+    const env = ownEnv();
+    const before = await posts();
+    const child = spawnMembers(args, env);
+    await waitFor(async () => (await posts()) > before);
+    child.child.kill('SIGKILL');
+    await child.exited;
+    expect(readdirSync(folder)).toEqual([expect.stringMatching(new RegExp(`^\\.results\\.csv\\.${child.child.pid}\\.[0-9a-f]{12}\\.tmp$`))]);
+    const again = await members(env, args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(folder)).toEqual(['results.csv']);
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('line,student,product_id,result,message');
+  });
+});
+
 describe('a renewal is one operation', () => {
   /** A student holding the product with access, and its subscription. */
   async function holder(productIndex: number): Promise<{ student: Student; product: Product; old: Held }> {

@@ -65,3 +65,41 @@ describe('openAtomicFile', () => {
   });
 });
 
+
+describe('temporary files of a writer killed outright (SIGKILL, a power cut)', () => {
+  const LIVE = 4001;
+  const owner = (pid: number) => ({ pid, isRunning: (other: number) => other === pid || other === LIVE });
+  const temporaries = () => readdirSync(dir).filter((name) => name.endsWith('.tmp')).sort();
+
+  it('are named with the writer\'s pid; removeNow takes the temporary file away at once, the target left as it was', async () => {
+    const file = join(dir, 'results.csv');
+    writeFileSync(file, 'old');
+    const atomic = await openAtomicFile(file, owner(4000));
+    atomic.write('a,b\n');
+    expect(temporaries()).toEqual([expect.stringMatching(/^\.results\.csv\.4000\.[0-9a-f]{12}\.tmp$/)]);
+    atomic.removeNow();
+    expect(readdirSync(dir)).toEqual(['results.csv']);
+    expect(readFileSync(file, 'utf8')).toBe('old');
+  });
+
+  it('the next write to the same target removes those of dead writers only: a live writer\'s, its own, another target\'s and an unmarked one stay', async () => {
+    const file = join(dir, 'results.csv');
+    const stay = ['.results.csv.4001.00112233aabb.tmp', '.results.csv.4000.00112233aabb.tmp', '.other.csv.999.00112233aabb.tmp', '.results.csv.00112233aabb.tmp', '.results.csv.999.xyz.tmp'];
+    for (const name of [...stay, '.results.csv.999.00112233aabb.tmp', '.results.csv.998.ffeeddccbbaa.tmp']) writeFileSync(join(dir, name), '');
+    const atomic = await openAtomicFile(file, owner(4000));
+    await atomic.commit();
+    expect(readdirSync(dir).sort()).toEqual([...stay, 'results.csv'].sort());
+  });
+
+  it('a name with characters a pattern would read otherwise is matched as written', async () => {
+    writeFileSync(join(dir, '.a+b(1).csv.999.00112233aabb.tmp'), '');
+    writeFileSync(join(dir, '.aab(1).csv.999.00112233aabb.tmp'), '');
+    await (await openAtomicFile(join(dir, 'a+b(1).csv'), owner(4000))).commit();
+    expect(readdirSync(dir).sort()).toEqual(['.aab(1).csv.999.00112233aabb.tmp', 'a+b(1).csv']);
+  });
+
+  it('a directory that does not exist: nothing to list, the open fails as it did', async () => {
+    const file = join(dir, 'missing', 'out.csv');
+    await expect(openAtomicFile(file, owner(4000))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -43,6 +43,7 @@ import type { JsonRecord, Output, View } from '../../output/index.js';
 import type { Messages } from '../../output/messages.js';
 import type { Session } from '../session.js';
 import { plural } from '../../lib/values.js';
+import { quitAtOnce } from '../../lib/io.js';
 import { bulkResultView } from '../../views/bulk.js';
 import { describeHeader, readCsvRows, readCsvSource, type CsvOptions } from '../../domain/bulk/csv.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
@@ -268,13 +269,13 @@ export async function applyRun<Plan>(
 
   const removers: Array<(() => void) | undefined> = [];
   const removeListeners = () => removers.splice(0).forEach((remove) => remove?.());
-  const onSignal = () => {
+  const onSignal = (signal?: string) => {
     if (interrupted) return;
     interrupted = true;
     execution.stop();
     // A second Ctrl-C finds no handler of ours: the process quits at once.
     removeListeners();
-    messages.notice('Stopping: finishing the rows in flight (Ctrl-C again to quit at once; their results would then be unknown)…');
+    messages.notice(`Stopping: finishing the rows in flight (${quitAtOnce(signal)}; their results would then be unknown)…`);
   };
   removers.push(io.onInterrupt(onSignal), io.onTerminate?.(onSignal));
 
