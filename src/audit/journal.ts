@@ -54,6 +54,8 @@ export interface Journal {
    * a change that puts back what a failed one took (a renewal's restore).
    */
   begin(entry: ChangeEntry, options?: { repair?: boolean }): Promise<PendingChange>;
+  /** The command its records name (`students grant`, `students grant --file`…). */
+  readonly command: string;
   /** This journal with more fields set on every record (a bulk row's `line`). */
   with(fields: Partial<AuditEntry>): Journal;
   /** This journal with fields that win over those of each change: an undo records the grant or revoke it makes as `action: undo`, `undoes: ID`. */
@@ -121,6 +123,7 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
         dropped: finish,
       };
     },
+    command: String(over.command ?? bound.command),
     with: (fields) => journal(state, { ...bound, ...fields }, over),
     as: (fields) => journal(state, bound, { ...over, ...fields }),
   };

@@ -372,7 +372,10 @@ async function putBack(api: Api, half: HalfRenewal, error: unknown): Promise<nev
   }
   const restore = { product_id: productId, accession_date: dateOf(held.accession_date) ?? half.dates.accession, expiration_date: dateOf(held.expiration_date) };
   // Opened before the revoke's record closes, so that Ctrl-C cannot fall between the two.
-  const repair = await half.journal?.begin({ action: 'undo', undoes: change?.id, result: 'granted', ...subject(student, productId), after: planned(restore) }, { repair: true });
+  // Its command says what it was: in a history table it would read as a plain grant.
+  const repair = await half.journal?.begin({
+    action: 'undo', command: `${half.journal.command} (${RESTORE})`, undoes: change?.id, result: 'granted', ...subject(student, productId), after: planned(restore),
+  }, { repair: true });
   await change?.applied({ result: 'revoked' });
   let restored: Subscription;
   try {
@@ -389,6 +392,9 @@ async function putBack(api: Api, half: HalfRenewal, error: unknown): Promise<nev
   throw new RenewalFailedError(`the renewal failed: ${why}; the old subscription was restored with access ${until} (accession ${restore.accession_date}); `
     + `its status is now ${restored.status ?? 'the one the server gives a grant'}${status}`);
 }
+
+/** How the put-back of a renewal whose grant failed is named in its record's command. */
+export const RESTORE = 'restores the subscription after a failed renewal';
 
 /**
  * Revokes `productId` from a resolved student if the student has it;

@@ -367,6 +367,22 @@ export function planRunUndo(run: AuditRecord, records: readonly AuditRecord[]): 
 }
 
 /**
+ * Why the refused steps of a run cannot be undone, each reason once with
+ * how many it refuses: `not applied (2), already undone (1), created a
+ * student (1)`. A reason is the clause of the refusal that says why, without
+ * what differs from change to change (ids, times, the command to run).
+ */
+export function refusalCounts(steps: readonly RunStep[]): string {
+  const counts = new Map<string, number>();
+  for (const { refusal } of steps) {
+    if (refusal === undefined) continue;
+    const reason = (refusal.replace(/^change \S+ /, '').split(/;|:| \(| by |\. /)[0] as string).replace(/^was /, '');
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, count]) => `${reason} (${count})`).join(', ');
+}
+
+/**
  * The plan with the ids of students that an earlier step of the same undo
  * created again (`renamed`: old id → new id): a transfer's revokes name the
  * student its delete removed.

@@ -320,6 +320,10 @@ describe('a renewal is one operation', () => {
     const records = logOf(env);
     expect(records.map((r) => [r.action, r.result])).toEqual([['renew', 'revoked'], ['undo', 'granted']]);
     expect(records[1]?.undoes).toBe(records[0]?.id);
+    // In a history table the put-back does not read as a plain grant: its command says what it was.
+    expect(records[1]?.command).toBe('students grant (restores the subscription after a failed renewal)');
+    const table = await members(env, ['history', '--no-pager']);
+    expect(table.stdout).toContain('students grant (restores the subscription after a failed renewal)');
     expect(records[0]?.before).toMatchObject({ id: old.id, status: old.status });
     expect(intents(env)).toEqual([]);
   });

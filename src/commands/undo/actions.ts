@@ -16,7 +16,7 @@ import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
-import { UndoConflictError, applyUndo, planRunUndo, planUndo, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { UndoConflictError, applyUndo, planRunUndo, planUndo, refusalCounts, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import { productLabel } from '../../domain/changes.js';
 import { productTitlesOf } from '../../session/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
@@ -145,7 +145,7 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   const planned = (step: RunStep) => plannedRow(step, titles);
   const refused = steps.length - doable.length;
   messages.notice(`Run ${run.id} (${run.command}): ${plural(steps.length, 'change')}; ${doable.length} to undo, newest first`
-    + `${refused > 0 ? `; ${refused} cannot be (${[...new Set(steps.flatMap((step) => (step.refusal ? [step.refusal.replace(/^change \S+ /, '')] : [])))].slice(0, 2).join('; ')})` : ''}.`);
+    + `${refused > 0 ? `; ${refused} cannot be undone: ${refusalCounts(steps)}` : ''}.`);
   if (io.stdout.isTTY && !globals.out) await withOutput(session, (output) => output.list(steps.map(planned), RUN_UNDO_VIEW));
   const api = await session.api();
   await session.announceChange();

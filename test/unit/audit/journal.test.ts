@@ -54,6 +54,13 @@ describe('a change', () => {
     expect(log()).toHaveLength(2);
   });
 
+  it('names its command, as bound, or as an undo sets it', async () => {
+    const journal = await openJournal(context(), { command: 'students grant' });
+    expect(journal.command).toBe('students grant');
+    expect(journal.with({ line: 2 }).command).toBe('students grant');
+    expect(journal.as({ command: 'undo' }).command).toBe('undo');
+  });
+
   it('its deadline: the intent\'s time + --timeout × attempts, past which its request can no longer be on its way', async () => {
     const journal = await openJournal({ ...context(), globals: { timeoutMs: 5_000, retries: 2 } }, { command: 'students grant' });
     const intent = intentOf((await journal.begin(GRANT)).id);

@@ -30,6 +30,7 @@ function recorder(options: { refuse?: boolean } = {}) {
       };
       return change;
     },
+    command: 'undo',
     with: () => journal,
     as: () => journal,
   };

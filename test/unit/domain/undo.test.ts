@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../src/audit/log.js';
-import { planRunUndo, planUndo, withNewIds } from '../../../src/domain/undo.js';
+import { planRunUndo, planUndo, refusalCounts, withNewIds } from '../../../src/domain/undo.js';
 
 const rec = (id: string, fields: Partial<AuditRecord>): AuditRecord => ({
   id, time: `2026-01-01T10:00:0${id.length % 10}.000Z`, user: 'ana', profile: 'default', base_url: 'https://members.example.com',
@@ -34,6 +34,26 @@ describe('planRunUndo', () => {
     expect(() => planRunUndo(RUN, [RUN])).toThrow('run run (students transfer) recorded no change; there is nothing to undo');
     const created = [rec('c1', { run_id: 'run', action: 'create', result: 'created', student_id: 's1' }), rec('c2', { run_id: 'run', action: 'create', result: 'created', student_id: 's2' }), RUN];
     expect(() => planRunUndo(RUN, created)).toThrow('nothing of run run (students transfer, 2 changes) can be undone: created a student; creating cannot be undone.');
+  });
+});
+
+describe('refusalCounts', () => {
+  it('names each reason once, with how many changes it refuses, without what differs per change', () => {
+    const refused = (refusal?: string) => ({ record: rec('x', {}), refusal });
+    expect(refusalCounts([
+      refused('change a1 was not applied; there is nothing to undo'),
+      refused('change a2 was already undone by u1 (2026-01-01 by ana); see `members history`'),
+      refused(),
+      refused('change a3 was not applied; there is nothing to undo'),
+      refused('change a4 was already undone by u2 (2026-01-02 by rui); see `members history`'),
+      refused('change a5 created a student; creating cannot be undone. If it was a mistake, delete the student: `members students delete s1`'),
+      refused('change a6 was never known to have been applied (it could not be checked); there is nothing to undo'),
+      refused('change a7 cannot be undone: its record has no student id'),
+      refused('change a8 set a score before scores were recorded for undo; it cannot be undone. Set it by hand'),
+      refused('change a9 (bulk, completed) cannot be undone'),
+    ])).toBe('not applied (2), already undone (2), created a student (1), never known to have been applied (1), cannot be undone (1), '
+      + 'set a score before scores were recorded for undo (1), (bulk, completed) cannot be undone (1)');
+    expect(refusalCounts([refused()])).toBe('');
   });
 });
 
