@@ -145,8 +145,8 @@ describe('a single change interrupted', () => {
     const env = ownEnv();
     const posts = async () => (await stats(sandbox))[`POST ${GRANTS}`] ?? 0;
     const before = await posts();
-    // Held before the handler: the server applies the grant 6 s after it arrived, whatever became of the client.
-    await script({ method: 'POST', route: GRANTS, delay_ms: 6000 });
+    // Held before the handler: the server applies the grant 8 s after it arrived, whatever became of the client.
+    await script({ method: 'POST', route: GRANTS, delay_ms: 8000 });
     const child = spawnMembers(['students', 'grant', student.id, product.id, '--yes'], env);
     await waitFor(async () => (await posts()) > before);
     if (how === 'SIGKILL') child.child.kill('SIGKILL');
@@ -164,6 +164,10 @@ describe('a single change interrupted', () => {
     expect(early.stderr).not.toContain('not applied');
     expect(early.records).toEqual([]);
     expect(intents(env)).toHaveLength(1);
+    const pendingId = (intents(env)[0] as string).replace(/\.json$/, '');
+    const tooSoon = await members(env, ['undo', pendingId, '--yes']);
+    expect(tooSoon.code).toBe(2);
+    expect(tooSoon.stderr).toContain(`change ${pendingId} (from an interrupted run) is still in flight on the server, not recorded yet: it is checked by a command run in`);
 
     await waitFor(async () => (await held(student.id, product.id)) !== undefined);
     const late = await history(env);

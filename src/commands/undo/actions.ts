@@ -8,6 +8,7 @@
  * exit 5 (in a run: that change is `conflict`, the others go on, exit 7).
  */
 import { auditBaseUrl, openJournal, openRun, readAllAudit, type AuditRecord } from '../../audit/index.js';
+import { listIntents } from '../../audit/intents.js';
 import { findRun } from '../../audit/runs.js';
 import { auditLogPath } from '../../config/paths.js';
 import { BulkFailedError, InterruptedError, UsageError } from '../../lib/errors.js';
@@ -45,7 +46,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   // A run killed before its end left no record of its own: it is derived from its changes.
   const target = opts.last ? await lastChange(session, records, { profile: settings.profile, here, student: opts.student })
     : records.find((record) => record.id === id) ?? findRun(records, id as string);
-  if (!target) throw new UsageError(`no change with id ${id} in ${auditLogPath(dir)}; \`members history\` lists the ids of the changes`);
+  if (!target) throw new UsageError(pendingChange(dir, id) ?? `no change with id ${id} in ${auditLogPath(dir)}; \`members history\` lists the ids of the changes`);
 
   // The change must be undone where it was made.
   if (target.base_url && here !== target.base_url) {
@@ -126,6 +127,15 @@ async function lookUp(session: Session, student: string) {
   } catch {
     return undefined;
   }
+}
+
+/** Why `id` is not in the log yet: the change of an interrupted run still in flight on the server (audit/resolve.ts). */
+function pendingChange(dir: string, id: string | undefined): string | undefined {
+  const intent = listIntents(dir).find((found) => found.id === id)?.intent;
+  if (intent === undefined) return undefined;
+  const wait = Math.ceil((Date.parse(intent.deadline ?? '') - Date.now()) / 1000);
+  return `change ${id} (from an interrupted run) is still in flight on the server, not recorded yet: `
+    + `${wait > 0 ? `it is checked by a command run in ${wait} s or more` : 'the next command that reaches the server checks it'}; run \`members undo ${id}\` again then`;
 }
 
 /**
