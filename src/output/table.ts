@@ -53,7 +53,10 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
         return 0;
       }
       const head = header ? columns.map(columnHeader) : undefined;
-      await write(`${await renderGrid({ head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole), dropLate: columns.map((column) => column.dropLate ?? false) }, layout)}\n`);
+      await write(`${await renderGrid({
+        head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole),
+        dropLate: columns.map((column) => column.dropLate ?? false), wrap: columns.map((column) => column.wrap ?? false),
+      }, layout)}\n`);
       return rows.length;
     },
   };
@@ -70,6 +73,8 @@ interface Grid {
   whole?: boolean[];
   /** Per column: dropped, if need be, after the low-value ones (`last`: after the others too). */
   dropLate?: Array<NonNullable<Column['dropLate']>>;
+  /** Per column: its cells wrap when it is cut (Column.wrap). */
+  wrap?: boolean[];
 }
 
 /**
@@ -89,7 +94,8 @@ export function columnKind(column: Column): ColumnKind {
   return LOW_VALUE.test(column.path) ? 'low' : 'text';
 }
 
-const keptWhole = (column: Column) => columnKind(column) === 'identifier' || column.format === 'date' || column.format === 'datetime';
+const keptWhole = (column: Column) =>
+  column.whole === true || columnKind(column) === 'identifier' || column.format === 'date' || column.format === 'datetime';
 
 /** A title or name cut to fewer columns than this says little: drop low-value columns first. */
 const READABLE_WIDTH = 12;
@@ -116,10 +122,13 @@ const PLAIN_CHARS = {
 async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layout): Promise<string> {
   const [{ default: Table }, { default: stringWidth }] = await Promise.all([import('cli-table3'), import('string-width')]);
   const fit = tty && width !== undefined;
-  const { head = [], rows, labelled = false, whole = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
+  const { head = [], rows, labelled = false, whole = [], kinds = [], wrap = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
   const emphasis = color ? await bold() : (text: string) => text;
   const natural = naturalWidths([head, ...rows], stringWidth);
-  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole) : natural;
+  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole, kinds.map((kind) => kind === 'name')) : natural;
+  // A cut note or message wraps onto more lines of its cell: half a sentence says nothing.
+  const wrapped = natural.map((wide, index) => wrap[index] === true && (fitted[index] ?? wide) < wide);
+  const cell = (text: string, index: number) => (wrapped[index] ? { content: text, wordWrap: true } : text);
   const table = new Table({
     head: head.map(emphasis),
     // Only shrunk columns get a width (content plus padding); cli-table3 sizes the others and truncates with '…'.
@@ -133,7 +142,7 @@ async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layo
     chars: tty ? (ascii ? ASCII_CHARS : undefined) : PLAIN_CHARS,
     ...(tty && ascii ? { truncate: '~' } : {}),
   });
-  table.push(...rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest])));
+  table.push(...rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest]).map(cell)));
   const text = table.toString();
   // Piped, the last column is padded like the others; trailing blanks only get in the way of grep and diff.
   return tty ? text : text.split('\n').map((line) => line.trimEnd()).join('\n');
@@ -169,8 +178,10 @@ function droppedColumns(grid: Grid, width: number, measure: (text: string) => nu
   const overflows = (narrowest: number) => () => {
     const kept = natural.filter((_, index) => !dropped.has(index));
     const fixed = total(natural.filter((_, index) => !dropped.has(index) && whole[index]));
-    const flexible = natural.filter((_, index) => !dropped.has(index) && !whole[index]);
-    return fixed + flexible.reduce((sum, w) => sum + Math.min(w, narrowest), 0) + boxOverhead(kept.length) > width;
+    // A wrapping note cut to `narrowest` would take a line per word: it counts twice that.
+    const flexible = natural.map((w, index) => Math.min(w, grid.wrap?.[index] ? 2 * narrowest : narrowest))
+      .filter((_, index) => !dropped.has(index) && !whole[index]);
+    return fixed + total(flexible) + boxOverhead(kept.length) > width;
   };
   const tiers = [[(index: number) => kinds[index] === 'low', overflows(READABLE_WIDTH)]] as Array<[(index: number) => boolean, () => boolean]>;
   for (const tier of [true, 'later'] as const) tiers.push([(index) => grid.dropLate?.[index] === tier, overflows(READABLE_WIDTH)]);
@@ -187,25 +198,32 @@ function without(grid: Grid, dropped: ReadonlySet<number>): Grid {
   return {
     ...grid, head: grid.head && keep(grid.head), rows: grid.rows.map(keep),
     kinds: grid.kinds && keep(grid.kinds), whole: grid.whole && keep(grid.whole), dropLate: grid.dropLate && keep(grid.dropLate),
+    wrap: grid.wrap && keep(grid.wrap),
   };
 }
 
 /**
- * Column widths that fit `budget` characters: the widest columns are cut down
- * to a common width first, narrow ones are left whole, `fixed` ones are never
+ * Column widths that fit `budget` characters: `yields` columns (names) are
+ * cut first, down to READABLE_WIDTH; then the widest columns are cut down
+ * to a common width, narrow ones are left whole, `fixed` ones are never
  * cut. A column never goes below MIN_WIDTH; a terminal too narrow for that
  * then wraps.
  */
-export function fitWidths(natural: readonly number[], budget: number, fixed: readonly boolean[] = []): number[] {
+export function fitWidths(natural: readonly number[], budget: number, fixed: readonly boolean[] = [], yields: readonly boolean[] = []): number[] {
   if (total(natural) <= budget) return [...natural];
+  const namesCut = capWidths(natural, budget, (index) => !yields[index] || fixed[index] === true, READABLE_WIDTH);
+  return total(namesCut) <= budget ? namesCut : capWidths(namesCut, budget, (index) => fixed[index] === true, MIN_WIDTH);
+}
+
+/** The columns not `kept` cut down to a common width, no lower than `floor`, until the total fits `budget` if it can. */
+function capWidths(natural: readonly number[], budget: number, kept: (index: number) => boolean, floor: number): number[] {
   let cap = Math.max(...natural);
-  // Identifiers and dates keep their width: only the other columns are capped.
-  const capped = () => natural.map((width, index) => (fixed[index] ? width : Math.min(width, cap)));
-  while (cap > MIN_WIDTH && total(capped()) > budget) cap--;
+  const capped = () => natural.map((width, index) => (kept(index) ? width : Math.min(width, cap)));
+  while (cap > floor && total(capped()) > budget) cap--;
   // Hand the characters left over to the first capped columns, so the table fills the width exactly.
   let spare = Math.max(0, budget - total(capped()));
   return natural.map((width, index) => {
-    if (fixed[index]) return width;
+    if (kept(index)) return width;
     if (width <= cap || spare === 0) return Math.min(width, cap);
     spare--;
     return cap + 1;

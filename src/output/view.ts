@@ -16,8 +16,15 @@ export interface Column {
    * `last`: only when the table cannot fit even with its other columns cut to their narrowest (an audit id: the thing to copy).
    */
   dropLate?: boolean | 'later' | 'last';
-  /** What table.ts may do to it on a narrow terminal, when its path alone would say otherwise (a reason that must stay). */
-  kind?: 'identifier' | 'low' | 'text';
+  /**
+   * What table.ts may do to it on a narrow terminal, when its path alone would say otherwise (a reason that must stay).
+   * `name`: a person or product named for the eye (its id is in -o json), cut first, before the columns that say what happens.
+   */
+  kind?: 'identifier' | 'low' | 'text' | 'name';
+  /** Never cut on a narrow terminal, like a date: a value that says nothing once cut (`2025-07-17 → 2027-03-31`, a result). */
+  whole?: boolean;
+  /** Cut on a narrow terminal, its cells wrap onto more lines rather than end in `…` (a note, a message: read whole or not at all). */
+  wrap?: boolean;
 }
 
 /** How a resource looks in `table` mode; each command defines its own. */

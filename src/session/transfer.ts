@@ -21,7 +21,7 @@ import type { JsonRecord } from '../output/index.js';
 import { assertFieldsBeforeChange } from '../output/fields.js';
 import { withOutput } from './run-kit.js';
 import type { Session } from './session.js';
-import { TRANSFER_PLAN_VIEW, TRANSFER_RESULT_VIEW } from '../views/subscriptions.js';
+import { TRANSFER_PLAN_VIEW, transferResultView } from '../views/subscriptions.js';
 
 export interface TransferFlags {
   deleteSource?: boolean;
@@ -59,7 +59,7 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   parseStudentKey(toInput);
   const { io, globals } = session;
   const dryRun = flags.dryRun === true;
-  assertFieldsBeforeChange(globals.fields, dryRun ? PLAN_FIELDS : ['step', 'student', 'student_id', 'product_id', 'result', 'message'], dryRun ? TRANSFER_PLAN_VIEW : TRANSFER_RESULT_VIEW);
+  assertFieldsBeforeChange(globals.fields, dryRun ? PLAN_FIELDS : ['step', 'student', 'student_id', 'product_id', 'result', 'message'], dryRun ? TRANSFER_PLAN_VIEW : transferResultView(new Map()));
   if (!dryRun && !globals.yes && !io.stdin.isTTY) {
     throw new UsageError('a transfer needs confirmation, but stdin is not a terminal; pass --yes to proceed (or --dry-run to see the plan)');
   }
@@ -89,7 +89,8 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   }
   const run = await openRun(session, { command: 'students transfer', reason: flags.reason });
   const steps = await applyTransfer(api, run, plan, { from, fromInput, to, toInput, deleteSource: flags.deleteSource === true });
-  await withOutput(session, (output) => output.list(steps, TRANSFER_RESULT_VIEW));
+  const titles = new Map(plan.moves.flatMap((move) => (move.title ? [[move.productId, move.title] as const] : [])));
+  await withOutput(session, (output) => output.list(steps, transferResultView(titles)));
   const counts = { granted: 0, revoked: 0, deleted: 0, failed: 0 };
   for (const step of steps) counts[step.result as keyof typeof counts]++;
   const runId = await run.finish({ counts });

@@ -1,17 +1,21 @@
 /** How the rows of a bulk run look in `table` mode. */
 import type { BulkOperation } from '../domain/bulk/operations.js';
 import type { View } from '../output/view.js';
+import { productTitleColumn } from './products.js';
 
 const LINE = { header: 'line', path: 'line' };
-const RESULT = { header: 'result', path: 'result' };
-const MESSAGE = { header: 'message', path: 'message' };
+/** What happened to the row, and why: never cut on a narrow terminal (the message wraps), the student named shrinks first. */
+const RESULT = { header: 'result', path: 'result', whole: true };
+const MESSAGE = { header: 'message', path: 'message', wrap: true };
 
-const CHANGE_VIEW: View = {
+const changeView = (titles: ReadonlyMap<string, string>): View => ({
   noun: 'rows',
-  columns: [LINE, { header: 'student', path: 'student' }, { header: 'product', path: 'product_id' }, RESULT, MESSAGE],
-};
+  columns: [LINE, { header: 'student', path: 'student', kind: 'name' }, productTitleColumn(titles), RESULT, MESSAGE],
+});
 
 /** Import rows have no product: their student is the e-mail of the new student. */
-const IMPORT_VIEW: View = { noun: 'rows', columns: [LINE, { header: 'e-mail', path: 'student' }, RESULT, MESSAGE] };
+const IMPORT_VIEW: View = { noun: 'rows', columns: [LINE, { header: 'e-mail', path: 'student', kind: 'name' }, RESULT, MESSAGE] };
 
-export const bulkResultView = (op: Pick<BulkOperation<unknown>, 'done'>): View => (op.done === 'created' ? IMPORT_VIEW : CHANGE_VIEW);
+/** `titles`: the products the run resolved, by id, shown by title in the PRODUCT column. */
+export const bulkResultView = (op: Pick<BulkOperation<unknown>, 'done'>, titles: ReadonlyMap<string, string> = new Map()): View =>
+  (op.done === 'created' ? IMPORT_VIEW : changeView(titles));

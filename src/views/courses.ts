@@ -84,13 +84,17 @@ export function courseTree(course: JsonRecord): string {
 /** `courses get`: the course and its tree in `table` mode. */
 export const COURSE_VIEW: View = { ...COURSE_LIST_VIEW, renderTable: courseTree };
 
+/**
+ * Who accessed a course. On a narrow terminal FINISHED goes first (FINISHED AT says it), then LAST ACCESS,
+ * before the name is cut short.
+ */
 export const COURSE_ACCESS_VIEW: View = {
   noun: 'course accesses',
   columns: [
     { header: 'Name', path: 'name' },
     { header: 'E-mail', path: 'email' },
-    { header: 'Last access', path: 'course.last_access_at', format: 'datetime' },
-    { header: 'Finished', path: 'course.finished', format: 'bool01' },
+    { header: 'Last access', path: 'course.last_access_at', format: 'datetime', dropLate: true },
+    { header: 'Finished', path: 'course.finished', format: 'bool01', kind: 'low' },
     { header: 'Finished at', path: 'course.finished_at', format: 'datetime' },
   ],
 };

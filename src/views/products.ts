@@ -1,5 +1,5 @@
 /** How products look in `table` mode. */
-import type { View } from '../output/view.js';
+import type { Column, View } from '../output/view.js';
 
 /** `12 / 3`: students with access released, by subscription status active / other (api-spec §2.3). */
 const subscribers = (value: unknown): string => {
@@ -33,3 +33,12 @@ export const PRODUCT_VIEW: View = {
     { header: 'Updated', path: 'updated_at', format: 'datetime' },
   ],
 };
+
+/**
+ * A result's PRODUCT in a table: its title where the run knew it, else its
+ * id; a name, cut first on a narrow terminal. The id stays the record's
+ * `product_id` (-o json, csv, --fields).
+ */
+export const productTitleColumn = (titles: ReadonlyMap<string, string>): Column => ({
+  header: 'product', path: 'product_id', kind: 'name', format: (value) => (value == null ? '' : titles.get(String(value)) || String(value)),
+});

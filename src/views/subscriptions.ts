@@ -1,6 +1,7 @@
 /** How subscriptions look in `table` mode: a student's, every student's, one in full, and why access is on. */
 import { personName, type Named } from '../lib/people.js';
 import type { JsonRecord, View } from '../output/view.js';
+import { productTitleColumn } from './products.js';
 
 /** A student's subscriptions: the product, its state and dates. */
 export const SUBSCRIPTION_VIEW: View = {
@@ -75,45 +76,49 @@ export const SEVERAL_VIEW: View = {
   ],
 };
 
-/** The plan as printed: one row per subscription, extended or left out, `old → new`. */
+/**
+ * The plan as printed: one row per subscription, extended or left out, `old → new`.
+ * On a narrow terminal the action and the dates stay whole and the note wraps; the student shrinks
+ * first, and the status goes (a left-out row's note names it).
+ */
 export const EXTEND_PLAN_VIEW: View = {
   noun: 'subscriptions',
   columns: [
-    { header: 'action', path: 'action' },
-    { header: 'student', path: 'student' },
-    { header: 'status', path: 'status' },
-    { header: 'expiration', path: 'expiration_date', format: (_value, record) => `${String(record.expiration_date ?? 'none')} → ${String(record.new_expiration_date ?? '')}` },
-    { header: 'note', path: 'note' },
+    { header: 'action', path: 'action', whole: true },
+    { header: 'student', path: 'student', kind: 'name' },
+    { header: 'status', path: 'status', dropLate: true },
+    { header: 'expiration', path: 'expiration_date', whole: true, format: (_value, record) => `${String(record.expiration_date ?? 'none')} → ${String(record.new_expiration_date ?? '')}` },
+    { header: 'note', path: 'note', wrap: true },
   ],
 };
 
 /** `subscriptions extend`: each subscription's outcome. */
 export const EXTEND_RESULT_VIEW: View = {
   noun: 'subscriptions',
-  columns: [{ header: 'student', path: 'student' }, { header: 'result', path: 'result' }, { header: 'message', path: 'message' }],
+  columns: [{ header: 'student', path: 'student', kind: 'name' }, { header: 'result', path: 'result', whole: true }, { header: 'message', path: 'message', wrap: true }],
 };
 
 /** The plan as printed: each product of FROM, whether it moves, and why not. */
 export const TRANSFER_PLAN_VIEW: View = {
   noun: 'products',
   columns: [
-    { header: 'action', path: 'action' },
+    { header: 'action', path: 'action', whole: true },
     { header: 'product', path: 'product_title' },
     { header: 'product id', path: 'product_id', dropLate: true },
     { header: 'accession', path: 'accession_date', format: 'date' },
     { header: 'expiration', path: 'expiration_date', format: 'date' },
-    { header: 'note', path: 'note' },
+    { header: 'note', path: 'note', wrap: true },
   ],
 };
 
-/** Each step of the run: a grant to TO, a revoke from FROM, the delete of FROM. */
-export const TRANSFER_RESULT_VIEW: View = {
+/** Each step of the run: a grant to TO, a revoke from FROM, the delete of FROM; products by title (`titles`, by id). */
+export const transferResultView = (titles: ReadonlyMap<string, string>): View => ({
   noun: 'steps',
   columns: [
-    { header: 'step', path: 'step' },
-    { header: 'student', path: 'student' },
-    { header: 'product', path: 'product_id' },
-    { header: 'result', path: 'result' },
-    { header: 'message', path: 'message' },
+    { header: 'step', path: 'step', whole: true },
+    { header: 'student', path: 'student', kind: 'name' },
+    productTitleColumn(titles),
+    { header: 'result', path: 'result', whole: true },
+    { header: 'message', path: 'message', wrap: true },
   ],
-};
+});

@@ -185,7 +185,8 @@ export async function runBulk<Plan>(
     const context = api && {
       api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot,
     };
-    return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op), reads);
+    const titles = new Map([...named.values()].map((product) => [product.id, product.title]));
+    return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op, titles), reads);
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
     if (!printing) await output.abort();
@@ -241,8 +242,8 @@ export interface RunPresentation {
   runError(summary: BulkSummary, fatal: unknown): unknown;
 }
 
-function bulkPresentation(op: Pick<BulkOperation<unknown>, 'done'>): RunPresentation {
-  return { view: bulkResultView(op), printed, summaryLine: (summary) => summaryLine(op, summary), runError };
+function bulkPresentation(op: Pick<BulkOperation<unknown>, 'done'>, titles: ReadonlyMap<string, string>): RunPresentation {
+  return { view: bulkResultView(op, titles), printed, summaryLine: (summary) => summaryLine(op, summary), runError };
 }
 
 /**

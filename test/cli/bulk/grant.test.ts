@@ -188,7 +188,7 @@ describe('students grant --file: the run', () => {
     expect(code).toBe(7);
     expect(stdout).toBe([
       'LINE  STUDENT  PRODUCT                               RESULT   MESSAGE',
-      '2     s1       p1                                    granted  granted product "Product p1" (p1) to student s1',
+      '2     s1       Yoga                                  granted  granted product "Product p1" (p1) to student s1',
       '3     s2       00000000-0000-4000-8000-0000000000ff  failed   the server rejected the request (422): The selected product id is invalid. product_id: The selected product id is invalid. (POST /api/v1/students/s2/products)',
       '',
     ].join('\n'));

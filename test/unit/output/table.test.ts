@@ -1,5 +1,9 @@
 import { HISTORY_VIEW } from '../../../src/views/history.js';
 import { studentSearchView } from '../../../src/views/students.js';
+import { EXTEND_PLAN_VIEW, transferResultView } from '../../../src/views/subscriptions.js';
+import { bulkResultView } from '../../../src/views/bulk.js';
+import { COURSE_ACCESS_VIEW } from '../../../src/views/courses.js';
+import type { View } from '../../../src/output/view.js';
 import { describe, expect, it } from 'vitest';
 import { tableCell } from '../../../src/output/cell.js';
 import { fitWidths } from '../../../src/output/table.js';
@@ -224,6 +228,60 @@ describe('table, on a terminal', () => {
     expect(await head(['document', 'reference'], 60)).toMatch(/^│ NAME +│ E-MAIL +│ DOCUMENT +│ REFERENCE +│$/);
   });
 
+  describe('plans and results in an 80-column terminal (QA): the decision stays readable, names and ids give way', () => {
+    const PRODUCT_ID = '3be17c74-8ad6-4a83-b013-8f2c977a0fa0';
+    const at80 = async (rows: Record<string, unknown>[], view: View) => {
+      const { stdout } = await render({ color: false }, (out) => out.list(rows, view), { stdoutTTY: true, columns: 80 });
+      const { default: stringWidth } = await import('string-width');
+      for (const line of stdout.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+      return stdout;
+    };
+    /** The text of a wrapped column, its lines joined back (each row's cells read top to bottom). */
+    const column = (stdout: string, index: number) => stdout.split('\n').map((line) => line.split('│')[index]?.trim() ?? '').filter(Boolean).join(' ');
+
+    it('subscriptions extend: the action and old → new stay whole, the note wraps whole, the student shrinks, the status goes', async () => {
+      const note = "status canceled becomes active (the server's default for a grant); left out: pass --include-status-changes to extend it";
+      const rows = [
+        { action: 'extend', student: 'Natália Freitas <natalia_freitas@gmail.com>', status: 'active', expiration_date: '2025-07-17', new_expiration_date: '2027-03-31', note: null },
+        { action: 'left out', student: 'Rafael Rocha Carvalho <rafael.carvalho@terra.com.br>', status: 'canceled', expiration_date: '2026-02-27', new_expiration_date: '2027-03-31', note },
+      ];
+      const stdout = await at80(rows, EXTEND_PLAN_VIEW);
+      expect(stdout.split('\n')[1]).toMatch(/^│ ACTION +│ STUDENT +│ EXPIRATION +│ NOTE +│$/);
+      expect(stdout).toContain('│ extend   │ Natália Fre… │ 2025-07-17 → 2027-03-31 │');
+      expect(stdout).toContain('│ left out │ Rafael Roch… │ 2026-02-27 → 2027-03-31 │ status canceled');
+      expect(column(stdout.split('\n').slice(4).join('\n'), 4)).toBe(note);
+    });
+
+    it('students grant --file: products by title (ids in -o json), RESULT whole, the message wrapped, the e-mail shrinks', async () => {
+      const message = `would grant product "Python Pro" (${PRODUCT_ID}) to Angela Santos <angela_santos@bol.com.br> until 2026-12-31 (dry run; nothing sent)`;
+      const rows = [{ line: 5, student: 'marcelo_conceicao+compras@terra.com.br', product_id: PRODUCT_ID, result: 'granted', message }];
+      const stdout = await at80(rows, bulkResultView({ done: 'granted' }, new Map([[PRODUCT_ID, 'Python Pro']])));
+      expect(stdout).toMatch(/│ 5 +│ marcelo_con… │ Python Pro +│ granted │ would grant product/);
+      expect(stdout).not.toMatch(/gra…|wou…/);
+      expect(stdout.split('\n')[3]).not.toContain(PRODUCT_ID);
+    });
+
+    it('students transfer: the STEP and RESULT whole, products by title', async () => {
+      const rows = [{ step: 'grant', student: 'maria.fernanda.oliveira@example.com', product_id: PRODUCT_ID, result: 'granted', message: `granted "Python Pro" (${PRODUCT_ID}) to Maria Fernanda Oliveira until 2027-01-01` }];
+      const stdout = await at80(rows, transferResultView(new Map([[PRODUCT_ID, 'Python Pro']])));
+      expect(stdout).toMatch(/│ grant │ [^│]+│ Python Pro +│ granted │ granted "Python Pro"/);
+      expect(stdout).not.toMatch(/gra…/);
+    });
+
+    it('courses accesses --finished: FINISHED and LAST ACCESS go before the name is cut', async () => {
+      const rows = [{ name: 'Antônio Magalhães', email: 'antonio.magalhaes@uol.com.br', course: { last_access_at: '2025-04-30T20:20:00Z', finished: 1, finished_at: '2025-04-30T20:20:00Z' } }];
+      const stdout = await at80(rows, COURSE_ACCESS_VIEW);
+      expect(stdout.split('\n')[1]).toMatch(/^│ NAME +│ E-MAIL +│ FINISHED AT +│$/);
+      expect(stdout).toContain('│ Antônio Magalhães │ antonio.magalhaes@uol.com.br │ 2025-04-30 20:20 │');
+    });
+
+    it('piped, nothing changes: ids and messages whole on one line', async () => {
+      const rows = [{ line: 2, student: 'a@b.c', product_id: PRODUCT_ID, result: 'granted', message: 'would grant' }];
+      const { stdout } = await render({}, (out) => out.list(rows, bulkResultView({ done: 'granted' }, new Map([[PRODUCT_ID, 'Python Pro']]))), { columns: 80 });
+      expect(stdout.split('\n')[1]).toBe('2     a@b.c    Python Pro  granted  would grant');
+    });
+  });
+
   it('prints one record as a boxed key/value list with bold keys, without --no-header hiding them', async () => {
     const { stdout } = await render({ header: false }, (out) => out.one({ id: 's1', name: 'Maria Souza' }, studentView), { stdoutTTY: true });
     expect(stdout).toBe([
@@ -247,6 +305,11 @@ describe('fitWidths', () => {
   it('cuts the widest columns to a common width and fills the budget exactly', () => {
     expect(fitWidths([2, 16, 6, 16, 7], 34)).toEqual([2, 10, 6, 9, 7]);
     expect(fitWidths([30, 5, 40], 25)).toEqual([10, 5, 10]);
+  });
+
+  it('cuts the names first, down to 12 characters, before any other column', () => {
+    expect(fitWidths([8, 52, 23, 20], 67, [], [false, true, false, false])).toEqual([8, 16, 23, 20]);
+    expect(fitWidths([8, 52, 23, 40], 67, [false, false, true], [false, true])).toEqual([8, 12, 23, 24]);
   });
 
   it('never goes below 4 characters a column', () => {
