@@ -6,7 +6,7 @@ import { CommanderError, type Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import type { Io, Pager } from './lib/io.js';
 import type { Keychain } from './lib/keychain.js';
-import { CliError, ExitCode, InterruptedError, StdoutClosedError, type Rerun } from './lib/errors.js';
+import { CliError, DriftError, ExitCode, InterruptedError, StdoutClosedError, type Rerun } from './lib/errors.js';
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 import { youngGenerationHold } from './lib/young-generation.js';
@@ -59,8 +59,9 @@ function reportError(error: unknown, io: Io, argv: string[], program: Command): 
     if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     code = ExitCode.usage;
     message = `${error.message.replace(/^error: /, '')}; see \`${commandPath(program, argv)} --help\``;
-  } else if (error instanceof StdoutClosedError && error.message === '') {
+  } else if ((error instanceof StdoutClosedError && error.message === '') || error instanceof DriftError) {
     // The reader had what it wanted (`… | head`): nothing to say, and nowhere to say it on stdout.
+    // Drift (sync --check) is a result the command told already.
     return error.exitCode;
   } else if (error instanceof CliError) {
     code = error.exitCode;

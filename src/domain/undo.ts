@@ -25,9 +25,9 @@ export class UndoConflictError extends CliError {
 
 /**
  * After undoing a renewal's grant: the replaced subscription had access, so it
- * is granted again with its dates. (One that had no access is left revoked:
- * the API cannot create a subscription without access, and no access is what
- * the student had.)
+ * is granted again with its dates. (One that had no access cannot be: the
+ * API creates no subscription without access, so the undo removes the
+ * subscription, and the former one is `lost`.)
  */
 export interface RestorePlan {
   accession: string;
@@ -36,7 +36,7 @@ export interface RestorePlan {
 
 /** What undoing a record takes, decided from the log alone. */
 export type UndoPlan =
-  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot; restore?: RestorePlan }
+  | { kind: 'revoke'; studentId: string; productId: string; granted: Snapshot; restore?: RestorePlan; lost?: Snapshot }
   | { kind: 'grant'; studentId: string; productId: string; accession: string; expiration?: string }
   | { kind: 'recreate'; body: NewStudent; oldId?: string }
   | { kind: 'score'; studentId: string; previous: number; set: number };
@@ -81,11 +81,14 @@ export function planUndo(target: AuditRecord, records: readonly AuditRecord[]): 
     const before = needs(target.before, 'replaced subscription');
     const accession = dateOnly(before.accession_date);
     const hadAccess = [1, '1', true].includes(before.active as never);
-    return {
+    const plan: UndoPlan = {
       kind: 'revoke', studentId: needs(target.student_id, 'student id'), productId: needs(target.product_id, 'product id'),
       granted: needs(target.after, 'renewed subscription'),
       restore: hadAccess && accession ? { accession, expiration: dateOnly(before.expiration_date) ?? undefined } : undefined,
     };
+    // A restore's former subscription had no access: nothing can bring it back.
+    if (!hadAccess) plan.lost = before;
+    return plan;
   }
   // A renewal stopped between its revoke and its grant is a revoke: undo grants the old subscription back.
   if (target.result === 'revoked' && (target.action === 'revoke' || target.action === 'undo' || target.action === 'renew')) {
@@ -149,14 +152,29 @@ function notUndoable(target: AuditRecord): string {
   }
 }
 
+/**
+ * What undoing a renewal of a subscription without access (a restore) cannot
+ * give back, from the record `id`; undefined for any other plan.
+ */
+export function undoCaveat(id: string, plan: UndoPlan): string | undefined {
+  if (plan.kind !== 'revoke' || !plan.lost) return undefined;
+  const { status, accession_date: accession, expiration_date: expiration } = plan.lost;
+  const was = [typeof status === 'string' ? `status ${status}` : '', dates(dateOnly(accession), dateOnly(expiration))].filter(Boolean).join(', ');
+  return `the subscription is removed: the one it replaced (without access; ${was}) cannot be recreated through the API, `
+    + `which creates no subscription without access; its status and dates stay in the audit record ${id}`;
+}
+
 /** The question asked before undoing `id`; products by title with their ids, where `titles` knows them. */
 export function undoQuestion(id: string, plan: UndoPlan, label: string, titles?: ProductTitles): string {
   const product = productOf(plan, titles);
   switch (plan.kind) {
-    case 'revoke':
-      return plan.restore
-        ? `Undo ${id}: revoke the renewed ${product} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`
-        : `Undo ${id}: revoke ${product} from ${label}?`;
+    case 'revoke': {
+      if (plan.restore) {
+        return `Undo ${id}: revoke the renewed ${product} of ${label} and grant it with its former dates (${dates(plan.restore.accession, plan.restore.expiration)})?`;
+      }
+      const caveat = undoCaveat(id, plan);
+      return caveat ? `Undo ${id}: revoke the renewed ${product} from ${label} (${caveat})?` : `Undo ${id}: revoke ${product} from ${label}?`;
+    }
     case 'grant':
       return `Undo ${id}: grant ${product} to ${label} again (${dates(plan.accession, plan.expiration)})?`;
     case 'score':
@@ -261,11 +279,9 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
       const revoked = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
       if (!restore) {
         await pending.applied({ request_id: outcome.requestId, before: revoked });
-        return {
-          message: target.action === 'renew'
-            ? `revoked the renewed ${product} from ${label}; without access again, as before the renewal (the API cannot recreate a subscription without access)`
-            : `revoked ${product} from ${label}`,
-        };
+        const caveat = undoCaveat(id, plan);
+        const what = target.action === 'renew' ? `revoked the renewed ${product} from ${label}` : `revoked ${product} from ${label}`;
+        return { message: caveat ? `${what}: ${caveat}` : what };
       }
       const { accession, expiration } = restore;
       let regrant: Awaited<ReturnType<typeof grantToStudent>>;

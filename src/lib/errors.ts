@@ -116,7 +116,11 @@ export class StdoutClosedError extends CliError {
   }
 }
 
-/** `members sync --check`: something would change (exit 8). */
+/**
+ * `members sync --check`: something would change (exit 8). An expected
+ * result, not a failure: the command says it as a notice, and the error
+ * boundary prints no `error:` line.
+ */
 export class DriftError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.drift);

@@ -49,7 +49,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
       const rows: string[][] = [];
       for await (const batch of batchesOf(records)) for (const record of batch) rows.push(columns.map((column) => tableCell(column, record)));
       if (rows.length === 0) {
-        notice(`No ${view.noun} found`);
+        if (!view.quietWhenEmpty) notice(`No ${view.noun} found`);
         return 0;
       }
       const head = header ? columns.map(columnHeader) : undefined;
@@ -94,8 +94,9 @@ export function columnKind(column: Column): ColumnKind {
   return LOW_VALUE.test(column.path) ? 'low' : 'text';
 }
 
+// An id a view lets go first (kind low) is still never cut: dropped or whole.
 const keptWhole = (column: Column) =>
-  column.whole === true || columnKind(column) === 'identifier' || column.format === 'date' || column.format === 'datetime';
+  column.whole === true || columnKind(column) === 'identifier' || (column.kind === 'low' && IDENTIFIER.test(column.path)) || column.format === 'date' || column.format === 'datetime';
 
 /** A title or name cut to fewer columns than this says little: drop low-value columns first. */
 const READABLE_WIDTH = 12;

@@ -31,6 +31,8 @@ export interface Column {
 export interface View {
   /** Plural, for the stderr notice `No students found`. */
   noun: string;
+  /** No `No <noun> found` notice for an empty list: the command says it in its own words (a sync plan: `Nothing to change.`). */
+  quietWhenEmpty?: boolean;
   /** The default table columns, chosen for a support desk. */
   columns: Column[];
   /**

@@ -1,22 +1,38 @@
 /** How `members sync` looks in `table` mode: its plan, and the results of applying it. */
-import type { View } from '../output/view.js';
+import type { Column, View } from '../output/view.js';
 
 const STUDENT = { header: 'student', path: 'student' };
-const PRODUCT = { header: 'product', path: 'product_id' };
+const PRODUCT: Column = { header: 'product', path: 'product_id' };
 
-export const SYNC_PLAN_VIEW: View = {
-  noun: 'changes',
-  columns: [
-    { header: 'action', path: 'action' },
-    { header: 'line', path: 'line' },
-    STUDENT,
-    PRODUCT,
-    { header: 'access now', path: 'current_access', format: (value) => (value === null || value === undefined ? 'none' : value ? 'on' : 'off') },
-    { header: 'expires now', path: 'current_expiration_date', format: 'date' },
-    { header: 'expires after', path: 'expiration_date', format: 'date' },
-    { header: 'note', path: 'note' },
-  ],
-};
+/**
+ * The plan's table, its products by title when `titles` knows them (the id
+ * beside it). What a plan is read for stays on a narrow terminal: the action
+ * is never cut and the note (a status reset, a student not on the platform)
+ * goes under its row, whole; the expiration now, the access now (the action
+ * says it) and the product id go first, then the line, then the new expiry. -o json/csv carry every field whatever the width.
+ */
+export function syncPlanView(titles: ReadonlyMap<string, string> = new Map()): View {
+  const product: Column[] = titles.size === 0 ? [PRODUCT] : [
+    { header: 'product', path: 'product_title', format: (_value, record) => titles.get(String(record.product_id)) || String(record.product_id) },
+    { header: 'product id', path: 'product_id', kind: 'low' },
+  ];
+  return {
+    noun: 'changes',
+    quietWhenEmpty: true,
+    columns: [
+      { header: 'action', path: 'action', kind: 'identifier' },
+      { header: 'line', path: 'line', dropLate: true },
+      STUDENT,
+      ...product,
+      { header: 'access now', path: 'current_access', kind: 'low', format: (value) => (value === null || value === undefined ? 'none' : value ? 'on' : 'off') },
+      { header: 'expires now', path: 'current_expiration_date', format: 'date', kind: 'low' },
+      { header: 'new expiry', path: 'expiration_date', format: 'date', dropLate: 'last' },
+      { header: 'note', path: 'note', wrap: true },
+    ],
+  };
+}
+
+export const SYNC_PLAN_VIEW = syncPlanView();
 
 export const SYNC_RESULT_VIEW: View = {
   noun: 'changes',

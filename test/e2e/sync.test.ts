@@ -118,7 +118,9 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const check = await b.members(['sync', '--file', file, '--check', '--max-revoke', '2', '-o', 'ndjson']);
     expect(check.code).toBe(8);
     expect(ndjson<PlanRow>(check.stdout)).toEqual(plan);
-    expect(check.stderr).toContain('error: the platform differs from');
+    // Drift is the answer --check was asked for: a notice, not an error.
+    expect(check.stderr).toContain(`Drift: the platform differs from ${file}: 6 changes would make it match (--check changes nothing; exit 8).`);
+    expect(check.stderr).not.toContain('error:');
 
     const atApply = await stats(b.sandbox);
     const applied = await b.members(['sync', '--file', file, '--yes', '--max-revoke', '2', '--reason', 'nightly', '-o', 'ndjson']);
@@ -148,7 +150,11 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(again.stdout).toBe('');
     expect(again.stderr).toContain(`Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, ${kept.length + 4} already in sync.`);
     expect(again.stderr.trimEnd().split('\n').at(-1)).toBe('Nothing to change.');
-    expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(0);
+    const inSync = await b.members(['sync', '--file', file, '--check']);
+    expect(inSync.code).toBe(0);
+    // The words of the applied run, in every mode.
+    expect(inSync.stderr.trimEnd().split('\n').at(-1)).toBe('Nothing to change.');
+    expect(inSync.stderr).not.toContain('No changes found');
     const afterRerun = await stats(b.sandbox);
     expect(changesIn(diff(afterRerun, atApply))).toEqual({ [CHANGES[0] as string]: 4, [CHANGES[1] as string]: 4 });
 
@@ -165,6 +171,11 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const undoRows = ndjson<UndoRow>(undone.stdout);
     expect(undoRows.map((row) => row.result)).toEqual(['undone', 'undone', 'undone', 'undone', 'undone', 'undone']);
     expect(undoRows.map((row) => row.id).sort()).toEqual(listed.map((record) => record.id).sort());
+    // The restore's former subscription (without access) cannot come back: said before confirming, and in its result.
+    expect(undone.stderr).toContain('1 restore of a subscription without access is undone by removing the subscription: its former status and dates cannot be recreated through the API');
+    expect(undoRows.find((row) => row.student === restored.student.email)?.message).toMatch(
+      /: the subscription is removed: the one it replaced \(without access; status \S+, accession \S+, expiration \S+\) cannot be recreated through the API, which creates no subscription without access; its status and dates stay in the audit record \S+$/,
+    );
     expect(access(await dump(b))).toEqual(access(before));
     const twice = await b.members(['undo', runId, '--yes']);
     expect(twice.code).toBe(2);
@@ -181,7 +192,7 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     for (const mode of [['--yes'], ['--dry-run'], ['--check']]) {
       const { code, stdout, stderr } = await b.members(['sync', '--file', file, ...mode]);
       expect(code, stderr).toBe(9);
-      expect(stderr).toContain(`error: product ${product.id} would lose ${cap + 1} of its ${on.length} holders, over the cap of ${cap} (the default: 10 % of its holders, at most 50); nothing was changed.`);
+      expect(stderr).toContain(`error: product "${product.title}" (${product.id}) would lose ${cap + 1} of its ${on.length} holders, over the cap of ${cap} (the default: 10 % of its holders, at most 50); nothing was changed.`);
       if (mode[0] === '--yes') expect(stdout).toBe('');
     }
     const explicit = await b.members(['sync', '--file', file, '--yes', '--max-revoke', String(cap)]);
@@ -263,7 +274,12 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(tampered.stderr).toContain(`error: ${edited} was changed after it was written (its hash does not match); nothing was sent.`);
     const elsewhere = await b.members(['sync', '--apply', planFile, '--yes', '--base-url', 'http://127.0.0.1:9']);
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.stderr).toContain(`error: ${planFile} was made for ${b.sandbox.url} (profile default), but the profile in force is default (http://127.0.0.1:9); nothing was sent.`);
+    expect(elsewhere.stderr).toContain(`error: ${planFile} was made for ${b.sandbox.url} (profile default), but the base URL in force is http://127.0.0.1:9 (profile default); `
+      + `nothing was sent. A plan applies only to the server it was planned from: apply it there (--base-url ${b.sandbox.url}), or plan again here: \`members sync --file ${file} --plan-out ${planFile}\``);
+    // The same server under another profile (its URL and token from the environment): another name in the audit log, refused too.
+    const otherProfile = await b.members(['-p', 'other', 'sync', '--apply', planFile, '--yes']);
+    expect(otherProfile.code).toBe(2);
+    expect(otherProfile.stderr).toContain(`error: ${planFile} was made with profile default, but the profile in force is other (the same base URL, ${b.sandbox.url}); nothing was sent.`);
     expect((await b.members(['sync', '--apply', planFile])).code).toBe(2);
     expect(diff(await stats(b.sandbox), beforeRefusals)).toEqual({});
 
@@ -274,8 +290,9 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(applied.code).toBe(7);
     const results = ndjson<ResultRow>(applied.stdout);
     expect(results.map((row) => [row.action, row.result])).toEqual([['grant', 'granted'], ['grant', 'skipped'], ['grant', 'stale'], ['revoke', 'revoked']]);
-    expect(results[2]?.message).toContain('changed since the plan was made (now access on, status active, expiration 2030-01-01); nothing sent');
-    expect(applied.stderr).toContain('error: of 4 changes, 1 was stale (changed since it was planned); see their results for the reasons');
+    const replan = `plan again: \`members sync --file ${file} --plan-out ${planFile}\``;
+    expect(results[2]?.message).toContain(`changed since the plan was made (now access on, status active, expiration 2030-01-01); nothing sent: ${replan}`);
+    expect(applied.stderr).toContain(`error: of 4 changes, 1 was stale (changed since it was planned); see their results for the reasons, fix the cause, then ${replan}, then apply the new plan`);
     const now = new Map((await dump(b, product.id)).map((held) => [held.student.id, held]));
     expect(now.get(third?.id as string)?.expiration_date).toBe('2030-01-01');
     expect(now.has(on[0]?.student.id as string)).toBe(false);
@@ -295,8 +312,10 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const session = terminalSession(['sync', '--file', file, '--max-revoke', '1', '--no-color'], { env: b.sandbox.env, columns: 160 });
     await session.waitFor(/Type 2 to confirm:/);
     const screen = session.output();
-    expect(screen).toMatch(new RegExp(`│ grant +│ 2 +│ ${newcomer?.email} +│ ${product.id} │ none `));
-    expect(screen).toMatch(new RegExp(`│ revoke +│ +│ ${on[0]?.student.email} +│ ${product.id} │ on `));
+    // The title shrinks before the id is cut (a long one may end in …).
+    const title = `${product.title.slice(0, 12).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^│]*`;
+    expect(screen).toMatch(new RegExp(`│ grant +│ 2 +│ ${newcomer?.email} +│ ${title} +│ ${product.id} │ none `));
+    expect(screen).toMatch(new RegExp(`│ revoke +│ +│ ${on[0]?.student.email} +│ ${title} +│ ${product.id} │ on `));
     expect(screen).toContain('Plan for 1 product: 1 to grant, 0 to restore, 0 to change expiration, 1 to revoke,');
     expect(screen).toContain('Apply 2 changes (1 grant, 1 revoke)? Type 2 to confirm:');
     session.type('2\r');
@@ -305,6 +324,59 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const now = new Set(withAccess(await dump(b, product.id)).map((held) => held.student.id));
     expect(now.has(newcomer?.id as string)).toBe(true);
     expect(now.has(on[0]?.student.id as string)).toBe(false);
+  }, 60_000);
+
+  it.skipIf(!HAS_SCRIPT || _name !== 'default')('at an 80-column terminal the plan fits: products by title, the action whole, the note whole under its row', async () => {
+    const product = await productWith((subs) => subs.some((h) => h.active === 0 && h.status !== null && h.status !== 'active')
+      && withAccess(subs).some((h) => h.status === 'active'));
+    const on = withAccess(product.subscriptions);
+    const lapsed = product.subscriptions.find((h) => h.active === 0 && h.status !== null && h.status !== 'active') as Held;
+    const moved = on.find((h) => h.status === 'active') as Held;
+    const file = writeCsv(b.dir, 'narrow.csv', ['student,product_id,expiration_date',
+      `${lapsed.student.email},${product.id},2031-06-30`, `${moved.student.email},${product.id},2031-01-31`,
+      ...on.filter((held) => held !== moved).map((held) => `${held.student.id},${product.id},`)]);
+    const json = await b.members(['sync', '--file', file, '--dry-run', '-o', 'json']);
+    const plan = JSON.parse(json.stdout) as PlanRow[];
+    expect(plan.map((row) => row.action)).toEqual(['restore', 'change-expiration']);
+    expect(plan[0]?.note).toContain(`status ${lapsed.status} becomes`);
+
+    const session = terminalSession(['sync', '--file', file, '--dry-run', '--no-color'], { env: b.sandbox.env, columns: 80 });
+    expect(await session.exited).toBe(0);
+    const table = session.output().split(/\r?\n/).filter((line) => line.includes('│'));
+    expect(table.length).toBeGreaterThanOrEqual(3);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(table.some((line) => line.includes('│ change-expiration │'))).toBe(true);
+    expect(table.join('\n')).toContain(`│ ${product.title.slice(0, 8)}`);
+    // The note is read whole, over as many lines as it takes; the product id (json has it) made room.
+    const squashed = (text: string) => text.replace(/[│\s]/g, '');
+    expect(squashed(table.join(''))).toContain(squashed(plan[0]?.note ?? 'a note'));
+    expect(table.join('\n')).not.toContain(product.id);
+  }, 60_000);
+
+  it('a row naming a student not on the platform is not-found: listed with its line, drift for --check, never sent, exit 7 when applied', async () => {
+    const product = await productWith((subs) => withAccess(subs).length >= 3);
+    const on = withAccess(product.subscriptions);
+    const [newcomer] = nonHolders(product.subscriptions, 1, 40);
+    const nobody = `nobody-${_name}@example.com`;
+    const file = writeCsv(b.dir, `unknown-${_name}.csv`, ['student,product_id', ...on.map((held) => `${held.student.id},${product.id}`),
+      `${nobody},${product.id}`, `${newcomer?.email},${product.id}`]);
+    const line = on.length + 2;
+    const dry = await b.members(['sync', '--file', file, '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as PlanRow[];
+    expect(plan.map((row) => [row.action, row.line, row.student])).toEqual([['not-found', line, nobody], ['grant', line + 1, newcomer?.email]]);
+    expect(plan[0]?.note).toBe(`no student ${nobody} on the platform: never sent (exit 7 when applied); import the student first (members students import), then sync again`);
+    expect(dry.stderr).toContain(`, ${on.length} already in sync, 1 row naming a student not on the platform (not-found: never sent).`);
+    expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(8);
+
+    const counted = await stats(b.sandbox);
+    const applied = await b.members(['sync', '--file', file, '--yes', '-o', 'ndjson']);
+    expect(applied.code).toBe(7);
+    const results = ndjson<ResultRow>(applied.stdout);
+    expect(results.map((row) => [row.line, row.action, row.result])).toEqual([[line, 'not-found', 'failed'], [line + 1, 'grant', 'granted']]);
+    expect(results[0]?.message).toBe(plan[0]?.note);
+    // The plan's reads and the newcomer's grant: nothing sent, nor looked up, for the student who is not there.
+    expect(diff(await stats(b.sandbox), counted)).toEqual({ 'GET /api/v1/products': 1, 'GET /api/v1/students': 4, [CHANGES[0] as string]: 1 });
   }, 60_000);
 
   it('killed with SIGKILL mid-apply, then run again: every change applied exactly once', async () => {

@@ -29,13 +29,17 @@ The file is the desired state: every student and product it names should have ac
 subscription with access to a product in scope (named in the file or by --product) that no row
 names is revoked. Nothing outside the products in scope is touched. An empty file, or any invalid
 row, is refused (exit 2) before any request: an empty export must never revoke everyone.
+A row naming a student who is not on the platform is valid but cannot be applied: the plan lists
+it as not-found (with its line), --check counts it as drift (8), and applying sends the other
+changes, never that row, and exits 7. Import the student first (members students import).
 
 Plan kinds: grant (no subscription), restore (a subscription without access: revoked and granted
 again, keeping its accession date unless the file gives one), change-expiration (the file's
-expiration_date differs; an empty cell leaves it alone), revoke, and rows already in sync.
+expiration_date differs; an empty cell leaves it alone), revoke, not-found, and rows already in sync.
 
 Exit codes: 0 done (or nothing to do); 2 invalid input, or --yes missing off a terminal; 7 a change
-failed or was stale; 8 --check found changes to make; 9 a product would lose more holders than
+failed, was stale or names a student not on the platform; 8 --check found changes to make (a
+notice, not an error); 9 a product would lose more holders than
 --max-revoke (or the default cap) allows: nothing was changed. See \`members help exit-codes\`.
 `)
     .action(lazyAction(runner, () => import('./actions.js'), 'sync'));

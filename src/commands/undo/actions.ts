@@ -17,7 +17,7 @@ import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
-import { UndoConflictError, applyUndo, planRunUndo, planUndo, refusalCounts, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { UndoConflictError, applyUndo, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import { productLabel } from '../../domain/changes.js';
 import { productTitlesOf } from '../../session/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
@@ -154,8 +154,11 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   const titles = await productTitlesOf(session, [...new Set(steps.flatMap((step) => (step.record.product_id ? [step.record.product_id] : [])))]);
   const planned = (step: RunStep) => plannedRow(step, titles);
   const refused = steps.length - doable.length;
+  const removed = doable.filter((step) => undoCaveat(step.record.id, step.plan as UndoPlan) !== undefined).length;
   messages.notice(`Run ${run.id} (${run.command}): ${plural(steps.length, 'change')}; ${doable.length} to undo, newest first`
-    + `${refused > 0 ? `; ${refused} cannot be undone: ${refusalCounts(steps)}` : ''}.`);
+    + `${refused > 0 ? `; ${refused} cannot be undone: ${refusalCounts(steps)}` : ''}`
+    + `${removed > 0 ? `; ${plural(removed, 'restore')} of a subscription without access ${removed === 1 ? 'is' : 'are'} undone by removing the subscription: `
+      + 'its former status and dates cannot be recreated through the API (they stay in the audit record)' : ''}.`);
   if (io.stdout.isTTY && !globals.out) await withOutput(session, (output) => output.list(steps.map(planned), RUN_UNDO_VIEW));
   const api = await session.api();
   await session.announceChange();
@@ -203,9 +206,10 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
 
 function plannedRow(step: RunStep, titles: ProductTitles): JsonRecord {
   const { record } = step;
+  const message = step.refusal ?? (step.plan && undoCaveat(record.id, step.plan)) ?? null;
   return {
     id: record.id, action: record.action, student: record.student ?? record.student_id ?? null,
     product_title: record.product_id ? titles.get(record.product_id) ?? null : null, product_id: record.product_id ?? null,
-    result: step.plan ? 'to undo' : 'cannot be undone', message: step.refusal ?? null,
+    result: step.plan ? 'to undo' : 'cannot be undone', message,
   };
 }

@@ -65,12 +65,12 @@ const describe = (held: Subscription | undefined) => {
 };
 
 /** Found changed: stale (a person decides), unless it is already as planned (then nothing is left to do). */
-function foundChanged(change: PlannedChange, base: Outcome, held: Subscription | undefined, when: string): Outcome {
+function foundChanged(change: PlannedChange, base: Outcome, held: Subscription | undefined, when: string, replan: string): Outcome {
   const what = productLabel(change.productId, held);
   if (asPlanned(held, change)) {
     return { ...base, result: 'skipped', message: `${what} of ${change.student} is already as planned (${describe(held)}; ${when}); nothing sent` };
   }
-  return { ...base, result: 'stale', message: `${what} of ${change.student} changed since the plan was made (now ${describe(held)}); nothing sent. Plan again` };
+  return { ...base, result: 'stale', message: `${what} of ${change.student} changed since the plan was made (now ${describe(held)}); nothing sent: ${replan}` };
 }
 
 export interface SyncApplyOptions {
@@ -78,6 +78,8 @@ export interface SyncApplyOptions {
   verify: boolean;
   /** The audit log's command: `sync` unless another command plans such changes (`subscriptions extend`). */
   command?: string;
+  /** How to plan a stale change again (`plan again: \`members sync --file F --plan-out P\``). */
+  replan: string;
 }
 
 /** The sync's changes as the bulk engine's operation. */
@@ -90,11 +92,14 @@ export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<Pla
 
 async function applyChange(context: RowContext, change: PlannedChange, options: SyncApplyOptions): Promise<Outcome> {
   const { api } = context;
+  if (change.action === 'not-found') {
+    return { action: change.action, student: change.student, product_id: change.productId, result: 'failed', message: change.notes.join('; '), reason: context.reason };
+  }
   const studentId = change.studentId ?? (await resolveStudent(api, change.student, { cache: context.cache, fetch: true })).id;
   const base: Outcome = { action: change.action, student: change.student, student_id: studentId, product_id: change.productId, result: 'failed', message: '', reason: context.reason };
   if (options.verify) {
     const held = await studentProduct(api, studentId, change.productId);
-    if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else');
+    if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else', options.replan);
   }
   const before = change.from && heldSubscription(change.productId, change.from);
   const about = { student: change.student, student_id: studentId, product_id: change.productId };
@@ -113,7 +118,7 @@ async function applyChange(context: RowContext, change: PlannedChange, options: 
           throw error;
         }
         pending?.dropped();
-        return foundChanged(change, base, now, 'granted meanwhile by someone else');
+        return foundChanged(change, base, now, 'granted meanwhile by someone else', options.replan);
       }
       const { data, requestId, recovered } = granted;
       await pending?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
@@ -167,9 +172,10 @@ const recoveredNote = (recovered: boolean | undefined) => (recovered ? ' (an unc
 /**
  * How an applied sync ends: its fatal error, an interruption (130), changes
  * that failed or were stale (7; 6 when every failure was transient), else
- * undefined. `again` says how to finish the work.
+ * undefined. `again` says how to finish the work; `replan`, how to when a
+ * change was stale (applying the same plan again would find it stale again).
  */
-export function syncRunError(summary: BulkSummary, fatal: unknown, again: string): unknown {
+export function syncRunError(summary: BulkSummary, fatal: unknown, again: string, replan = again): unknown {
   if (fatal !== undefined) return fatal;
   const of = `${summary.processed} of ${plural(summary.rows, 'change')}`;
   if (summary.interrupted) return new InterruptedError(`interrupted after ${of}; ${again} to apply the rest`);
@@ -183,5 +189,5 @@ export function syncRunError(summary: BulkSummary, fatal: unknown, again: string
   }
   if (failed + stale === 0) return undefined;
   const what = [failed > 0 ? `${failed} failed` : '', stale > 0 ? `${stale} ${stale === 1 ? 'was' : 'were'} stale (changed since it was planned)` : ''].filter(Boolean).join(' and ');
-  return new BulkFailedError(`of ${plural(summary.rows, 'change')}, ${what}; see their results for the reasons, fix the cause, then ${again}`);
+  return new BulkFailedError(`of ${plural(summary.rows, 'change')}, ${what}; see their results for the reasons, fix the cause, then ${stale > 0 ? replan : again}`);
 }

@@ -13,6 +13,9 @@
  *   (the same revoke-then-grant); a row without one leaves it alone, and
  *   `accession_date` is never a reason to change anything;
  * - else: in sync.
+ * A student the student list does not hold (the walk reads the whole
+ * platform) is not there: its row is `not-found`, listed in the plan and
+ * never sent (applying it fails, exit 7; --check counts it as drift).
  * Then every subscription with access to a product in scope whose student no
  * row names is a `revoke`. Nothing outside the products in scope is looked at.
  *
@@ -23,11 +26,12 @@
 import type { StudentKey } from '../../api/endpoints/student-key.js';
 import { UsageError } from '../../lib/errors.js';
 import { pluralWord, today } from '../../lib/values.js';
-import { renewalDates } from '../changes.js';
+import { productLabel, renewalDates } from '../changes.js';
 import { resetsStatus, statusResetNote } from '../grant-status.js';
 import type { SnapshotStudent, SnapshotSubscription } from '../snapshot.js';
 
-export const SYNC_ACTIONS = ['grant', 'restore', 'change-expiration', 'revoke'] as const;
+/** `not-found`: a row whose student is not on the platform; it cannot be applied, and is never sent. */
+export const SYNC_ACTIONS = ['grant', 'restore', 'change-expiration', 'revoke', 'not-found'] as const;
 export type SyncAction = (typeof SYNC_ACTIONS)[number];
 
 /** One valid row of the file, its product resolved to an id. */
@@ -58,7 +62,7 @@ export interface PlannedChange {
   line?: number;
   /** The STUDENT as the file gives it; for a revoke, the student's e-mail (else its id). */
   student: string;
-  /** Undefined when the student is not in the snapshot (a grant: looked up when applied). */
+  /** Undefined when the student is not on the platform (`not-found`). */
   studentId?: string;
   productId: string;
   /** The dates granted (every action but revoke). */
@@ -66,7 +70,7 @@ export interface PlannedChange {
   expiration?: string;
   /** The subscription as it was read; undefined: none. */
   from?: HeldState;
-  /** What the operator should know: a status reset, an expiration already past, a student to look up. */
+  /** What the operator should know: a status reset, an expiration already past, a student not on the platform. */
   notes: string[];
 }
 
@@ -137,6 +141,9 @@ export function parseRevokeCap(text: string): RevokeCap {
   return match[2] === '%' ? { percent: value } : { count: value };
 }
 
+const notFoundNote = (student: string) =>
+  `no student ${student} on the platform: never sent (exit 7 when applied); import the student first (members students import), then sync again`;
+
 /** The plan of `rows` for `products` against `state`. */
 export function planSync(rows: readonly DesiredRow[], products: readonly string[], state: SyncState, options: SyncOptions): SyncPlan {
   const plan: SyncPlan = { products: [...products], changes: [], inSync: 0, statusChanges: [], leftOut: { additions: 0, revocations: 0 }, problems: [], caps: [] };
@@ -193,10 +200,8 @@ export function planSync(rows: readonly DesiredRow[], products: readonly string[
 /** What a row needs, or undefined when the subscription is already as the file says. */
 function changeFor(row: DesiredRow, student: SnapshotStudent | undefined, held: SnapshotSubscription | undefined, date: Date, now: string): PlannedChange | undefined {
   const base = { line: row.line, student: row.student, studentId: student?.id, productId: row.productId };
-  if (!held) {
-    const notes = student ? [] : ['not in the student list read: looked up when applied'];
-    return withPast({ ...base, action: 'grant', accession: row.accession ?? now, expiration: row.expiration, notes }, now);
-  }
+  if (!student) return { ...base, action: 'not-found', notes: [notFoundNote(row.student)] };
+  if (!held) return withPast({ ...base, action: 'grant', accession: row.accession ?? now, expiration: row.expiration, notes: [] }, now);
   const from = heldState(held);
   const expires = dateOf(held.expirationDate);
   if (held.hasAccess && (row.expiration === undefined || row.expiration === expires)) return undefined;
@@ -247,7 +252,7 @@ function revokeOf(held: SnapshotSubscription, state: SyncState): PlannedChange {
 
 /** Changes of the plan by action. */
 export function countActions(changes: readonly PlannedChange[]): Record<SyncAction, number> {
-  const counts: Record<SyncAction, number> = { grant: 0, restore: 0, 'change-expiration': 0, revoke: 0 };
+  const counts: Record<SyncAction, number> = { grant: 0, restore: 0, 'change-expiration': 0, revoke: 0, 'not-found': 0 };
   for (const change of changes) counts[change.action]++;
   return counts;
 }
@@ -266,6 +271,7 @@ export function planSummary(plan: SyncPlan, mode: SyncMode): string {
   const parts = [
     `${count(counts.grant)} to grant`, `${count(counts.restore)} to restore`, `${count(counts['change-expiration'])} to change expiration`,
     `${count(counts.revoke)} to revoke`, `${count(plan.inSync)} already in sync`,
+    ...(counts['not-found'] > 0 ? [`${count(counts['not-found'])} ${pluralWord(counts['not-found'], 'row')} naming a student not on the platform (not-found: never sent)`] : []),
   ];
   const sentences = [`Plan for ${count(plan.products.length)} ${pluralWord(plan.products.length, 'product')}: ${parts.join(', ')}.`];
   const skipped = plan.statusChanges.length;
@@ -279,11 +285,11 @@ export function planSummary(plan: SyncPlan, mode: SyncMode): string {
   return sentences.join(' ');
 }
 
-/** `product 4f6d… would lose 17 of its 120 holders; the cap is 12 (10 % of its holders, at most 50): …` */
-export function capMessage(checks: readonly CapCheck[]): string {
+/** `product "Python Pro" (4f6d…) would lose 17 of its 120 holders, over the cap of 12 (…): …`; by id alone when `titles` lacks it. */
+export function capMessage(checks: readonly CapCheck[], titles: ReadonlyMap<string, string> = new Map()): string {
   const each = checks.map((check) => {
     const rule = check.explicit ? '--max-revoke' : `the default: ${DEFAULT_REVOKE_PERCENT} % of its holders, at most ${DEFAULT_REVOKE_CEILING}`;
-    return `product ${check.productId} would lose ${count(check.revokes)} of its ${count(check.holders)} ${pluralWord(check.holders, 'holder')}, over the cap of ${count(check.cap)} (${rule})`;
+    return `${productLabel(check.productId, undefined, titles.get(check.productId))} would lose ${count(check.revokes)} of its ${count(check.holders)} ${pluralWord(check.holders, 'holder')}, over the cap of ${count(check.cap)} (${rule})`;
   });
   return `${each.join('; ')}; nothing was changed. If the file is right, pass --max-revoke with a higher number or percentage; if it is not (a truncated export?), fix the export`;
 }

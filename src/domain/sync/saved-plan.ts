@@ -70,11 +70,24 @@ export function parseSavedPlan(text: string, name: string): SavedPlan {
   return parsed.data;
 }
 
-/** A plan made for another platform is refused (exit 2) before any request. */
-export function checkPlanTarget(plan: Pick<SavedPlan, 'base_url' | 'profile'>, here: { baseUrl: string; profile: string }, name: string): void {
+/**
+ * A plan is applied where it was made, and as whom: one made for another base
+ * URL, or with another profile (other credentials, another name in the audit
+ * log), is refused (exit 2) before any request.
+ */
+export function checkPlanTarget(plan: Pick<SavedPlan, 'base_url' | 'profile' | 'source'>, here: { baseUrl: string; profile: string }, name: string): void {
+  const replan = `plan again here: \`members sync --file ${plan.source === 'stdin' ? '-' : plan.source} --plan-out ${name}\``;
   if (plan.base_url !== here.baseUrl) {
+    const there = plan.profile === here.profile ? `--base-url ${plan.base_url}` : `--profile ${plan.profile}`;
     throw new UsageError(
-      `${name} was made for ${plan.base_url} (profile ${plan.profile}), but the profile in force is ${here.profile} (${here.baseUrl || 'no base URL'}); nothing was sent. Run with --profile ${plan.profile}`,
+      `${name} was made for ${plan.base_url} (profile ${plan.profile}), but the base URL in force is ${here.baseUrl || 'none'} (profile ${here.profile}); `
+        + `nothing was sent. A plan applies only to the server it was planned from: apply it there (${there}), or ${replan}`,
+    );
+  }
+  if (plan.profile !== here.profile) {
+    throw new UsageError(
+      `${name} was made with profile ${plan.profile}, but the profile in force is ${here.profile} (the same base URL, ${here.baseUrl}); nothing was sent. `
+        + `A plan is applied with the profile it was made with (its credentials, its name in the audit log): run with --profile ${plan.profile}, or ${replan}`,
     );
   }
 }

@@ -13,15 +13,15 @@ import type { PlanRecord } from '../../domain/sync/records.js';
 import { plural } from '../../lib/values.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../output/index.js';
-import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
+import { SYNC_RESULT_VIEW, syncPlanView } from '../../views/sync.js';
 import type { Session } from '../session.js';
 import { TYPE_TO_CONFIRM_ABOVE, applyRun, type RunPresentation } from '../bulk/run.js';
 
-/** The plan's records to stdout (or --out), in the output format asked. */
-export async function printPlanRecords(session: Session, records: readonly PlanRecord[]): Promise<void> {
+/** The plan's records to stdout (or --out), in the output format asked; a table names the products by their `titles`. */
+export async function printPlanRecords(session: Session, records: readonly PlanRecord[], titles?: ReadonlyMap<string, string>): Promise<void> {
   const output = await session.output();
   try {
-    await output.list(records, SYNC_PLAN_VIEW);
+    await output.list(records, syncPlanView(titles));
     await output.close();
   } catch (error) {
     await output.abort();
@@ -29,12 +29,16 @@ export async function printPlanRecords(session: Session, records: readonly PlanR
   }
 }
 
+export const NOTHING_TO_CHANGE = 'Nothing to change.';
+
 export interface ApplySettings {
   source: string;
   reason?: string;
   concurrency: number;
   /** Read each change's state first (a saved plan). */
   verify: boolean;
+  /** A saved plan's: the file it was planned from (`stdin`), to plan a stale change again. */
+  planSource?: string;
   /** Another command applying changes of this kind (`subscriptions extend`): its name in the audit log, its question, its summary line. */
   as?: {
     command: string;
@@ -52,28 +56,33 @@ export interface ApplySettings {
 export async function applyPlan(session: Session, api: Api, changes: readonly PlannedChange[], settings: ApplySettings): Promise<void> {
   const messages = await session.messages();
   if (changes.length === 0) {
-    messages.notice('Nothing to change.');
+    messages.notice(NOTHING_TO_CHANGE);
     return;
   }
   await session.announceChange();
   const { as } = settings;
+  // A row whose student is not on the platform is never sent: it is no change to confirm.
+  const sent = changes.filter((change) => change.action !== 'not-found').length;
   if (as) await session.confirm(as.question, changes.length > TYPE_TO_CONFIRM_ABOVE ? String(changes.length) : undefined);
-  else await session.confirm(`Apply ${plural(changes.length, 'change')} (${describeCounts(changes)})?`, String(changes.length));
+  else if (sent > 0) await session.confirm(`Apply ${plural(sent, 'change')} (${describeCounts(changes)})?`, String(sent));
   const rows = changes.map((change) => ({ line: change.line ?? 0, identity: { action: change.action, student: change.student, product_id: change.productId }, plan: change }));
   const run: PlannedRun<PlannedChange> = { rows, invalid: [], todo: rows.map((row, index) => ({ index, line: row.line, plan: row.plan })) };
   const again = as?.again ?? (settings.verify ? 'apply the same plan again (changes already applied come back "skipped")' : 'run the same sync again (it plans only what is left)');
+  const replan = settings.verify
+    ? `plan again: \`members sync --file ${settings.planSource === 'stdin' ? '-' : settings.planSource} --plan-out ${settings.source}\`, then apply the new plan`
+    : again;
   const presentation: RunPresentation = {
-    view: as?.view ?? SYNC_RESULT_VIEW, printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again),
+    view: as?.view ?? SYNC_RESULT_VIEW, printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again, replan),
   };
   const recorded = (runId: string) => messages.notice(`Recorded as run ${runId}: \`members history --run ${runId}\` lists its changes, \`members undo ${runId}\` reverses them.`);
-  await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command }), run, { api, dryRun: false, reason: settings.reason },
+  await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command, replan }), run, { api, dryRun: false, reason: settings.reason },
     { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, { onRecorded: recorded },
     { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation);
 }
 
 /** `41 grant, 17 revoke` */
 const describeCounts = (changes: readonly PlannedChange[]) =>
-  Object.entries(countActions(changes)).filter(([, n]) => n > 0).map(([action, n]) => `${n} ${action}`).join(', ');
+  Object.entries(countActions(changes)).filter(([action, n]) => n > 0 && action !== 'not-found').map(([action, n]) => `${n} ${action}`).join(', ');
 
 /** The printed result: revokes have no line in the file. */
 const printed = (outcome: BulkRowOutcome): JsonRecord => ({

@@ -13,7 +13,7 @@ import { plural } from '../../lib/values.js';
 import type { Api } from '../../api/client.js';
 import { RunPlanner, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
 import { readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
-import { resolveProduct } from '../../domain/names.js';
+import { productTitles, resolveProduct } from '../../domain/names.js';
 import { capMessage, overCap, planSummary, planSync, type SyncPlan } from '../../domain/sync/plan.js';
 import { planRecord } from '../../domain/sync/records.js';
 import { desiredRowReader, desiredRows, productsInScope, refuseEmpty, refuseProductColumn, syncColumns, type DesiredCells } from '../../domain/sync/rows.js';
@@ -21,7 +21,7 @@ import { assertFieldsBeforeChange } from '../../output/fields.js';
 import type { Messages } from '../../output/messages.js';
 import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
 import type { Session } from '../session.js';
-import { applyPlan, printPlanRecords } from './apply.js';
+import { NOTHING_TO_CHANGE, applyPlan, printPlanRecords } from './apply.js';
 import { readState } from '../read-state.js';
 import type { FileSync } from './flags.js';
 import { openPlanOut, writePlan } from './saved-plan.js';
@@ -47,7 +47,9 @@ export async function syncFromFile(session: Session, request: FileSync): Promise
     const plan = await planFromFile(session, request, source);
     if (planFile) await writePlan(session, planFile, plan, { source, mode: request.mode, path: request.planOut as string });
     if (request.check && plan.changes.length > 0) {
-      throw new DriftError(`the platform differs from ${source}: ${plural(plan.changes.length, 'change')} would make it match (--check changes nothing)`);
+      const drift = `Drift: the platform differs from ${source}: ${plural(plan.changes.length, 'change')} would make it match (--check changes nothing; exit 8).`;
+      (await session.messages()).notice(drift);
+      throw new DriftError(drift);
     }
     if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false });
   } finally {
@@ -62,6 +64,8 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   const offline = await readRows(session, request, source, messages);
   const api = await session.api();
   const { rows, products } = await resolveRowProducts(api, request, offline, source, messages);
+  // Read with the products just resolved (--product and product cells are checked against the list): no request of its own.
+  const titles = await productTitles(api);
   const snapshot = await readState(session, api, messages);
   const plan = planSync(rows, products, snapshot, {
     mode: request.mode, includeStatusChanges: request.includeStatusChanges, maxRevoke: request.maxRevoke, now: new Date(),
@@ -75,10 +79,12 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   }
   // A run that changes nothing prints the plan as its result; one that changes shows it on a terminal before asking.
   const applying = applies(request);
-  if (!applying || (io.stdout.isTTY && !globals.out && plan.changes.length > 0)) await printPlanRecords(session, plan.changes.map(planRecord));
+  if (!applying || (io.stdout.isTTY && !globals.out && plan.changes.length > 0)) await printPlanRecords(session, plan.changes.map(planRecord), titles);
   messages.notice(planSummary(plan, request.mode));
+  // The words of an applied run that finds nothing to do (applyPlan), in every mode.
+  if (!applying && plan.changes.length === 0) messages.notice(NOTHING_TO_CHANGE);
   const over = overCap(plan);
-  if (over.length > 0) throw new RevokeCapError(capMessage(over));
+  if (over.length > 0) throw new RevokeCapError(capMessage(over, titles));
   return plan;
 }
 

@@ -13,6 +13,7 @@ import { plural } from '../../lib/values.js';
 import type { SyncMode, SyncPlan } from '../../domain/sync/plan.js';
 import { changeOf, planRecord } from '../../domain/sync/records.js';
 import { checkPlanTarget, parseSavedPlan, savedPlanText } from '../../domain/sync/saved-plan.js';
+import { productTitles } from '../../domain/names.js';
 import type { Session } from '../session.js';
 import type { PlanSync } from './flags.js';
 import { applyPlan, printPlanRecords } from './apply.js';
@@ -54,7 +55,11 @@ export async function applySavedPlan(session: Session, request: PlanSync): Promi
   }
   const messages = await session.messages();
   messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${plural(plan.products.length, 'product')}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
-  if (io.stdout.isTTY && !globals.out && plan.changes.length > 0) await printPlanRecords(session, plan.changes);
   const api = await session.api();
-  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, reason: request.reason, concurrency: request.concurrency, verify: true });
+  if (io.stdout.isTTY && !globals.out && plan.changes.length > 0) {
+    // A plan holds product ids: the table names them by title, for one read of the product list (none offline).
+    const titles = await productTitles(api).catch(() => undefined);
+    await printPlanRecords(session, plan.changes, titles);
+  }
+  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true });
 }

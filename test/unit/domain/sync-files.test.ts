@@ -213,11 +213,21 @@ describe('saved plans', () => {
     expect(() => parseSavedPlan(JSON.stringify({ ...saved, mode: '' }), 'p.json')).toThrow(/ at mode\); make one/);
   });
 
-  it('a plan for another base URL is refused, naming its profile', () => {
-    expect(() => checkPlanTarget(body(), { baseUrl: 'https://members.example.com', profile: 'other' }, 'p.json')).not.toThrow();
+  it('a plan for another base URL, or made with another profile, is refused, saying what differs and what to do', () => {
+    expect(() => checkPlanTarget(body(), { baseUrl: 'https://members.example.com', profile: 'prod' }, 'p.json')).not.toThrow();
+    const replan = 'plan again here: `members sync --file access.csv --plan-out p.json`';
     expect(() => checkPlanTarget(body(), { baseUrl: 'http://127.0.0.1:8787', profile: 'sandbox' }, 'p.json')).toThrow(new UsageError(
-      'p.json was made for https://members.example.com (profile prod), but the profile in force is sandbox (http://127.0.0.1:8787); nothing was sent. Run with --profile prod',
+      'p.json was made for https://members.example.com (profile prod), but the base URL in force is http://127.0.0.1:8787 (profile sandbox); nothing was sent. '
+        + `A plan applies only to the server it was planned from: apply it there (--profile prod), or ${replan}`,
     ));
-    expect(() => checkPlanTarget(body(), { baseUrl: '', profile: 'default' }, 'p.json')).toThrow(/profile in force is default \(no base URL\)/);
+    // The same profile: the base URL was given otherwise (--base-url, MEMBERS_BASE_URL); --profile would change nothing.
+    expect(() => checkPlanTarget(body(), { baseUrl: 'http://127.0.0.1:8787', profile: 'prod' }, 'p.json'))
+      .toThrow('but the base URL in force is http://127.0.0.1:8787 (profile prod); nothing was sent. A plan applies only to the server it was planned from: apply it there (--base-url https://members.example.com), or');
+    expect(() => checkPlanTarget(body(), { baseUrl: '', profile: 'prod' }, 'p.json')).toThrow(/the base URL in force is none \(profile prod\)/);
+    expect(() => checkPlanTarget(body(), { baseUrl: 'https://members.example.com', profile: 'other' }, 'p.json')).toThrow(new UsageError(
+      'p.json was made with profile prod, but the profile in force is other (the same base URL, https://members.example.com); nothing was sent. '
+        + `A plan is applied with the profile it was made with (its credentials, its name in the audit log): run with --profile prod, or ${replan}`,
+    ));
+    expect(() => checkPlanTarget({ ...body(), source: 'stdin' }, { baseUrl: 'https://members.example.com', profile: 'other' }, 'p.json')).toThrow('`members sync --file - --plan-out p.json`');
   });
 });

@@ -71,7 +71,7 @@ describe('planSync', () => {
     expect(plan.problems).toEqual([]);
     expect(plan.statusChanges).toEqual([]);
     expect(plan.leftOut).toEqual({ additions: 0, revocations: 0 });
-    expect(countActions(plan.changes)).toEqual({ grant: 1, restore: 1, 'change-expiration': 1, revoke: 1 });
+    expect(countActions(plan.changes)).toEqual({ grant: 1, restore: 1, 'change-expiration': 1, revoke: 1, 'not-found': 0 });
   });
 
   it('never looks at products out of scope, nor at holders without access', () => {
@@ -114,12 +114,20 @@ describe('planSync', () => {
     expect(plan.changes[0]).toMatchObject({ action: 'restore', expiration: '2027-01-01' });
   });
 
-  it('a student the snapshot does not hold is a grant looked up when applied; it never matches a holder', () => {
+  it('a student the snapshot does not hold (the whole platform) is not-found: listed, never sent, counted; it never matches a holder', () => {
     const platform = state(students, [held(1, P)]);
-    const plan = planSync([row(2, 'new@example.com'), row(3, 's1')], [P], platform, options());
+    const plan = planSync([row(2, 'new@example.com', P, { expiration: '2020-01-01' }), row(3, 's1')], [P], platform, options());
     expect(plan.changes).toEqual([
-      { action: 'grant', line: 2, student: 'new@example.com', studentId: undefined, productId: P, accession: TODAY, expiration: undefined, notes: ['not in the student list read: looked up when applied'] },
+      {
+        action: 'not-found', line: 2, student: 'new@example.com', studentId: undefined, productId: P,
+        notes: ['no student new@example.com on the platform: never sent (exit 7 when applied); import the student first (members students import), then sync again'],
+      },
     ]);
+    expect(countActions(plan.changes)['not-found']).toBe(1);
+    expect(planSummary(plan, 'both')).toBe('Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1 already in sync, '
+      + '1 row naming a student not on the platform (not-found: never sent).');
+    // An addition: --remove-only leaves it out.
+    expect(planSync([row(2, 'new@example.com')], [P], platform, options({ mode: 'remove-only', maxRevoke: { count: 1 } })).leftOut.additions).toBe(1);
   });
 
   it('keeps the subscription\'s id as text (undo and a saved plan tell a subscription granted again since by it)', () => {
@@ -212,11 +220,11 @@ describe('planSync', () => {
     const platform = state(students, [held(1, P, { hasAccess: false }), held(2, P), held(3, P), held(4, P, { expirationDate: '2025-12-31' })]);
     const rows = [row(2, 's1'), row(3, 's0'), row(4, 's4', P, { expiration: '2026-12-31' })];
     const addOnly = planSync(rows, [P], platform, options({ mode: 'add-only' }));
-    expect(countActions(addOnly.changes)).toEqual({ grant: 1, restore: 1, 'change-expiration': 1, revoke: 0 });
+    expect(countActions(addOnly.changes)).toEqual({ grant: 1, restore: 1, 'change-expiration': 1, revoke: 0, 'not-found': 0 });
     expect(addOnly.leftOut).toEqual({ additions: 0, revocations: 2 });
     expect(addOnly.caps).toEqual([]);
     const removeOnly = planSync(rows, [P], platform, options({ mode: 'remove-only', maxRevoke: { count: 2 } }));
-    expect(countActions(removeOnly.changes)).toEqual({ grant: 0, restore: 0, 'change-expiration': 0, revoke: 2 });
+    expect(countActions(removeOnly.changes)).toEqual({ grant: 0, restore: 0, 'change-expiration': 0, revoke: 2, 'not-found': 0 });
     expect(removeOnly.leftOut).toEqual({ additions: 3, revocations: 0 });
     expect(removeOnly.inSync).toBe(0);
   });
@@ -274,10 +282,11 @@ describe('planSummary and capMessage', () => {
   const platform = state(students, [held(1, P), held(2, P, { status: 'refunded', expirationDate: '2025-12-31' }), held(3, P, { status: 'canceled', expirationDate: '2025-12-31' })]);
 
   it('reads like the issue says, with thousands separated', () => {
-    const rows = Array.from({ length: 1204 }, (_, i) => row(i + 2, `x${i}@example.com`));
+    const rows = Array.from({ length: 1204 }, (_, i) => row(i + 2, `s${i}`));
+    const everyone = Array.from({ length: 41 }, (_, i) => student(i));
     const big = planSync([], [P, Q, 'p3'], state([], []), options());
     big.inSync = 1204;
-    big.changes = planSync(rows.slice(0, 41), [P], state([], []), options()).changes;
+    big.changes = planSync(rows.slice(0, 41), [P], state(everyone, []), options()).changes;
     expect(planSummary(big, 'both')).toBe('Plan for 3 products: 41 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1,204 already in sync.');
   });
 

@@ -61,13 +61,18 @@ describe('applyUndo: a grant (revoke)', () => {
     ]);
   });
 
-  it('a renewal without a former access to restore: revoked, and says the API cannot recreate one without access', async () => {
+  it('a renewal without a former access to restore: revoked, and says the subscription is removed, its former one not recreated', async () => {
     const { context } = recorder();
     held();
     deleted();
-    expect((await applyUndo(context, RENEW, revokePlan, LABEL)).message).toBe(
-      `revoked the renewed product p1 from ${LABEL}; without access again, as before the renewal (the API cannot recreate a subscription without access)`,
+    const lost = { ...SNAPSHOT, status: 'canceled', active: 0 };
+    expect((await applyUndo(context, RENEW, { ...revokePlan, lost }, LABEL)).message).toBe(
+      `revoked the renewed product p1 from ${LABEL}: the subscription is removed: the one it replaced (without access; status canceled, accession 2024-01-01, expiration 2025-01-01) `
+        + 'cannot be recreated through the API, which creates no subscription without access; its status and dates stay in the audit record n1',
     );
+    held();
+    deleted();
+    expect((await applyUndo(context, RENEW, revokePlan, LABEL)).message).toBe(`revoked the renewed product p1 from ${LABEL}`);
   });
 
   it('refuses, sending nothing and asking nothing, when the subscription changed since it was granted', async () => {

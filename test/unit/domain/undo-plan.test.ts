@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../src/api/endpoints/schemas.js';
 import type { AuditRecord } from '../../../src/audit/log.js';
 import { UsageError } from '../../../src/lib/errors.js';
-import { changesSince, dateOnly, planUndo, UndoConflictError, undoQuestion } from '../../../src/domain/undo.js';
+import { changesSince, dateOnly, planUndo, UndoConflictError, undoQuestion, undoCaveat } from '../../../src/domain/undo.js';
 import { DELETE, GRANT, REVOKE, SNAPSHOT, rec } from '../../helpers/audit-records.js';
 
 /** The message planUndo refuses `target` with, as a usage error (exit 2). */
@@ -62,7 +62,7 @@ describe('planUndo', () => {
     it('restores nothing when the former subscription had no access, or no accession date', () => {
       for (const active of [0, '0', false, null]) {
         expect(planUndo(renew({ ...SNAPSHOT, active }), [])).toEqual({
-          kind: 'revoke', studentId: 's1', productId: 'p1', granted: { ...SNAPSHOT, id: 78 }, restore: undefined,
+          kind: 'revoke', studentId: 's1', productId: 'p1', granted: { ...SNAPSHOT, id: 78 }, restore: undefined, lost: { ...SNAPSHOT, active },
         });
       }
       expect(planUndo(renew({ ...SNAPSHOT, accession_date: null }), [])).toMatchObject({ restore: undefined });
@@ -251,6 +251,13 @@ describe('undoQuestion', () => {
       .toBe('Undo g1: revoke product p1 from maria@example.com?');
     expect(undoQuestion('n1', { kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT, restore: { accession: '2023-05-01' } }, 'maria@example.com'))
       .toBe('Undo n1: revoke the renewed product p1 of maria@example.com and grant it with its former dates (accession 2023-05-01, expiration none)?');
+    expect(undoQuestion('n2', { kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT, lost: { status: 'canceled', accession_date: '2023-05-01 00:00:00', expiration_date: null } }, 'maria@example.com'))
+      .toBe('Undo n2: revoke the renewed product p1 from maria@example.com (the subscription is removed: the one it replaced (without access; status canceled, accession 2023-05-01, expiration none) '
+        + 'cannot be recreated through the API, which creates no subscription without access; its status and dates stay in the audit record n2)?');
+    expect(undoCaveat('n2', { kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT, lost: {} })).toBe('the subscription is removed: the one it replaced (without access; accession none, expiration none) '
+      + 'cannot be recreated through the API, which creates no subscription without access; its status and dates stay in the audit record n2');
+    expect(undoCaveat('g1', { kind: 'revoke', studentId: 's1', productId: 'p1', granted: SNAPSHOT })).toBeUndefined();
+    expect(undoCaveat('r1', { kind: 'grant', studentId: 's1', productId: 'p1', accession: '2024-01-01' })).toBeUndefined();
     expect(undoQuestion('r1', { kind: 'grant', studentId: 's1', productId: 'p1', accession: '2024-01-01', expiration: '2025-01-01' }, 'maria@example.com'))
       .toBe('Undo r1: grant product p1 to maria@example.com again (accession 2024-01-01, expiration 2025-01-01)?');
     expect(undoQuestion('k1', { kind: 'score', studentId: 's1', previous: 7, set: 12 }, 'maria@example.com'))

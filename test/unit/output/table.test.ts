@@ -194,6 +194,26 @@ describe('table, on a terminal', () => {
     expect(await at(60)).toBe('│ Python Pro │ access off: canceled, expired 2024-01-01 │');
   });
 
+  it('a note (wrap) is read whole on a narrow terminal, on more lines of its cell; an empty view can keep quiet', async () => {
+    const view = {
+      noun: 'changes', quietWhenEmpty: true,
+      columns: [{ header: 'action', path: 'action' }, { header: 'product id', path: 'product_id', kind: 'low' as const }, { header: 'note', path: 'note', wrap: true }],
+    };
+    const note = 'status canceled becomes active (the server default)';
+    const rows = [{ action: 'restore', product_id: 'ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213', note }, { action: 'grant', product_id: 'ff7dcfbe', note: '' }];
+    const at = async (columns: number) => (await render({ color: false }, (out) => out.list(rows, view), { stdoutTTY: true, columns })).stdout.split('\n');
+    expect((await at(120))[3]).toBe(`│ restore │ ff7dcfbe-efc5-4f45-b1ca-ffb7622f7213 │ ${note} │`);
+    // The id (low) is dropped whole, never cut; the note's words are all there, none cut with '…'.
+    const narrow = await at(30);
+    expect(narrow.every((line) => line.length <= 30)).toBe(true);
+    expect(narrow.join('\n')).not.toContain('…');
+    expect(narrow.join('\n')).not.toContain('ff7dcfbe');
+    const noteText = narrow.slice(3).map((line) => line.split('│')[2]?.trim() ?? '').join(' ').replace(/\s+/g, ' ');
+    expect(noteText).toContain(note);
+    const empty = await render({ color: false }, (out) => out.list([], view), { stdoutTTY: true, columns: 80 });
+    expect(empty.stderr).toBe('');
+  });
+
   it('the history keeps its REASON and its ID (for `members undo`) on a narrow terminal: user, profile, command, product id, then student go first', async () => {
     const record = {
       time: '2026-03-05T12:00:00Z', user: 'ana', profile: 'production', command: 'students revoke', student: 'maria@example.com',
