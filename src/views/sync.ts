@@ -8,7 +8,7 @@ const PRODUCT: Column = { header: 'product', path: 'product_id' };
  * The plan's table, its products by title when `titles` knows them (the id
  * beside it). What a plan is read for stays on a narrow terminal: the action
  * is never cut and the note (a status reset, a student not on the platform)
- * goes under its row, whole; the expiration now, the access now (the action
+ * wraps whole in its cell; the expiration now, the access now (the action
  * says it) and the product id go first, then the line, then the new expiry. -o json/csv carry every field whatever the width.
  */
 export function syncPlanView(titles: ReadonlyMap<string, string> = new Map()): View {
