@@ -9,7 +9,7 @@ import { NotFoundError, RouteMissError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { getStudent } from '../api/endpoints/students.js';
 import type { Student } from '../api/endpoints/schemas.js';
-import { describeKey, parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
+import { describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */
@@ -28,6 +28,8 @@ export interface ResolveOptions {
   cache?: StudentCache;
   /** Look the student up even when given an id (for its name, or to prove it exists). */
   fetch?: boolean;
+  /** How the server writes CPFs, when known: a CPF typed the other way is tried in the server's spelling first. */
+  spelling?: CpfSpelling;
 }
 
 const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
@@ -45,7 +47,7 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   const cached = cache?.get(name);
   if (cached) return { ...(await cached), input, key };
 
-  const lookup = lookUpStudent(api, key, input).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
+  const lookup = lookUpStudent(api, key, input, options.spelling).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
   if (cache) {
     cache.set(name, lookup);
     lookup.then(
@@ -68,9 +70,9 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
  * is not found, the error also says which student was probably meant
  * (`input` is the argument as typed, for the command to re-run).
  */
-export async function lookUpStudent(api: Api, key: StudentKey, input = key.value): Promise<Student> {
+export async function lookUpStudent(api: Api, key: StudentKey, input = key.value, spelling?: CpfSpelling): Promise<Student> {
   try {
-    return await getStudent(api, key);
+    return await getStudent(api, key, spelling);
   } catch (error) {
     throw await withGuess(api, key, input, error);
   }

@@ -26,7 +26,7 @@ import type { Api } from '../api/client.js';
 import { fetchPage } from '../api/pagination/pages.js';
 import { walkPages, type Page, type PageInfo } from '../api/pagination/paginate.js';
 import { Student, type Subscription } from '../api/endpoints/schemas.js';
-import { parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
+import { cpfSpelling, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
 import { CliError, ExitCode } from '../lib/errors.js';
 import { personName } from '../lib/people.js';
 import { batchesOf } from '../lib/batches.js';
@@ -64,6 +64,8 @@ export interface FirstPage {
   hasMore: boolean;
   /** Every record carries its `subscriptions` (the server honoured `with=subscriptions`). */
   withSubscriptions: boolean;
+  /** How the server writes the CPFs on the page (the more of them, on a tie punctuated); undefined when it holds none. */
+  cpfSpelling?: CpfSpelling;
 }
 
 export interface SnapshotOptions {
@@ -336,5 +338,19 @@ function firstFacts(page: Page<Student>): FirstPage {
   if (info.perPage !== undefined && info.perPage > 0) facts.perPage = info.perPage;
   if (info.lastPage !== undefined) facts.lastPage = info.lastPage;
   if (info.total !== undefined) facts.total = info.total;
+  const spelling = spellingOf(page.records);
+  if (spelling !== undefined) facts.cpfSpelling = spelling;
   return facts;
+}
+
+function spellingOf(students: readonly Pick<Student, 'document'>[]): CpfSpelling | undefined {
+  let punctuated = 0;
+  let bare = 0;
+  for (const student of students) {
+    const spelling = student.document ? cpfSpelling(student.document) : undefined;
+    if (spelling === 'punctuated') punctuated++;
+    else if (spelling === 'bare') bare++;
+  }
+  if (punctuated + bare === 0) return undefined;
+  return bare > punctuated ? 'bare' : 'punctuated';
 }

@@ -10,7 +10,7 @@ import { beforeAll } from 'vitest';
 import { BIN, run, sandboxGet, useSandboxProcess, tempDir, type SandboxProcess } from './harness.js';
 
 export interface Sub { product_id: string; active?: number | null; expiration_date?: string | null }
-export interface Student { id: string; email: string; subscriptions?: Sub[] }
+export interface Student { id: string; email: string; document?: string | null; subscriptions?: Sub[] }
 export interface Product { id: string; title: string }
 export interface BulkResult { line: number; student: string; product_id: string; result: string; message: string }
 

@@ -181,6 +181,24 @@ describe('revoke and import, and dry runs, read either way alike', () => {
   }, 120_000);
 });
 
+describe('CPFs typed the other way than the server writes them', () => {
+  it('cost one lookup each once the first page has told the spelling: auto sends 8 fewer than rows', async () => {
+    const pair = await twins([], 2_000);
+    const productId = pair.productIds[0] as string;
+    const people = pair.students.filter((student) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(student.document ?? '') && holds(student, productId) === 0).slice(0, 8);
+    expect(people).toHaveLength(8);
+    const file = writeCsv(dir, 'bare-cpf.csv', ['student,product_id', ...people.map((student) => `${(student.document as string).replace(/\D/g, '')},${productId}`)]);
+    const { rows, auto } = await compare(pair, file);
+    expect(tally(auto.results)).toEqual({ granted: 8 });
+    // 16 lookups are fewer than 20 pages: the rows, after the first page, which shows CPFs punctuated.
+    expect(auto.stderr).toContain('(16 lookups instead of reading 20 pages)');
+    expect(auto.requests).toBe(1 + 16 + 8);
+    // Without the first page the bare spelling is tried first, and misses.
+    expect(rows.requests).toBe(24 + 8);
+    await stop(pair);
+  }, 120_000);
+});
+
 describe('a snapshot-planned run killed halfway', () => {
   it('SIGKILL, then a re-run: every row applied once, none missing', async () => {
     const pair = await twins(['--latency', '5ms'], 2_000);

@@ -79,6 +79,13 @@ export function rightCheckDigits(text: string): string | undefined {
   return wanted && `${text.slice(0, -2)}${wanted}`;
 }
 
+/** How a server writes the CPFs it stores: `070.692.055-46` or `07069205546`. */
+export type CpfSpelling = 'punctuated' | 'bare';
+
+export function cpfSpelling(text: string): CpfSpelling | undefined {
+  return PUNCTUATED_CPF.test(text) ? 'punctuated' : BARE_CPF.test(text) ? 'bare' : undefined;
+}
+
 /** A document key; a CPF also carries its other spelling, since servers store either. */
 function documentKey(value: string): StudentKey {
   if (!isCpfShaped(value)) return { kind: 'document', value };
@@ -102,9 +109,23 @@ export function describeKey(key: StudentKey): string {
 export function notFoundHint(key: StudentKey): string {
   const invalid = key.kind === 'document' ? invalidCpf(key.value) : undefined;
   if (invalid) return `. ${invalid} (a typo?)`;
-  if (key.kind !== 'id') return '';
-  if (/\s/.test(key.value) || /[^\p{ASCII}]/u.test(key.value)) {
-    return `. It was taken for an id; to find a student by name: members students search ${JSON.stringify(key.value)}`;
-  }
-  return '';
+  if (key.kind !== 'id' || !looksLikeName(key.value)) return '';
+  return `. It was taken for an id; ${searchHint(key.value)}`;
+}
+
+/** Spaces or accents: a name typed where a key goes, never an id. */
+const looksLikeName = (text: string) => /\s/.test(text) || /[^\p{ASCII}]/u.test(text);
+const searchHint = (text: string) => `to find a student by name: members students search ${JSON.stringify(text)}`;
+
+/**
+ * Why a key taken for an id cannot be one (a name, or a `/`, which no id
+ * route takes: a document typed without `doc:`), or undefined. A bulk row is
+ * refused for it before anything is sent; a single command still asks, and
+ * says so with the "not found" (notFoundHint).
+ */
+export function notAnId(key: StudentKey): string | undefined {
+  if (key.kind !== 'id') return undefined;
+  if (looksLikeName(key.value)) return `${JSON.stringify(key.value)} cannot be an id (it has spaces or accents); give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE, or ${searchHint(key.value)}`;
+  if (key.value.includes('/')) return `${JSON.stringify(key.value)} cannot be an id (it has a /); a document is written doc:${key.value}, a reference ref:${key.value}`;
+  return undefined;
 }

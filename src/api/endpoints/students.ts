@@ -5,7 +5,7 @@ import { apiPath } from './path.js';
 import type { PageWalk } from '../pagination/paginate.js';
 import { walkList } from '../pagination/pages.js';
 import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
-import { describeKey, notFoundHint, type StudentKey } from './student-key.js';
+import { cpfSpelling, describeKey, notFoundHint, type CpfSpelling, type StudentKey } from './student-key.js';
 import { ExitCode, NotFoundError, RouteMissError } from '../../lib/errors.js';
 import { scanForStudent } from '../pagination/student-scan.js';
 
@@ -23,16 +23,23 @@ export function listStudents(api: Api, options: { withSubscriptions?: boolean; p
 
 /**
  * The student with its subscriptions. A CPF is tried as typed, then in its
- * other spelling (servers store either), then — typed as bare digits — as an
- * id. When the server has no route for the lookup (a `/` in the value, on
- * Laravel), the student list is read once to find the id, which is then
- * looked up: "not found" only when the list has no such student.
+ * other spelling (servers store either) — in the server's spelling first when
+ * it is known (`spelling`: a bulk run learns it from the student list's
+ * first page, and saves a lookup per CPF typed the other way) — then, typed
+ * as bare digits, as an id. When the server has no route for the lookup (a
+ * `/` in the value, on Laravel), the student list is read once to find the
+ * id, which is then looked up: "not found" only when the list has no such
+ * student.
  */
-export async function getStudent(api: Api, key: StudentKey): Promise<Student> {
+export async function getStudent(api: Api, key: StudentKey, spelling?: CpfSpelling): Promise<Student> {
   const notFound = describeKey(key);
   const lookup = (by: StudentKey) => api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound });
   const tries: StudentKey[] = [key];
-  if (key.kind === 'document' && key.also) tries.push({ kind: 'document', value: key.also });
+  if (key.kind === 'document' && key.also) {
+    const other: StudentKey = { kind: 'document', value: key.also };
+    if (spelling !== undefined && cpfSpelling(key.also) === spelling) tries.unshift(other);
+    else tries.push(other);
+  }
   if (key.kind === 'document' && key.orId) tries.push({ kind: 'id', value: key.value });
   // Every try but the last: "not found" moves on to the next.
   const last = tries.pop() as StudentKey;

@@ -127,7 +127,7 @@ export async function resolveProducts<Plan>(
   return withoutDuplicates(op, run.rows.map((row) => {
     if (row.plan === undefined) return row;
     const product = resolved.get(products.of(row.plan));
-    if (product instanceof UsageError) return { line: row.line, identity: row.identity, problem: product.message.replace(/\s*\n\s*/g, ' ') };
+    if (product instanceof UsageError) return { line: row.line, identity: row.identity, problem: oneLine(product.message) };
     // Results name the product by its id, failed rows too, whatever the cell said; messages by its title too.
     return { ...row, identity: { ...row.identity, product_id: (product as Named).id }, plan: products.with(row.plan, product as Named) };
   }));
@@ -229,7 +229,7 @@ async function applyRow<Plan>(
 /** One line (a table cell, a csv cell): the server's field errors come on lines of their own. */
 function failureMessage(error: unknown): string {
   if (!(error instanceof CliError)) return `unexpected error: ${(error as Error)?.message ?? String(error)}`;
-  const message = error.message.replace(/\s*\n\s*/g, ' ');
+  const message = oneLine(error.message);
   // Re-running is safe: every row checks the state before changing it.
   return error instanceof TransientError ? `${message}; running the same file again retries only what is missing` : message;
 }
@@ -277,6 +277,8 @@ export function summarize(
 }
 
 /** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s (snapshot: read 20 pages instead of 1,874 lookups)` */
+const TO_DO = { granted: 'to grant', revoked: 'to revoke', created: 'to create', renewed: 'to renew' } as const;
+
 export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: BulkSummary): string {
   const { counts } = summary;
   const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;
@@ -285,10 +287,15 @@ export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: B
     summary.tripped ? 'stopped: the server kept failing' : summary.interrupted ? 'interrupted' : '',
     summary.dryRun ? 'dry run: nothing was sent' : '',
   ].filter(Boolean);
-  const renewed = counts.renewed > 0 ? `, ${counts.renewed} renewed` : '';
-  return `${rows}: ${counts[op.done]} ${op.done}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
+  // A dry run counts what would be done, not what was.
+  const said = (done: keyof typeof TO_DO) => (summary.dryRun ? TO_DO[done] : done);
+  const renewed = counts.renewed > 0 ? `, ${counts.renewed} ${said('renewed')}` : '';
+  return `${rows}: ${counts[op.done]} ${said(op.done)}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
     + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
 }
+
+/** A message of several lines as one cell: a line that ends no sentence gets its full stop (`… (GET …). Did you mean …`). */
+export const oneLine = (text: string) => text.trim().split(/\s*\n\s*/).map((line, i, lines) => (i < lines.length - 1 && !/[.:;?!]\)?$/.test(line) ? `${line}.` : line)).join(' ');
 
 /** How a finished run ends: its fatal error, an interruption (exit 130), failed rows (exit 7), or undefined for success. */
 export function runError(summary: BulkSummary, fatal: unknown): unknown {

@@ -24,7 +24,7 @@
  * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
-import { parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
+import { notAnId, parseStudentKey, type CpfSpelling, type StudentKey } from '../../api/endpoints/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
@@ -87,6 +87,8 @@ export interface RowContext {
   includeStatusChanges?: boolean;
   /** The platform's state read once for the run, when the read plan took it: rows read it instead of asking. */
   snapshot?: Snapshot;
+  /** How the server writes CPFs, when the student list's first page told it: lookups try that spelling first. */
+  spelling?: CpfSpelling;
   /** Records each applied row, intent first, with its line (the engine sets it per row); none in a dry run. */
   journal?: Journal;
 }
@@ -134,11 +136,15 @@ export function required(values: Record<string, string>, column: string): string
 
 export function studentKey(values: Record<string, string>): StudentKey {
   const input = required(values, 'student');
+  let key: StudentKey;
   try {
-    return parseStudentKey(input);
+    key = parseStudentKey(input);
   } catch {
     throw new UsageError(`student ${JSON.stringify(input)} is not a student key: give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
   }
+  const notId = notAnId(key);
+  if (notId !== undefined) throw new UsageError(`student ${notId}`);
+  return key;
 }
 
 /** Two keys name the same student when they are equal; e-mails compare case-insensitively. */
@@ -199,7 +205,7 @@ async function changeRow(
 ) {
   const { snapshot } = context;
   const found = snapshot?.findStudent(plan.key);
-  const student = found ? fromSnapshot(plan, found, fetch) : await resolveStudent(context.api, plan.student, { cache: context.cache, fetch });
+  const student = found ? fromSnapshot(plan, found, fetch) : await resolveStudent(context.api, plan.student, { cache: context.cache, fetch, spelling: context.spelling });
   return fromChange(await context.queue.run(`${student.id}\n${plan.productId}`, async () => {
     if (!snapshot || !found) return change(student, undefined);
     const held = snapshot.subscription(student.id, plan.productId);

@@ -8,11 +8,14 @@
 import type { Api } from '../../api/client.js';
 import { explain, forcedPlan, planReads, probePage, rowLookups, worthProbing, type ReadNeeds, type ReadPlan, type StrategyChoice } from '../read-plan.js';
 import { openSnapshot, type Snapshot, type SnapshotOptions } from '../snapshot.js';
+import type { CpfSpelling } from '../../api/endpoints/student-key.js';
 
 export interface BulkReads {
   plan: ReadPlan;
   /** The state the rows read instead of asking, when the plan took it. */
   snapshot?: Snapshot;
+  /** How the server writes CPFs, when the first page was read and told it: the rows' lookups try it first. */
+  spelling?: CpfSpelling;
 }
 
 export interface ReadSettings extends Pick<SnapshotOptions, 'onPage' | 'signal' | 'concurrency' | 'maxConcurrency' | 'keep'> {
@@ -33,7 +36,7 @@ export async function chooseReads(api: Api, needs: ReadNeeds, settings: ReadSett
     const firstPage = opened.first;
     const page = probePage({ ...needs, firstPage });
     plan = planReads({ ...needs, firstPage, probe: page === undefined ? undefined : { page, records: await opened.probe(page) } });
-    if (plan.strategy === 'rows') return { plan };
+    if (plan.strategy === 'rows') return firstPage.cpfSpelling === undefined ? { plan } : { plan, spelling: firstPage.cpfSpelling };
   }
   const snapshot = await opened.read();
   const extra = plan.rowsCost - rowLookups(needs);

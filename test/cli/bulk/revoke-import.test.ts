@@ -231,7 +231,7 @@ describe('dry runs send nothing but GETs', () => {
       '3,skipped,"student s2 does not have product ""Yoga"" (p1); nothing sent"',
       '',
     ].join('\n'));
-    expect(stderr).toBe('2 rows: 1 revoked, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
+    expect(stderr).toBe('2 rows: 1 to revoke, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
     expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).not.toContain('DELETE');
   });
 
@@ -249,7 +249,7 @@ describe('dry runs send nothing but GETs', () => {
       '3,skipped,student Student 2 <s2@example.com> already exists; nothing sent',
       '',
     ].join('\n'));
-    expect(stderr).toBe('2 rows: 1 created, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
+    expect(stderr).toBe('2 rows: 1 to create, 1 skipped, 0 failed in X.Xs (2 lookups, too few to read the student list instead; dry run: nothing was sent)\n');
     expect(t.agent.getCallHistory()?.calls().map((call) => call.method)).toEqual(['GET', 'GET']);
   });
 

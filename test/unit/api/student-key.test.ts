@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpfCheckDigits, describeKey, invalidCpf, isCpf, isCpfShaped, notFoundHint, parseStudentKey, rightCheckDigits } from '../../../src/api/endpoints/student-key.js';
+import { cpfCheckDigits, cpfSpelling, describeKey, invalidCpf, isCpf, isCpfShaped, notAnId, notFoundHint, parseStudentKey, rightCheckDigits } from '../../../src/api/endpoints/student-key.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
@@ -87,5 +87,22 @@ describe('what "not found" says about a CPF', () => {
     expect(notFoundHint(parseStudentKey('Mônica'))).toBe('. It was taken for an id; to find a student by name: members students search "Mônica"');
     expect(notFoundHint(parseStudentKey('a812b423-013e-4fa2-956d-fa1df12a0ebf'))).toBe('');
     expect(notFoundHint(parseStudentKey('ref:Maria Souza'))).toBe('');
+  });
+});
+
+describe('a key that cannot be an id', () => {
+  it('a name or a / is named as such; an id, and every other kind of key, is not', () => {
+    expect(notAnId(parseStudentKey('Maria Silva'))).toMatch(/^"Maria Silva" cannot be an id \(it has spaces or accents\);.* members students search "Maria Silva"$/);
+    expect(notAnId(parseStudentKey('Zoë'))).toMatch(/^"Zoë" cannot be an id/);
+    expect(notAnId(parseStudentKey('RG/1'))).toBe('"RG/1" cannot be an id (it has a /); a document is written doc:RG/1, a reference ref:RG/1');
+    for (const fine of ['8e7be24b-0f1c-4d7e-9a51-2c3e4f5a6b7c', '42', 'doc:RG/1', 'ref:Maria Silva', 'maria@example.com', '070.692.055-46']) {
+      expect(notAnId(parseStudentKey(fine))).toBeUndefined();
+    }
+  });
+});
+
+describe('cpfSpelling', () => {
+  it('punctuated, bare, or neither', () => {
+    expect([cpfSpelling('070.692.055-46'), cpfSpelling('07069205546'), cpfSpelling('0706920554'), cpfSpelling('RG/1')]).toEqual(['punctuated', 'bare', undefined, undefined]);
   });
 });

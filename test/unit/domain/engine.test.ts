@@ -8,7 +8,7 @@ import {
   AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RejectedError, TransientError, UsageError,
 } from '../../../src/lib/errors.js';
 import {
-  RunPlanner, execute, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
+  RunPlanner, execute, oneLine, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
 } from '../../../src/domain/bulk/engine.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../../../src/domain/bulk/operations.js';
 
@@ -264,8 +264,8 @@ describe('summarize, summaryLine and runError', () => {
     expect(line({ counts: { ...base.counts, renewed: 3 } })).toBe('10 rows: 7 granted, 3 renewed, 2 skipped, 1 failed in 12.3s');
     expect(line({ processed: 4, interrupted: true })).toBe('4 of 10 rows: 7 granted, 2 skipped, 1 failed in 12.3s (interrupted)');
     expect(line({ processed: 4, interrupted: true, tripped: true })).toBe('4 of 10 rows: 7 granted, 2 skipped, 1 failed in 12.3s (stopped: the server kept failing)');
-    expect(line({ dryRun: true })).toBe('10 rows: 7 granted, 2 skipped, 1 failed in 12.3s (dry run: nothing was sent)');
-    expect(line({ processed: 4, interrupted: true, dryRun: true })).toBe('4 of 10 rows: 7 granted, 2 skipped, 1 failed in 12.3s (interrupted; dry run: nothing was sent)');
+    expect(line({ dryRun: true, counts: { ...base.counts, renewed: 3 } })).toBe('10 rows: 7 to grant, 3 to renew, 2 skipped, 1 failed in 12.3s (dry run: nothing was sent)');
+    expect(line({ processed: 4, interrupted: true, dryRun: true })).toBe('4 of 10 rows: 7 to grant, 2 skipped, 1 failed in 12.3s (interrupted; dry run: nothing was sent)');
     expect(summaryLine({ done: 'revoked' }, { ...base, counts: { ...base.counts, revoked: 5 } })).toBe('10 rows: 5 revoked, 2 skipped, 1 failed in 12.3s');
   });
 
@@ -292,5 +292,14 @@ describe('summarize, summaryLine and runError', () => {
     expect(failed.message).toMatch(/^1 of 10 rows failed \(result "failed" in the output, with the reason\)/);
 
     expect(runError({ ...base, counts: { ...base.counts, failed: 0 }, transientOnly: true }, undefined)).toBeUndefined();
+  });
+});
+
+describe('oneLine', () => {
+  it('joins the lines of a message, ending a line that ends no sentence with a full stop', () => {
+    expect(oneLine('student with e-mail a@b.c not found (GET /x)\nNo usual slip matches')).toBe('student with e-mail a@b.c not found (GET /x). No usual slip matches');
+    expect(oneLine('not a valid CPF (a typo?)\n  Did you mean: 1?\n')).toBe('not a valid CPF (a typo?) Did you mean: 1?');
+    expect(oneLine('ends.\nnext:\nlast')).toBe('ends. next: last');
+    expect(oneLine('one line')).toBe('one line');
   });
 });

@@ -41,6 +41,16 @@ describe('chooseReads', () => {
     expect(snapshot).toBeUndefined();
   });
 
+  it('the rows look CPFs up in the spelling the first page shows: one lookup each', async () => {
+    pool().intercept({ method: 'GET', path: '/api/v1/students?with=subscriptions&per_page=100&page=1' }).reply(200, {
+      data: [{ ...student(0), document: '529.982.247-25' }, { ...student(1), document: '070.692.055-46' }, student(2)],
+      links: { next: `${MOCK_BASE}/api/v1/students?page=2` }, meta: { current_page: 1, last_page: 10, per_page: 3, total: 30 },
+    });
+    const reads = await chooseReads(api(), needs(3, 3), settings('auto'));
+    expect(reads).toMatchObject({ plan: { strategy: 'rows' }, spelling: 'punctuated' });
+    expect(reads.snapshot).toBeUndefined();
+  });
+
   it('auto walks on when the snapshot is cheaper, and reports the pages read', async () => {
     for (const n of [1, 2, 3]) page(n, 250);
     const { plan, snapshot } = await chooseReads(api(), needs(0, 50), settings('auto'));

@@ -72,6 +72,20 @@ describe('readSnapshot', () => {
     await expect(opened.read()).rejects.toThrow('a snapshot is read once');
   });
 
+  it('tells how the server writes CPFs: the spelling most documents of the first page have, punctuated on a tie', async () => {
+    const holding = (documents: Array<string | null>) => documents.map((document, i) => ({ ...student(i), document }));
+    const first = async (documents: Array<string | null>) => {
+      pool().intercept({ method: 'GET', path: (path) => path.startsWith('/api/v1/students?') }).reply(200, {
+        data: holding(documents), meta: { current_page: 1, last_page: 1, per_page: 100, total: documents.length },
+      });
+      return (await openSnapshot(api())).first.cpfSpelling;
+    };
+    expect(await first(['52998224725', '070.692.055-46', '34671969939', 'RG/1', null])).toBe('bare');
+    expect(await first(['529.982.247-25', '070.692.055-46', '34671969939', ''])).toBe('punctuated');
+    expect(await first(['52998224725', '070.692.055-46'])).toBe('punctuated');
+    expect(await first(['RG/1234567-8', null])).toBeUndefined();
+  });
+
   it('walks the pages of a server that ignores per_page (15 a page)', async () => {
     const asked = serve(Array.from({ length: 40 }, (_, i) => student(i)), { size: 15 });
     const opened = await openSnapshot(api());
