@@ -130,23 +130,79 @@ async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layo
   // A cut note or message wraps onto more lines of its cell: half a sentence says nothing.
   const wrapped = natural.map((wide, index) => wrap[index] === true && (fitted[index] ?? wide) < wide);
   const cell = (text: string, index: number) => (wrapped[index] ? { content: text, wordWrap: true } : text);
-  const table = new Table({
+  const text = renderTable(Table, stringWidth, {
     head: head.map(emphasis),
-    // Only shrunk columns get a width (content plus padding); cli-table3 sizes the others and truncates with '…'.
+    // Only shrunk columns get a width (content plus padding), cut with '…'; the others are sized as cli-table3 would.
     colWidths: natural.map((wide, index) => {
       const fit = fitted[index] ?? wide;
       return fit < wide ? fit + 2 : null;
     }),
-    style: tty
-      ? { head: [], border: [], compact: true }
-      : { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
-    chars: tty ? (ascii ? ASCII_CHARS : undefined) : PLAIN_CHARS,
-    ...(tty && ascii ? { truncate: '~' } : {}),
-  });
-  table.push(...rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest]).map(cell)));
-  const text = table.toString();
+    rows: rows.map(([first = '', ...rest]) => (labelled ? [emphasis(first), ...rest] : [first, ...rest]).map(cell)),
+  }, tableStyle({ tty, ascii }));
   // Piped, the last column is padded like the others; trailing blanks only get in the way of grep and diff.
   return tty ? text : text.split('\n').map((line) => line.trimEnd()).join('\n');
+}
+
+type TableClass = typeof import('cli-table3');
+type TableCell = import('cli-table3').Cell;
+
+export interface TableStyle extends Pick<import('cli-table3').TableConstructorOptions, 'chars' | 'truncate'> {
+  style: { head: []; border: []; compact: true; 'padding-left'?: number; 'padding-right'?: number };
+  /** Boxed: a top and a bottom border are drawn around the rows. */
+  boxed: boolean;
+}
+
+/** How a table is drawn: boxed on a terminal (in ASCII for TERM=dumb), plain columns two spaces apart when piped. */
+export function tableStyle({ tty, ascii = false }: Pick<Layout, 'tty' | 'ascii'>): TableStyle {
+  if (!tty) return { style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 }, chars: PLAIN_CHARS, boxed: false };
+  return { style: { head: [], border: [], compact: true }, boxed: true, ...(ascii ? { chars: ASCII_CHARS, truncate: '~' } : {}) };
+}
+
+/**
+ * cli-table3 lays a table out in time quadratic in its rows (its layout
+ * manager checks every cell against all the rows above it for row spans):
+ * 10,000 students took 4 s. So the rows go through it CHUNK_ROWS at a time,
+ * every chunk with the widths cli-table3 would give the whole table, and
+ * the chunks are joined into exactly what one table prints: the header and
+ * the rule under it come with the first chunk; boxed, each chunk's bottom
+ * border but the last's and top border but the first's go. A compact table
+ * without spans draws each row alone, so nothing else differs.
+ */
+export const CHUNK_ROWS = 100;
+
+export function renderTable(
+  Table: TableClass,
+  measure: (text: string) => number,
+  { head, colWidths, rows }: { head: string[]; colWidths: Array<number | null>; rows: TableCell[][] },
+  { boxed, ...options }: TableStyle,
+): string {
+  const padding = (options.style['padding-left'] ?? 1) + (options.style['padding-right'] ?? 1);
+  // A column without a width: its widest cell, padding included (a missing cell counts as empty), never below 1.
+  const widths = colWidths.map((width) => width ?? Math.max(1, padding));
+  for (const row of [head, ...rows]) {
+    row.forEach((cell, index) => {
+      if (colWidths[index] === null || colWidths[index] === undefined) widths[index] = Math.max(widths[index] ?? Math.max(1, padding), contentWidth(cell, measure) + padding);
+    });
+  }
+  const chunks: string[] = [];
+  for (let start = 0; start === 0 || start < rows.length; start += CHUNK_ROWS) {
+    const first = start === 0;
+    const last = start + CHUNK_ROWS >= rows.length;
+    // cli-table3 writes the widths it settles on into the array it is given: a fresh one each time.
+    const table = new Table({ ...options, head: first ? head : [], colWidths: [...widths] });
+    table.push(...rows.slice(start, start + CHUNK_ROWS));
+    const lines = table.toString().split('\n');
+    chunks.push(lines.slice(boxed && !first ? 1 : 0, boxed && !last ? -1 : undefined).join('\n'));
+  }
+  return chunks.join('\n');
+}
+
+/** A cell's width as cli-table3 measures it (utils.strlen): its widest line, colours left out. */
+function contentWidth(cell: TableCell, measure: (text: string) => number): number {
+  const text = cell !== null && typeof cell === 'object' ? cell.content : cell;
+  // eslint-disable-next-line no-control-regex
+  const plain = String(text ?? '').replace(/\u001b\[(?:\d*;){0,5}\d*m/g, '');
+  return Math.max(0, ...plain.split('\n').map(measure));
 }
 
 async function bold(): Promise<(text: string) => string> {

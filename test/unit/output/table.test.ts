@@ -6,7 +6,9 @@ import { COURSE_ACCESS_VIEW } from '../../../src/views/courses.js';
 import type { View } from '../../../src/output/view.js';
 import { describe, expect, it } from 'vitest';
 import { tableCell } from '../../../src/output/cell.js';
-import { fitWidths } from '../../../src/output/table.js';
+import Table from 'cli-table3';
+import stringWidth from 'string-width';
+import { CHUNK_ROWS, fitWidths, renderTable, tableStyle } from '../../../src/output/table.js';
 import type { CellFormat } from '../../../src/output/view.js';
 import { joao, maria, render, studentView } from './setup.js';
 
@@ -314,6 +316,49 @@ describe('table, on a terminal', () => {
       '└─────────┴─────────────┘',
       '',
     ].join('\n'));
+  });
+});
+
+describe('a long table, rendered a chunk of rows at a time', () => {
+  // Some cells wrap onto several lines of a narrow column, some are cut, one column is sized by cli-table3 alone.
+  const NOTES = ['paid', 'asked for a refund on the second of March, then changed her mind', '', 'São Paulo 東京 café', 'x'.repeat(30)];
+  const rowsOf = (count: number) => Array.from({ length: count }, (_, index) => [
+    `s${index}`, `Student number ${index} of a long list`, { content: NOTES[index % NOTES.length], wordWrap: true }, index % 7 === 0 ? '' : 'yes',
+  ]);
+  const head = ['ID', '\x1b[1mNAME\x1b[22m', 'NOTE', 'ACTIVE'];
+  const colWidths = [null, 12, 14, null];
+  const styles = [['piped', tableStyle({ tty: false })], ['boxed', tableStyle({ tty: true })], ['ASCII (TERM=dumb)', tableStyle({ tty: true, ascii: true })]] as const;
+  const oneTable = (rows: ReturnType<typeof rowsOf>, withHead: boolean, { boxed: _, ...options }: ReturnType<typeof tableStyle>) => {
+    const table = new Table({ ...options, head: withHead ? head : [], colWidths: [...colWidths] });
+    table.push(...rows);
+    return table.toString();
+  };
+
+  it.each(styles)('prints, %s, exactly what one cli-table3 table prints', (_, style) => {
+    const rows = rowsOf(1200 + 34);
+    for (const withHead of [true, false]) {
+      const chunked = renderTable(Table, stringWidth, { head: withHead ? head : [], colWidths, rows }, style);
+      expect(chunked).toBe(oneTable(rows, withHead, style));
+    }
+  });
+
+  it.each(styles)('joins the chunks exactly at their edges, %s', (_, style) => {
+    for (const count of [0, 1, CHUNK_ROWS - 1, CHUNK_ROWS, CHUNK_ROWS + 1, 2 * CHUNK_ROWS]) {
+      const rows = rowsOf(count);
+      for (const withHead of [true, false]) {
+        expect(renderTable(Table, stringWidth, { head: withHead ? head : [], colWidths, rows }, style)).toBe(oneTable(rows, withHead, style));
+      }
+    }
+  });
+
+  it('lists many records with one header and one box', async () => {
+    const many = Array.from({ length: 1234 }, (_, index) => ({ ...maria, id: `s${index}` }));
+    const { stdout } = await render({}, (out) => out.list(many, studentView), { stdoutTTY: true, columns: 40 });
+    const lines = stdout.trimEnd().split('\n');
+    const rules = lines.flatMap((line, index) => (/^[┌├└]/.test(line) ? [index] : []));
+    expect(rules).toEqual([0, 2, lines.length - 1]);
+    expect(lines.length).toBe(1234 + 4);
+    expect(lines.filter((line) => line.includes('s1233 ')).length).toBe(1);
   });
 });
 
