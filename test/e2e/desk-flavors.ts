@@ -10,9 +10,20 @@ export const DESK_FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel'
 export const DESK_FLAVOR_NAMES = DESK_FLAVORS.map(([name]) => name);
 export type DeskFlavor = (typeof DESK_FLAVORS)[number][0];
 
+/**
+ * One flavour's sandbox of `seed`, for the tests of the block that calls this
+ * (useSandboxProcess; `each`: started anew for every test, with a config dir
+ * of its own, so that each test starts from the seeded records and an empty
+ * audit log whatever ran before it).
+ */
+export function deskSandbox(flavor: DeskFlavor, seed: readonly string[], options: { each?: boolean } = {}): SandboxProcess {
+  const [, args] = DESK_FLAVORS.find(([name]) => name === flavor)!;
+  return useSandboxProcess([...seed, ...args], options);
+}
+
 /** Both sandboxes, started before the file's tests and stopped after (useSandboxProcess). */
 export function deskSandboxes(seed: readonly string[]): Record<DeskFlavor, SandboxProcess> {
-  return Object.fromEntries(DESK_FLAVORS.map(([name, args]) => [name, useSandboxProcess([...seed, ...args])])) as Record<DeskFlavor, SandboxProcess>;
+  return Object.fromEntries(DESK_FLAVOR_NAMES.map((name) => [name, deskSandbox(name, seed)])) as Record<DeskFlavor, SandboxProcess>;
 }
 
 interface Held { product_id: string; active: number; accession_date: string; expiration_date: string | null }

@@ -3,11 +3,11 @@
  * as support staff type them, through the built binary against the sandbox
  * and its Laravel flavour.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SCRIPT, run, runInTerminal, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HAS_SCRIPT, allPages, run, runInTerminal, sandboxGet, useSandboxProcess, tempDir, terminalSession } from './harness.js';
 
 interface Sub { product_id: string; active: number; status: string }
 interface Student { id: string; email: string; full_name: string; phone: string | null; document: string | null; reference_id: string | null; subscriptions?: Sub[] }
@@ -18,6 +18,7 @@ const withAccess = (student: Student) => (student.subscriptions ?? []).filter((s
 const FLAVOURS = [{ name: 'default', args: [] }, { name: 'laravel', args: ['--flavor', 'laravel'] }];
 
 describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
+  /** Each test's own: an audit log that holds only the changes the test made. */
   let configDir: string;
   let students: Student[];
   let products: Product[];
@@ -25,6 +26,8 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
   const used = new Set<Student>();
 
   const members = (argv: string[], input?: string) => run(argv, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir }, input });
+  /** The students on the platform now: the seeded ones, and any a test created. */
+  const everyone = () => allPages<Student>(sandbox, '/api/v1/students?with=subscriptions');
   const requests = async () => (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
   const changes = async () => Object.entries(await requests()).filter(([route]) => !route.startsWith('GET ')).reduce((sum, [, n]) => sum + n, 0);
   const held = async (student: Student) => (await sandboxGet<{ data: Sub[] }>(sandbox, `/api/v1/students/${student.id}/products`)).body.data;
@@ -52,10 +55,13 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
   const sandbox = useSandboxProcess(['--students', '60', '--seed', '30', ...args]);
 
   beforeAll(async () => {
-    configDir = tempDir('members-desk2-');
-    students = (await sandboxGet<{ data: Student[] }>(sandbox, '/api/v1/students?per_page=100&with=subscriptions')).body.data;
+    students = await everyone();
     products = (await sandboxGet<{ data: Product[] }>(sandbox, '/api/v1/products?per_page=100')).body.data;
   });
+  beforeEach(() => {
+    configDir = tempDir('members-desk2-');
+  });
+  afterEach(() => rmSync(configDir, { recursive: true, force: true }));
 
   describe('a mistyped e-mail', () => {
     it.each([
@@ -93,7 +99,7 @@ describe.each(FLAVOURS)('against the $name sandbox', ({ args }) => {
     it('an e-mail near nobody says how far it looked and how to search', async () => {
       const { code, stderr } = await members(['students', 'get', 'zz.nobody.at.all@gmial.com']);
       expect(code).toBe(4);
-      expect(stderr).toContain(`No student has a close e-mail (usual slips of the domain tried, all ${students.length} e-mails compared); `
+      expect(stderr).toContain(`No student has a close e-mail (usual slips of the domain tried, all ${(await everyone()).length} e-mails compared); `
         + 'to search by a part of the name or e-mail: members students search "zz.nobody.at.all"');
     });
   });

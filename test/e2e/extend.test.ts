@@ -8,8 +8,8 @@
  * old expiration back.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, tempDir } from './harness.js';
-import { DESK_FLAVOR_NAMES, deskSandboxes } from './desk-flavors.js';
+import { allPages, run } from './harness.js';
+import { DESK_FLAVOR_NAMES, deskSandbox } from './desk-flavors.js';
 
 interface Sub { id: string; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null; student: { id: string; email: string } }
 interface Listed { id: string; title: string }
@@ -17,8 +17,9 @@ interface PlanRow { action: string; student_id: string; email: string; status: s
 interface Line { id: string; command: string; action: string; result: string; run_id?: string; student_id?: string; before?: Sub; after?: Sub }
 
 const SEED = ['--students', '80', '--seed', '5'];
-const sandboxes = deskSandboxes(SEED);
-/** The seeded subscriptions (plain dates: the default sandbox's), the same in every flavour before the tests change them. */
+/** The default sandbox the seeded records are read from: no test changes it (each changes a sandbox of its own). */
+const reference = deskSandbox('default', SEED);
+/** The seeded subscriptions (plain dates: the default sandbox's), the same in every flavour's sandbox when a test starts. */
 let seeded: Sub[];
 let product: Listed;
 const today = new Date().toISOString().slice(0, 10);
@@ -26,8 +27,8 @@ const today = new Date().toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  seeded = await allPages<Sub>(sandboxes.default, '/api/v1/subscriptions');
-  const products = await allPages<Listed>(sandboxes.default, '/api/v1/products');
+  seeded = await allPages<Sub>(reference, '/api/v1/subscriptions');
+  const products = await allPages<Listed>(reference, '/api/v1/products');
   // A product with several active holders and at least two whose status a grant would reset.
   product = products.find((p) => {
     const holders = seeded.filter((s) => s.product_id === p.id && s.active === 1 && s.expiration_date);
@@ -37,8 +38,8 @@ beforeAll(async () => {
 });
 
 describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
-  const configDir = tempDir('members-extend-');
-  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir, TZ: 'UTC' } });
+  const sandbox = deskSandbox(flavor, SEED, { each: true });
+  const members = (args: string[]) => run(args, { env: { ...sandbox.env, TZ: 'UTC' } });
   const held = async (email: string) => {
     const { stdout } = await members(['students', 'products', email, '-o', 'json']);
     return (JSON.parse(stdout) as Sub[]).find((s) => s.product_id === product.id);
@@ -109,7 +110,7 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     const { code, stdout, stderr } = await members(['subscriptions', 'extend', '--product', product.id, '--days', '15', '--yes', '-o', 'json']);
     expect(code, stderr).toBe(0);
     const results = JSON.parse(stdout) as Array<{ student: string; result: string }>;
-    // The status-reset row of the test before is active now: it is extended too.
+    // Only the holders whose status is active are extended: the seeded others are left out.
     const extended = [...before].filter(([, s]) => s?.status === 'active');
     expect(results).toHaveLength(extended.length);
     expect(results.every((r) => r.result === 'expiration-changed')).toBe(true);

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, tempDir } from './harness.js';
-import { DESK_FLAVOR_NAMES, deskSandboxes } from './desk-flavors.js';
+import { allPages, run } from './harness.js';
+import { DESK_FLAVOR_NAMES, deskSandbox } from './desk-flavors.js';
 
 interface Student {
   id: string; first_name: string; last_name: string; email: string; phone: string | null; birth: string | null; document: string | null;
@@ -19,14 +19,15 @@ interface Product { id: string; title: string }
 interface Line { id: string; time: string; action: string; result: string; student?: string; student_id?: string; reason?: string; forgotten?: { fields: string[] }; before?: Record<string, unknown> }
 
 const SEED = ['--students', '40', '--seed', '8'];
-const sandboxes = deskSandboxes(SEED);
+/** The default sandbox the seeded records are read from: no test changes it (each changes a sandbox of its own). */
+const reference = deskSandbox('default', SEED);
 let students: Student[];
 let products: Product[];
 
 beforeAll(async () => {
-  // The same seed: the default sandbox's records, with plain dates, are every flavour's.
-  students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
-  products = await allPages<Product>(sandboxes.default, '/api/v1/products');
+  // The same seed: the default sandbox's records, with plain dates, are every flavour's when a test starts.
+  students = await allPages<Student>(reference, '/api/v1/students?with=subscriptions');
+  products = await allPages<Product>(reference, '/api/v1/products');
 });
 
 /** Everything personal of a student, as a record or a reason could hold it. */
@@ -37,9 +38,9 @@ const personal = (s: Student) => [
 const complete = (s: Student) => Boolean(s.phone && s.birth && s.document && s.reference_id && /^\d{3}\./.test(s.document));
 
 describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
-  const configDir = tempDir('members-forget-');
-  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir } });
-  const log = () => readFileSync(join(configDir, 'audit.jsonl'), 'utf8');
+  const sandbox = deskSandbox(flavor, SEED, { each: true });
+  const members = (args: string[]) => run(args, { env: sandbox.env });
+  const log = () => readFileSync(join(sandbox.configDir, 'audit.jsonl'), 'utf8');
   const lines = () => log().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
   let maria: Student;
   let joao: Student;
@@ -134,6 +135,8 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   });
 
   it('undo of the forgotten delete says it cannot recreate the person (exit 2, nothing sent)', async () => {
+    const forgot = await members(['students', 'delete', maria.email, '--forget', '--yes']);
+    expect(forgot.code, forgot.stderr).toBe(0);
     const del = lines().find((line) => line.action === 'delete' && line.student_id === maria.id)!;
     const undo = await members(['undo', del.id, '--yes']);
     expect(undo.code).toBe(2);

@@ -6,25 +6,26 @@
  * with FROM, --delete-source, one audit run.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, tempDir } from './harness.js';
-import { DESK_FLAVOR_NAMES, datesOf, deskSandboxes, withAccess } from './desk-flavors.js';
+import { allPages, run } from './harness.js';
+import { DESK_FLAVOR_NAMES, datesOf, deskSandbox, withAccess } from './desk-flavors.js';
 
 interface Sub { id: string | number; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null }
 interface Student { id: string; email: string; subscriptions: Sub[] }
 interface Line { id: string; command: string; action: string; result: string; run_id?: string; student_id?: string; product_id?: string }
 
 const SEED = ['--students', '60', '--seed', '17'];
-const sandboxes = deskSandboxes(SEED);
+/** The default sandbox the seeded records are read from: no test changes it (each changes a sandbox of its own). */
+const reference = deskSandbox('default', SEED);
+/** The seeded students, the same in every flavour's sandbox when a test starts. */
 let students: Student[];
 
 beforeAll(async () => {
-  students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
+  students = await allPages<Student>(reference, '/api/v1/students?with=subscriptions');
 });
 
-
 describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
-  const configDir = tempDir('members-transfer-');
-  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir, TZ: 'UTC' } });
+  const sandbox = deskSandbox(flavor, SEED, { each: true });
+  const members = (args: string[]) => run(args, { env: { ...sandbox.env, TZ: 'UTC' } });
   const products = async (email: string) => JSON.parse((await members(['students', 'products', email, '-o', 'json'])).stdout) as Sub[];
   const lines = async () => JSON.parse((await members(['history', '-o', 'json'])).stdout) as Line[];
   /** Every subscription with access is `active`: none whose status a grant would reset. */
