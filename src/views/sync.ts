@@ -6,13 +6,15 @@ const PRODUCT: Column = { header: 'product', path: 'product_id' };
 
 /**
  * The plan's table, its products by title when `titles` knows them (the id
- * beside it). What a plan is read for stays on a narrow terminal: the action
+ * beside it), or without them when the plan is for one product that the
+ * summary names (`oneProduct`): 80 columns then keep the note's words whole.
+ * What a plan is read for stays on a narrow terminal: the action
  * is never cut and the note (a status reset, a student not on the platform)
  * wraps whole in its cell; the expiration now, the access now (the action
  * says it) and the product id go first, then the line, then the new expiry. -o json/csv carry every field whatever the width.
  */
-export function syncPlanView(titles: ReadonlyMap<string, string> = new Map()): View {
-  const product: Column[] = titles.size === 0 ? [PRODUCT] : [
+export function syncPlanView(titles: ReadonlyMap<string, string> = new Map(), oneProduct = false): View {
+  const product: Column[] = oneProduct ? [] : titles.size === 0 ? [PRODUCT] : [
     { header: 'product', path: 'product_title', format: (_value, record) => titles.get(String(record.product_id)) || String(record.product_id) },
     { header: 'product id', path: 'product_id', kind: 'low' },
   ];

@@ -264,16 +264,20 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * `Plan for 3 products: 41 to grant, 3 to restore, 2 to change expiration,
- * 17 to revoke, 1,204 already in sync.`, then what was left out and why.
+ * 17 to revoke, 1,204 already in sync.`, then what was left out and why. A
+ * plan for one product names it (`Plan for product "Python Pro" (id): …`),
+ * by title when `titles` knows it: the plan's table then leaves it out.
  */
-export function planSummary(plan: SyncPlan, mode: SyncMode): string {
+export function planSummary(plan: SyncPlan, mode: SyncMode, titles: ReadonlyMap<string, string> = new Map()): string {
   const counts = countActions(plan.changes);
   const parts = [
     `${count(counts.grant)} to grant`, `${count(counts.restore)} to restore`, `${count(counts['change-expiration'])} to change expiration`,
     `${count(counts.revoke)} to revoke`, `${count(plan.inSync)} already in sync`,
     ...(counts['not-found'] > 0 ? [`${count(counts['not-found'])} ${pluralWord(counts['not-found'], 'row')} naming a student not on the platform (not-found: never sent)`] : []),
   ];
-  const sentences = [`Plan for ${count(plan.products.length)} ${pluralWord(plan.products.length, 'product')}: ${parts.join(', ')}.`];
+  const [only] = plan.products;
+  const scope = plan.products.length === 1 && only !== undefined ? productLabel(only, undefined, titles.get(only)) : `${count(plan.products.length)} products`;
+  const sentences = [`Plan for ${scope}: ${parts.join(', ')}.`];
   const skipped = plan.statusChanges.length;
   if (skipped > 0) {
     sentences.push(`${count(skipped)} expiration ${pluralWord(skipped, 'change')} left out: ${skipped === 1 ? 'it' : 'they'} would reset a status (--include-status-changes to make ${skipped === 1 ? 'it' : 'them'}).`);

@@ -17,11 +17,15 @@ import { SYNC_RESULT_VIEW, syncPlanView } from '../../views/sync.js';
 import type { Session } from '../session.js';
 import { TYPE_TO_CONFIRM_ABOVE, applyRun, type RunPresentation } from '../bulk/run.js';
 
-/** The plan's records to stdout (or --out), in the output format asked; a table names the products by their `titles`. */
-export async function printPlanRecords(session: Session, records: readonly PlanRecord[], titles?: ReadonlyMap<string, string>): Promise<void> {
+/**
+ * The plan's records to stdout (or --out), in the output format asked; a
+ * table names the products by their `titles`, or leaves the product out when
+ * the plan is for one that its summary names (`oneProduct`).
+ */
+export async function printPlanRecords(session: Session, records: readonly PlanRecord[], titles?: ReadonlyMap<string, string>, oneProduct = false): Promise<void> {
   const output = await session.output();
   try {
-    await output.list(records, syncPlanView(titles));
+    await output.list(records, syncPlanView(titles, oneProduct));
     await output.close();
   } catch (error) {
     await output.abort();

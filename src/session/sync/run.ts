@@ -79,8 +79,11 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   }
   // A run that changes nothing prints the plan as its result; one that changes shows it on a terminal before asking.
   const applying = applies(request);
-  if (!applying || (io.stdout.isTTY && !globals.out && plan.changes.length > 0)) await printPlanRecords(session, plan.changes.map(planRecord), titles);
-  messages.notice(planSummary(plan, request.mode));
+  if (!applying || (io.stdout.isTTY && !globals.out && plan.changes.length > 0)) {
+    // An empty CSV's header comes from the view's columns: it keeps product_id.
+    await printPlanRecords(session, plan.changes.map(planRecord), titles, plan.products.length === 1 && plan.changes.length > 0);
+  }
+  messages.notice(planSummary(plan, request.mode, titles));
   // The words of an applied run that finds nothing to do (applyPlan), in every mode.
   if (!applying && plan.changes.length === 0) messages.notice(NOTHING_TO_CHANGE);
   const over = overCap(plan);

@@ -124,7 +124,7 @@ describe('planSync', () => {
       },
     ]);
     expect(countActions(plan.changes)['not-found']).toBe(1);
-    expect(planSummary(plan, 'both')).toBe('Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1 already in sync, '
+    expect(planSummary(plan, 'both', new Map([[P, 'Python Pro']]))).toBe(`Plan for product "Python Pro" (${P}): 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1 already in sync, `
       + '1 row naming a student not on the platform (not-found: never sent).');
     // An addition: --remove-only leaves it out.
     expect(planSync([row(2, 'new@example.com')], [P], platform, options({ mode: 'remove-only', maxRevoke: { count: 1 } })).leftOut.additions).toBe(1);
@@ -293,21 +293,21 @@ describe('planSummary and capMessage', () => {
   it('says what was left out and why', () => {
     const rows = [row(2, 's2', P, { expiration: '2026-12-31' })];
     expect(planSummary(planSync(rows, [P], platform, options({ mode: 'add-only' })), 'add-only')).toBe(
-      'Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 0 already in sync. '
+      `Plan for product ${P}: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 0 already in sync. `
       + '1 expiration change left out: it would reset a status (--include-status-changes to make it). --add-only leaves out 2 revocations.',
     );
     const two = [...rows, row(3, 's3', P, { expiration: '2026-12-31' }), row(4, 's1')];
     expect(planSummary(planSync(two, [P], platform, options({ mode: 'add-only' })), 'add-only')).toBe(
-      'Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1 already in sync. '
+      `Plan for product ${P}: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 1 already in sync. `
       + '2 expiration changes left out: they would reset a status (--include-status-changes to make them).',
     );
     const removeOnly = planSync([row(2, 's0'), row(3, 's9'), row(4, 's1')], [P], platform, options({ mode: 'remove-only', maxRevoke: { count: 5 } }));
     expect(planSummary(removeOnly, 'remove-only')).toBe(
-      'Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 2 to revoke, 1 already in sync. --remove-only leaves out 2 grants, restores and expiration changes.',
+      `Plan for product ${P}: 0 to grant, 0 to restore, 0 to change expiration, 2 to revoke, 1 already in sync. --remove-only leaves out 2 grants, restores and expiration changes.`,
     );
     const one = planSync([row(2, 's0'), row(3, 's1'), row(4, 's2'), row(5, 's3')], [P], platform, options({ mode: 'remove-only' }));
     expect(planSummary(one, 'remove-only')).toBe(
-      'Plan for 1 product: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 3 already in sync. --remove-only leaves out 1 grant, restore or expiration change.',
+      `Plan for product ${P}: 0 to grant, 0 to restore, 0 to change expiration, 0 to revoke, 3 already in sync. --remove-only leaves out 1 grant, restore or expiration change.`,
     );
     expect(planSummary(planSync([row(2, 's1')], [P], platform, options({ mode: 'add-only' })), 'both')).not.toContain('leaves out');
     expect(planSummary(removeOnly, 'both')).not.toContain('leaves out');
