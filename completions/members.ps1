@@ -58,7 +58,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'auth token' = @('-h', '--help')
     'auth help' = @()
     'api' = @('-X', '--method', '-f', '--field', '--input', '--paginate', '-h', '--help')
-    'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
+    'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--per-page-ignored', '--per-page-max', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
     'completion' = @('-h', '--help')
     'history' = @('--student', '--run', '--since', '--limit', '--forget', '--reason', '-h', '--help')
     'undo' = @('--last', '--student', '--reason', '-h', '--help')
@@ -158,6 +158,8 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sandbox|--rate-limit' = @()
     'sandbox|--flavor' = @('default', 'laravel')
     'sandbox|--paginator' = @('length-aware', 'simple')
+    'sandbox|--per-page-ignored' = @()
+    'sandbox|--per-page-max' = @()
     'sandbox|--server-tz' = @()
     'sandbox|--data' = 'files'
     'history|--student' = @()

@@ -22,6 +22,8 @@ export interface Dialect {
   subscriptionIds: 'string' | 'integer';
   /** `string`: `meta.per_page` echoes the query string's `"10"` (the controller passed `$request->per_page` on). */
   perPage: 'number' | 'string';
+  /** What the controller does with `per_page` (see PageSize). */
+  pageSize: PageSize;
   /** `laravel`: the framework's exception handler with debug off (no `exception` key, "The given data was invalid."). */
   errors: 'sandbox' | 'laravel';
   /** `json_encode` without JSON_UNESCAPED_SLASHES/UNICODE: `\/` and `\u00e9`. */
@@ -29,6 +31,14 @@ export interface Dialect {
   /** Status of `PUT /students/{id}/scores`: 201 when the controller uses `updateOrCreate` and returns the resource. */
   scoresStatus: 200 | 201;
 }
+
+/**
+ * What a controller does with the query's `per_page`:
+ * - `asked`: honours it, 1 to 100 (422 outside);
+ * - `ignored`: `->paginate(15)`: every page holds `size` records whatever was asked, `per_page` is not even validated;
+ * - `capped`: `->paginate(min($request->per_page, 50))`: above `max` it is clamped to `max`, without a 422.
+ */
+export type PageSize = { kind: 'asked' } | { kind: 'ignored'; size: number } | { kind: 'capped'; max: number };
 
 export const DEFAULT_DIALECT: Dialect = {
   cursor: 'full',
@@ -39,6 +49,7 @@ export const DEFAULT_DIALECT: Dialect = {
   serverTz: 'UTC',
   subscriptionIds: 'string',
   perPage: 'number',
+  pageSize: { kind: 'asked' },
   errors: 'sandbox',
   escapedJson: false,
   scoresStatus: 200,
@@ -57,6 +68,7 @@ export function laravelDialect(overrides: Partial<Dialect> = {}): Dialect {
     serverTz: LARAVEL_SERVER_TZ,
     subscriptionIds: 'integer',
     perPage: 'string',
+    pageSize: { kind: 'asked' },
     errors: 'laravel',
     escapedJson: true,
     scoresStatus: 201,

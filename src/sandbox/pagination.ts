@@ -15,7 +15,7 @@ const ON_EACH_SIDE = 3;
 export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (item: T) => unknown): Reply {
   const validator = new Validator(Object.fromEntries(ctx.query), 'query');
   const page = validator.integer('page', false, 1, Number.MAX_SAFE_INTEGER) ?? 1;
-  const perPage = validator.integer('per_page', false, 1, MAX_PER_PAGE) ?? DEFAULT_PER_PAGE;
+  const { perPage, perPageShown } = pageSize(ctx, validator);
   validator.check();
 
   const { dialect } = ctx;
@@ -29,8 +29,6 @@ export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (ite
   };
   const from = pageItems.length > 0 ? start + 1 : null;
   const to = pageItems.length > 0 ? start + pageItems.length : null;
-  // Laravel keeps per_page as the controller passed it: the query string's text when it came from there.
-  const perPageShown = dialect.perPage === 'string' && ctx.query.has('per_page') ? String(perPage) : perPage;
 
   if (dialect.paginator === 'simple') {
     const hasMore = items.length > start + perPage;
@@ -56,6 +54,21 @@ export function paginate<T>(ctx: RequestContext, items: readonly T[], view: (ite
     status: 200,
     body: { data: pageItems.map(view), links: { first: link(1), last: link(lastPage), prev, next }, meta },
   };
+}
+
+/**
+ * The page size the controller uses (the dialect's `pageSize`), and `meta.per_page` as Laravel
+ * shows it: the paginator keeps what the controller passed, so the query string's text (`"10"`)
+ * when it came from there unchanged (PHP's `min("10", 50)` is `"10"`), a number when the
+ * controller chose it (`paginate(15)`, or `min("500", 50)`, which is `50`).
+ */
+function pageSize(ctx: RequestContext, validator: Validator): { perPage: number; perPageShown: number | string } {
+  const rule = ctx.dialect.pageSize;
+  if (rule.kind === 'ignored') return { perPage: rule.size, perPageShown: rule.size };
+  const asked = validator.integer('per_page', false, 1, rule.kind === 'capped' ? Number.MAX_SAFE_INTEGER : MAX_PER_PAGE);
+  const perPage = Math.min(asked ?? DEFAULT_PER_PAGE, rule.kind === 'capped' ? rule.max : MAX_PER_PAGE);
+  const fromQuery = asked !== null && asked === perPage;
+  return { perPage, perPageShown: ctx.dialect.perPage === 'string' && fromQuery ? String(perPage) : perPage };
 }
 
 interface PageLink {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkTimeZone, dialectOf, type Dialect, type Flavor } from './dialect.js';
+import { checkTimeZone, dialectOf, type Dialect, type Flavor, type PageSize } from './dialect.js';
 import { Faults, PASS } from './faults.js';
 import { HttpError, type Reply, type RequestContext } from './http.js';
 import { escapeJson, serialize } from './laravel.js';
@@ -15,7 +15,7 @@ import { SandboxStore } from './store.js';
 
 export { SandboxStore } from './store.js';
 export { computeEngagedReport, type ReportRow } from './report.js';
-export { DEFAULT_DIALECT, laravelDialect, type Dialect, type Flavor } from './dialect.js';
+export { DEFAULT_DIALECT, laravelDialect, type Dialect, type Flavor, type PageSize } from './dialect.js';
 export type { RateLimit } from './throttle.js';
 export type { CourseRecord, ProductRecord, ProgressRecord, StudentRecord, SubscriptionRecord } from './types.js';
 
@@ -121,9 +121,15 @@ function checkOptions(options: SandboxOptions) {
     !(settings.latencyMs >= 0) ? 'latencyMs must be ≥ 0' : '',
     !(settings.failRate >= 0 && settings.failRate <= 1) ? 'failRate must be between 0 and 1' : '',
     settings.rateLimit !== undefined && !(settings.rateLimit.limit > 0) ? 'rateLimit must be > 0' : '',
+    pageSizeProblem(settings.dialect.pageSize),
   ].filter(Boolean);
   if (problems.length > 0) throw new RangeError(`invalid sandbox options: ${problems.join('; ')}`);
   return settings;
+}
+
+function pageSizeProblem(rule: PageSize): string {
+  const size = rule.kind === 'ignored' ? rule.size : rule.kind === 'capped' ? rule.max : 1;
+  return Number.isSafeInteger(size) && size >= 1 ? '' : `dialect.pageSize's ${rule.kind === 'ignored' ? 'size' : 'max'} must be an integer ≥ 1`;
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

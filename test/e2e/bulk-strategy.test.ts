@@ -5,7 +5,9 @@
  * must be the same, and `auto` must stay within the request floor,
  * `min(rows reads, snapshot pages) + changes`, as requests ≤ 1.05 × floor + 3.
  * The four cases of the issue, on the default flavor, Laravel's, and
- * simplePaginate pages (no page count: a probe decides).
+ * simplePaginate pages (no page count: a probe decides); case 1 again on
+ * servers that do not page by per_page=100 (`--per-page-ignored 15`, as
+ * `->paginate(15)`; `--per-page-max 50`, as `min($request->per_page, 50)`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, tempDir, type SandboxProcess, run } from './harness.js';
@@ -16,6 +18,13 @@ import {
 
 const FLAVORS = [['default', []], ['laravel', ['--flavor', 'laravel']], ['simple', ['--paginator', 'simple']]] as const;
 const PER_PAGE = 100;
+/** Case 1 where the server pages otherwise: its flags, the pages of 2,000 students, and the probe of a server that counts none. */
+const PAGE_SIZES = [
+  ['ignored15', ['--per-page-ignored', '15'], 134, 0],
+  ['ignored15-laravel', ['--per-page-ignored', '15', '--flavor', 'laravel'], 134, 0],
+  ['max50', ['--per-page-max', '50'], 40, 0],
+  ['max50-laravel-simple', ['--per-page-max', '50', '--flavor', 'laravel', '--paginator', 'simple'], 40, 1],
+] as const;
 const dir = tempDir('members-strategy-');
 
 interface Twins {
@@ -23,6 +32,14 @@ interface Twins {
   auto: SandboxProcess;
   students: Student[];
   productIds: string[];
+  /** The page size the sandboxes really use when asked per_page=100. */
+  perPage: number;
+}
+
+/** The page size a sandbox started with `args` uses for per_page=100. */
+function pageSizeOf(args: readonly string[]): number {
+  const flag = (name: string) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : undefined);
+  return flag('--per-page-ignored') ?? Math.min(flag('--per-page-max') ?? PER_PAGE, PER_PAGE);
 }
 
 const running: SandboxProcess[] = [];
@@ -37,6 +54,7 @@ async function twins(args: readonly string[], students: number, readStudents = t
   const [rows, auto] = started as [SandboxProcess, SandboxProcess];
   return {
     rows, auto, students: readStudents ? await allStudents(rows) : [], productIds: (await products(rows)).map((product) => product.id),
+    perPage: pageSizeOf(args),
   };
 }
 
@@ -83,7 +101,7 @@ async function compare(pair: Twins, file: string, extra: string[] = [], command 
   expect(auto.results).toEqual(rows.results);
   expect(auto.changes).toBe(rows.changes);
   const rowsReads = rows.requests - rows.changes;
-  const pages = Math.ceil(pair.students.length / PER_PAGE);
+  const pages = Math.ceil(pair.students.length / pair.perPage);
   const floor = Math.min(rowsReads, pages) + rows.changes;
   expect(auto.requests, `auto sent ${auto.requests} requests; floor ${floor} (rows reads ${rowsReads}, pages ${pages}, changes ${rows.changes})`)
     .toBeLessThanOrEqual(1.05 * floor + 3);
@@ -102,26 +120,34 @@ function grantFile(name: string, pair: Twins, count: number, held: number): { fi
   return { file: writeCsv(dir, name, ['student,product_id', ...lines]), productId, chosen };
 }
 
+/**
+ * Case 1 (1,000 rows, 800 new, on 2,000 students; the snapshot, read in `pages` pages, then 800
+ * grants) and case 3 (its re-run: the snapshot alone), with the same results and final state as the rows.
+ */
+async function snapshotCase(args: readonly string[], name: string, pages: number, probe: number): Promise<void> {
+  const pair = await twins(args, 2_000);
+  const { file, chosen } = grantFile(`case1-${name}.csv`, pair, 1_000, 200);
+  expect(chosen).toHaveLength(1_000);
+  const first = await compare(pair, file);
+  expect(tally(first.auto.results)).toEqual({ granted: 800, skipped: 200 });
+  expect(first.auto.stderr).toContain(`(read ${pages} pages instead of 1,500 lookups)`);
+  expect(first.auto.requests).toBe(pages + probe + 800);
+
+  const rerun = await compare(pair, file);
+  expect(tally(rerun.auto.results)).toEqual({ skipped: 1_000 });
+  expect(rerun.auto.changes).toBe(0);
+  expect(rerun.auto.requests).toBe(pages + probe);
+  // The final states are the same, student by student.
+  const [rowsState, autoState] = await Promise.all([allStudents(pair.rows), allStudents(pair.auto)]);
+  expect(holdings(autoState)).toEqual(holdings(rowsState));
+  await stop(pair);
+}
+
 describe.each(FLAVORS)('--strategy auto against --strategy rows (%s)', (flavor, args) => {
   // A server that counts no pages is asked one more, just past the lookups, to bound the walk.
   const probe = flavor === 'simple' ? 1 : 0;
   it('case 1: 1,000 rows, 800 new, on 2,000 students: the snapshot; case 3: its re-run, the snapshot alone', async () => {
-    const pair = await twins(args, 2_000);
-    const { file, chosen } = grantFile(`case1-${flavor}.csv`, pair, 1_000, 200);
-    expect(chosen).toHaveLength(1_000);
-    const first = await compare(pair, file);
-    expect(tally(first.auto.results)).toEqual({ granted: 800, skipped: 200 });
-    expect(first.auto.stderr).toContain('(read 20 pages instead of 1,500 lookups)');
-    expect(first.auto.requests).toBe(20 + probe + 800);
-
-    const rerun = await compare(pair, file);
-    expect(tally(rerun.auto.results)).toEqual({ skipped: 1_000 });
-    expect(rerun.auto.changes).toBe(0);
-    expect(rerun.auto.requests).toBe(20 + probe);
-    // The final states are the same, student by student.
-    const [rowsState, autoState] = await Promise.all([allStudents(pair.rows), allStudents(pair.auto)]);
-    expect(holdings(autoState)).toEqual(holdings(rowsState));
-    await stop(pair);
+    await snapshotCase(args, flavor, 20, probe);
   }, 120_000);
 
   it('case 2: 10 rows on 100,000 students: the rows', async () => {
@@ -150,6 +176,12 @@ describe.each(FLAVORS)('--strategy auto against --strategy rows (%s)', (flavor, 
     const [rowsState, autoState] = await Promise.all([allStudents(pair.rows), allStudents(pair.auto)]);
     expect(holdings(autoState, ids)).toEqual(holdings(rowsState, ids));
     await stop(pair);
+  }, 120_000);
+});
+
+describe.each(PAGE_SIZES)('case 1 on a server that pages otherwise than per_page=100 (%s)', (name, args, pages, probe) => {
+  it(`reads the snapshot in the ${pages} pages the server really serves, then the 800 grants`, async () => {
+    await snapshotCase(args, name, pages, probe);
   }, 120_000);
 });
 

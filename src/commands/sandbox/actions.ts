@@ -14,6 +14,8 @@ export interface SandboxFlags {
   rateLimit?: string;
   flavor: Flavor;
   paginator?: Dialect['paginator'];
+  perPageIgnored?: string;
+  perPageMax?: string;
   serverTz?: string;
   maintenance?: boolean;
   data?: string;
@@ -50,6 +52,9 @@ function parseRate(input: string): RateLimit {
 function dialectFlags(flags: SandboxFlags): Pick<SandboxOptions, 'flavor' | 'dialect'> {
   const dialect: Partial<Dialect> = {};
   if (flags.paginator !== undefined) dialect.paginator = flags.paginator;
+  // commander refuses the two together.
+  if (flags.perPageIgnored !== undefined) dialect.pageSize = { kind: 'ignored', size: parseInteger(flags.perPageIgnored, '--per-page-ignored', { min: 1 }) };
+  if (flags.perPageMax !== undefined) dialect.pageSize = { kind: 'capped', max: parseInteger(flags.perPageMax, '--per-page-max', { min: 1 }) };
   if (flags.serverTz !== undefined) {
     try {
       dialect.serverTz = checkTimeZone(flags.serverTz);
