@@ -362,27 +362,29 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
   it('a row naming a student not on the platform is not-found: listed with its line, drift for --check, never sent, exit 7 when applied', async () => {
     const product = await productWith((subs) => withAccess(subs).length >= 3);
     const on = withAccess(product.subscriptions);
-    const [newcomer] = nonHolders(product.subscriptions, 1, 40);
+    const newcomers = nonHolders(product.subscriptions, 5, 40);
     const nobody = `nobody-${_name}@example.com`;
     const file = writeCsv(b.dir, `unknown-${_name}.csv`, ['student,product_id', ...on.map((held) => `${held.student.id},${product.id}`),
-      `${nobody},${product.id}`, `${newcomer?.email},${product.id}`]);
+      `${nobody},${product.id}`, ...newcomers.map((student) => `${student.email},${product.id}`)]);
     const line = on.length + 2;
     const dry = await b.members(['sync', '--file', file, '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout) as PlanRow[];
-    expect(plan.map((row) => [row.action, row.line, row.student])).toEqual([['not-found', line, nobody], ['grant', line + 1, newcomer?.email]]);
+    expect(plan.map((row) => [row.action, row.line, row.student])).toEqual([['not-found', line, nobody], ...newcomers.map((student, i) => ['grant', line + 1 + i, student.email])]);
     expect(plan[0]?.note).toBe(`no student ${nobody} on the platform: never sent (exit 7 when applied); import the student first (members students import), then sync again`);
     expect(dry.stderr).toContain(`, ${on.length} already in sync, 1 row naming a student not on the platform (not-found: never sent).`);
     expect((await b.members(['sync', '--file', file, '--check'])).code).toBe(8);
 
     const counted = await stats(b.sandbox);
-    const applied = await b.members(['sync', '--file', file, '--yes', '-o', 'ndjson']);
+    // One change at a time: the failed not-found row must not stop the changes after it (it did: a failure without an error was taken for a bug).
+    const applied = await b.members(['sync', '--file', file, '--yes', '-o', 'ndjson', '--concurrency', '1']);
     expect(applied.code).toBe(7);
+    expect(applied.stderr).toContain('6 changes: 5 granted,');
     const results = ndjson<ResultRow>(applied.stdout);
-    expect(results.map((row) => [row.line, row.action, row.result])).toEqual([[line, 'not-found', 'failed'], [line + 1, 'grant', 'granted']]);
+    expect(results.map((row) => [row.line, row.action, row.result])).toEqual([[line, 'not-found', 'failed'], ...newcomers.map((_, i) => [line + 1 + i, 'grant', 'granted'])]);
     expect(results[0]?.message).toBe(plan[0]?.note);
-    // The plan's reads and the newcomer's grant: nothing sent, nor looked up, for the student who is not there.
-    expect(diff(await stats(b.sandbox), counted)).toEqual({ 'GET /api/v1/products': 1, 'GET /api/v1/students': 4, [CHANGES[0] as string]: 1 });
+    // The plan's reads and the newcomers' grants: nothing sent, nor looked up, for the student who is not there.
+    expect(diff(await stats(b.sandbox), counted)).toEqual({ 'GET /api/v1/products': 1, 'GET /api/v1/students': 4, [CHANGES[0] as string]: 5 });
   }, 60_000);
 
   it('killed with SIGKILL mid-apply, then run again: every change applied exactly once', async () => {

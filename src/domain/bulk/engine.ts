@@ -234,8 +234,8 @@ function failureMessage(error: unknown): string {
   return error instanceof TransientError ? `${message}; running the same file again retries only what is missing` : message;
 }
 
-/** A refused token fails every row alike, and a bug is a bug: stop taking rows. */
-const isFatal = (error: unknown) => error instanceof AuthError || !(error instanceof CliError);
+/** A refused token fails every row alike, and a bug is a bug: stop taking rows. A row failed without an error (a sync row naming nobody on the platform) is no bug. */
+const isFatal = (error: unknown) => error !== undefined && (error instanceof AuthError || !(error instanceof CliError));
 
 /** Rows by result: the results of grant, revoke and import always, the others (sync's) when some row had them. */
 export type BulkCounts = Record<'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed', number> & Partial<Record<BulkResultKind, number>>;

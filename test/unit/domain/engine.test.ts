@@ -142,6 +142,16 @@ describe('execute', () => {
     expect(outcomes[0]?.error).toBeInstanceOf(RejectedError);
   });
 
+  it('goes on after a row its operation reports failed without an error (a sync row naming nobody): no fatal error', async () => {
+    const op = operation(async (plan) => (plan.student === 'a'
+      ? { student: plan.student, product_id: plan.product, result: 'failed' as const, message: 'no student a on the platform' }
+      : granted(plan)));
+    const execution = execute(op, planRun(op, rows(['a', 'p1'], ['b', 'p1'], ['c', 'p1']), NOW), context, { concurrency: 1, dryRun: false });
+    expect((await all(execution)).map((outcome) => outcome.result)).toEqual(['failed', 'granted', 'granted']);
+    expect(execution.fatal).toBeUndefined();
+    expect(execution.notStarted()).toBe(0);
+  });
+
   it.each([
     ['a refused token', () => new AuthError('unauthenticated', ExitCode.auth, REQUEST, 401), 'unauthenticated (POST /api/v1/x)'],
     ['a bug', () => new TypeError('x is undefined'), 'unexpected error: x is undefined'],
