@@ -1,5 +1,6 @@
 /** How `members sync` looks in `table` mode: its plan, and the results of applying it. */
 import type { Column, View } from '../output/view.js';
+import { productTitleColumn } from './products.js';
 
 const STUDENT = { header: 'student', path: 'student' };
 const PRODUCT: Column = { header: 'product', path: 'product_id' };
@@ -36,7 +37,19 @@ export function syncPlanView(titles: ReadonlyMap<string, string> = new Map(), on
 
 export const SYNC_PLAN_VIEW = syncPlanView();
 
-export const SYNC_RESULT_VIEW: View = {
+/**
+ * The results of applying a plan, as a bulk run's: the action and the result
+ * never cut, the message wrapping, the student and the product (by title
+ * when `titles` knows it) shrinking first, the line going on a narrow
+ * terminal; no product for a plan of one (`oneProduct`: its summary named it).
+ */
+export const syncResultView = (titles: ReadonlyMap<string, string> = new Map(), oneProduct = false): View => ({
   noun: 'changes',
-  columns: [{ header: 'line', path: 'line' }, { header: 'action', path: 'action' }, STUDENT, PRODUCT, { header: 'result', path: 'result' }, { header: 'message', path: 'message' }],
-};
+  columns: [
+    { header: 'line', path: 'line', dropLate: true }, { header: 'action', path: 'action', whole: true }, { ...STUDENT, kind: 'name' },
+    ...(oneProduct ? [] : [productTitleColumn(titles)]),
+    { header: 'result', path: 'result', whole: true }, { header: 'message', path: 'message', wrap: true },
+  ],
+});
+
+export const SYNC_RESULT_VIEW = syncResultView();

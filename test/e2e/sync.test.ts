@@ -290,6 +290,8 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(await post(b.sandbox, `/api/v1/students/${third?.id}/products`, { product_id: product.id, accession_date: '2025-01-01', expiration_date: '2030-01-01' })).toBe(201);
     const applied = await b.members(['sync', '--apply', planFile, '--yes', '-o', 'ndjson']);
     expect(applied.code).toBe(7);
+    // Off a terminal the product list is not read: a plan for one product names it by id.
+    expect(applied.stderr).toContain(`, for product ${product.id}: 4 changes; each is checked against the state it was planned from.`);
     const results = ndjson<ResultRow>(applied.stdout);
     expect(results.map((row) => [row.action, row.result])).toEqual([['grant', 'granted'], ['grant', 'skipped'], ['grant', 'stale'], ['revoke', 'revoked']]);
     const replan = `plan again: \`members sync --file ${file} --plan-out ${planFile}\``;
@@ -357,6 +359,16 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const squashed = (text: string) => text.replace(/[│\s]/g, '');
     expect(squashed(table.join(''))).toContain(squashed(plan[0]?.note ?? 'a note'));
     expect(table.join('\n')).not.toContain('…');
+
+    // Applied at 80 columns, the results fit too: the action and the result whole, the message wrapped, no product.
+    const applied = terminalSession(['sync', '--file', file, '--yes', '--no-color'], { env: b.sandbox.env, columns: 80 });
+    expect(await applied.exited).toBe(0);
+    const lines = applied.output().split(/\r?\n/).filter((line) => line.includes('│'));
+    const results = lines.slice(lines.findIndex((line) => /│ RESULT +│/.test(line)));
+    expect(results[0]).toMatch(/^│ ACTION +│ STUDENT +│ RESULT +│ MESSAGE +│$/);
+    for (const line of results) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(results.some((line) => line.startsWith('│ restore ') && line.includes('│ restored '))).toBe(true);
+    expect(results.some((line) => line.startsWith('│ change-expiration │') && line.includes('│ expiration-changed │'))).toBe(true);
   }, 60_000);
 
   it('a row naming a student not on the platform is not-found: listed with its line, drift for --check, never sent, exit 7 when applied', async () => {

@@ -13,7 +13,7 @@ import type { PlanRecord } from '../../domain/sync/records.js';
 import { plural } from '../../lib/values.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../output/index.js';
-import { SYNC_RESULT_VIEW, syncPlanView } from '../../views/sync.js';
+import { syncPlanView, syncResultView } from '../../views/sync.js';
 import type { Session } from '../session.js';
 import { TYPE_TO_CONFIRM_ABOVE, applyRun, type RunPresentation } from '../bulk/run.js';
 
@@ -43,6 +43,10 @@ export interface ApplySettings {
   verify: boolean;
   /** A saved plan's: the file it was planned from (`stdin`), to plan a stale change again. */
   planSource?: string;
+  /** Product titles by id, when the product list was read: the results' table names the products by them. */
+  titles?: ReadonlyMap<string, string>;
+  /** The plan is for one product, which its summary named: the results' table leaves it out. */
+  oneProduct?: boolean;
   /** Another command applying changes of this kind (`subscriptions extend`): its name in the audit log, its question, its summary line. */
   as?: {
     command: string;
@@ -76,7 +80,7 @@ export async function applyPlan(session: Session, api: Api, changes: readonly Pl
     ? `plan again: \`members sync --file ${settings.planSource === 'stdin' ? '-' : settings.planSource} --plan-out ${settings.source}\`, then apply the new plan`
     : again;
   const presentation: RunPresentation = {
-    view: as?.view ?? SYNC_RESULT_VIEW, printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again, replan),
+    view: as?.view ?? syncResultView(settings.titles, settings.oneProduct), printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again, replan),
   };
   const recorded = (runId: string) => messages.notice(`Recorded as run ${runId}: \`members history --run ${runId}\` lists its changes, \`members undo ${runId}\` reverses them.`);
   await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command, replan }), run, { api, dryRun: false, reason: settings.reason },

@@ -44,21 +44,21 @@ export async function syncFromFile(session: Session, request: FileSync): Promise
   const source = request.file === '-' ? 'stdin' : request.file;
   const planFile = request.planOut === undefined ? undefined : await openPlanOut(session, request.planOut);
   try {
-    const plan = await planFromFile(session, request, source);
+    const { plan, titles } = await planFromFile(session, request, source);
     if (planFile) await writePlan(session, planFile, plan, { source, mode: request.mode, path: request.planOut as string });
     if (request.check && plan.changes.length > 0) {
       const drift = `Drift: the platform differs from ${source}: ${plural(plan.changes.length, 'change')} would make it match (--check changes nothing; exit 8).`;
       (await session.messages()).notice(drift);
       throw new DriftError(drift);
     }
-    if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false });
+    if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false, titles, oneProduct: plan.products.length === 1 });
   } finally {
     await planFile?.discard();
   }
 }
 
-/** Everything up to the plan: read, check, resolve, snapshot, plan; the plan printed unless it is about to be applied off a terminal. */
-async function planFromFile(session: Session, request: FileSync, source: string): Promise<SyncPlan> {
+/** Everything up to the plan: read, check, resolve, snapshot, plan; the plan printed unless it is about to be applied off a terminal. With the product titles read on the way. */
+async function planFromFile(session: Session, request: FileSync, source: string): Promise<{ plan: SyncPlan; titles: ReadonlyMap<string, string> }> {
   const { io, globals } = session;
   const messages = await session.messages();
   const offline = await readRows(session, request, source, messages);
@@ -88,7 +88,7 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   if (!applying && plan.changes.length === 0) messages.notice(NOTHING_TO_CHANGE);
   const over = overCap(plan);
   if (over.length > 0) throw new RevokeCapError(capMessage(over, titles));
-  return plan;
+  return { plan, titles };
 }
 
 /** Reads and checks every row (no request); refuses an empty file and any invalid row (a row left out would be revoked). */

@@ -14,6 +14,7 @@ import type { SyncMode, SyncPlan } from '../../domain/sync/plan.js';
 import { changeOf, planRecord } from '../../domain/sync/records.js';
 import { checkPlanTarget, parseSavedPlan, savedPlanText } from '../../domain/sync/saved-plan.js';
 import { productTitles } from '../../domain/names.js';
+import { productLabel } from '../../domain/changes.js';
 import type { Session } from '../session.js';
 import type { PlanSync } from './flags.js';
 import { applyPlan, printPlanRecords } from './apply.js';
@@ -54,12 +55,13 @@ export async function applySavedPlan(session: Session, request: PlanSync): Promi
     throw new UsageError(`applying ${plural(plan.changes.length, 'change')} of ${request.plan} needs confirmation, but stdin is not a terminal; pass --yes to proceed`);
   }
   const messages = await session.messages();
-  messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${plural(plan.products.length, 'product')}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
   const api = await session.api();
-  if (io.stdout.isTTY && !globals.out && plan.changes.length > 0) {
-    // A plan holds product ids: the table names them by title, for one read of the product list (none offline).
-    const titles = await productTitles(api).catch(() => undefined);
-    await printPlanRecords(session, plan.changes, titles);
-  }
-  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true });
+  const showPlan = io.stdout.isTTY && !globals.out && plan.changes.length > 0;
+  // A plan holds product ids: the question and the table name them by title, for one read of the product list (none offline).
+  const titles = showPlan ? await productTitles(api).catch(() => undefined) : undefined;
+  const [only] = plan.products;
+  const scope = plan.products.length === 1 && only !== undefined ? productLabel(only, undefined, titles?.get(only)) : plural(plan.products.length, 'product');
+  messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${scope}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
+  if (showPlan) await printPlanRecords(session, plan.changes, titles, plan.products.length === 1);
+  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true, titles, oneProduct: plan.products.length === 1 });
 }
