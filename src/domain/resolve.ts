@@ -9,7 +9,7 @@ import { NotFoundError, RouteMissError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { getStudent } from '../api/endpoints/students.js';
 import type { Student } from '../api/endpoints/schemas.js';
-import { describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
+import { canonicalValue, describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */
@@ -32,7 +32,8 @@ export interface ResolveOptions {
   spelling?: CpfSpelling;
 }
 
-const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
+// A CPF typed in either spelling is one lookup.
+const cacheKey = (key: StudentKey) => `${key.kind}:${canonicalValue(key)}`;
 
 /**
  * Parses `input` (a UsageError, exit 2, for an empty key) and resolves it to

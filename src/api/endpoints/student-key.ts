@@ -94,6 +94,9 @@ function documentKey(value: string): StudentKey {
   return { kind: 'document', value, also: value === digits ? punctuated : digits };
 }
 
+/** A CPF key as 11 digits, whichever way it was typed; any other key as typed. */
+export const canonicalValue = (key: StudentKey) => (key.kind === 'document' && key.also !== undefined ? key.value.replace(/\D/g, '') : key.value);
+
 /** `student 42`, `student with e-mail …`, `student with document 07069205546 (or 070.692.055-46) or id 07069205546`. */
 export function describeKey(key: StudentKey): string {
   if (key.kind === 'id') return `student ${key.value}`;

@@ -24,7 +24,7 @@
  * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
-import { notAnId, parseStudentKey, type CpfSpelling, type StudentKey } from '../../api/endpoints/student-key.js';
+import { canonicalValue, notAnId, parseStudentKey, type CpfSpelling, type StudentKey } from '../../api/endpoints/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
@@ -147,8 +147,8 @@ export function studentKey(values: Record<string, string>): StudentKey {
   return key;
 }
 
-/** Two keys name the same student when they are equal; e-mails compare case-insensitively. */
-export const keyText = (key: StudentKey) => `${key.kind}:${key.kind === 'email' ? key.value.toLowerCase() : key.value}`;
+/** Two keys name the same student when they are equal; e-mails compare case-insensitively, a CPF in either spelling. */
+export const keyText = (key: StudentKey) => `${key.kind}:${key.kind === 'email' ? key.value.toLowerCase() : canonicalValue(key)}`;
 
 /** The core's outcome as a row's, noting a POST that was confirmed instead of resent. */
 function fromChange(outcome: ChangeOutcome): Omit<BulkRowOutcome, 'line'> {

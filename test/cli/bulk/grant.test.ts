@@ -179,6 +179,22 @@ describe('students grant --file: the run', () => {
     expect(lookups).toHaveLength(1);
   });
 
+  it('a CPF typed in both spellings is one student: one lookup for two products, a duplicate row for the same product', async () => {
+    t.agent.enableCallHistory();
+    get('/api/v1/students/document/529.982.247-25').reply(200, { data: { ...student(1), document: '529.982.247-25' } });
+    for (const product of ['p1', 'p2']) get(`/api/v1/students/s1/products/${product}`).reply(404, NOT_FOUND);
+    for (const product of ['p1', 'p2']) grantPost('s1', product).reply(201, { data: sub(product) });
+    const file = csvFile(rows('529.982.247-25,p1,2024-01-01', '52998224725,p2,2024-01-01'));
+    const { code, stdout } = await cli(['students', 'grant', '--file', file, '--concurrency', '1', '-o', 'csv', '--fields', 'line,result']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('line,result\n2,granted\n3,granted\n');
+    expect(t.agent.getCallHistory()?.filterCalls({ path: /\/students\/document\// }) ?? []).toHaveLength(1);
+
+    const same = await cli(['students', 'grant', '--file', csvFile(rows('529.982.247-25,p1,', 'doc:52998224725,p1,'), 'same.csv')]);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain('error: line 3: duplicate of line 2 (the same student and product_id)');
+  });
+
   it('rows naming one student by e-mail and by id do not race: the second is skipped, not a duplicate grant', async () => {
     get('/api/v1/students/email/s1%40example.com').reply(200, { data: student(1) }).delay(20);
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
