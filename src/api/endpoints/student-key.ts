@@ -121,8 +121,8 @@ const looksLikeName = (text: string) => /\s/.test(text) || /[^\p{ASCII}]/u.test(
 const searchHint = (text: string) => `to find a student by name: members students search ${JSON.stringify(text)}`;
 
 /**
- * Why a key taken for an id cannot be one (a name, or a `/`, which no id
- * route takes: a document typed without `doc:`), or undefined. A bulk row is
+ * Why a key taken for an id cannot be one (a name; a `/`, which no id
+ * route takes: a document typed without `doc:`; `.` or `..`), or undefined. A bulk row is
  * refused for it before anything is sent; a single command still asks, and
  * says so with the "not found" (notFoundHint).
  */
@@ -130,5 +130,6 @@ export function notAnId(key: StudentKey): string | undefined {
   if (key.kind !== 'id') return undefined;
   if (looksLikeName(key.value)) return `${JSON.stringify(key.value)} cannot be an id (it has spaces or accents); give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE, or ${searchHint(key.value)}`;
   if (key.value.includes('/')) return `${JSON.stringify(key.value)} cannot be an id (it has a /); a document is written doc:${key.value}, a reference ref:${key.value}`;
+  if (/^\.{1,2}$/.test(key.value)) return `${JSON.stringify(key.value)} cannot be an id; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`;
   return undefined;
 }

@@ -95,7 +95,9 @@ describe('a key that cannot be an id', () => {
     expect(notAnId(parseStudentKey('Maria Silva'))).toMatch(/^"Maria Silva" cannot be an id \(it has spaces or accents\);.* members students search "Maria Silva"$/);
     expect(notAnId(parseStudentKey('Zoë'))).toMatch(/^"Zoë" cannot be an id/);
     expect(notAnId(parseStudentKey('RG/1'))).toBe('"RG/1" cannot be an id (it has a /); a document is written doc:RG/1, a reference ref:RG/1');
-    for (const fine of ['8e7be24b-0f1c-4d7e-9a51-2c3e4f5a6b7c', '42', 'doc:RG/1', 'ref:Maria Silva', 'maria@example.com', '070.692.055-46']) {
+    expect(notAnId(parseStudentKey('..'))).toBe('".." cannot be an id; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE');
+    expect(notAnId(parseStudentKey('.'))).toMatch(/^"\." cannot be an id/);
+    for (const fine of ['8e7be24b-0f1c-4d7e-9a51-2c3e4f5a6b7c', '42', '...', 'a.b', 'doc:RG/1', 'ref:Maria Silva', 'maria@example.com', '070.692.055-46']) {
       expect(notAnId(parseStudentKey(fine))).toBeUndefined();
     }
   });
