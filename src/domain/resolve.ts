@@ -32,8 +32,14 @@ export interface ResolveOptions {
   spelling?: CpfSpelling;
 }
 
-// A CPF typed in either spelling is one lookup.
-const cacheKey = (key: StudentKey) => `${key.kind}:${canonicalValue(key)}`;
+const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
+/**
+ * A student found by a CPF, under its digits: a row naming the same CPF in
+ * the other spelling shares the lookup. Only a student found by that very
+ * document: a bare CPF may resolve as an id instead, and a "not found" in one
+ * spelling does not try the id the other may (student-key.ts orId).
+ */
+const cpfAlias = (key: StudentKey) => (key.kind === 'document' && key.also !== undefined ? `cpf:${canonicalValue(key)}` : undefined);
 
 /**
  * Parses `input` (a UsageError, exit 2, for an empty key) and resolves it to
@@ -45,7 +51,8 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
 
   const { cache } = options;
   const name = cacheKey(key);
-  const cached = cache?.get(name);
+  const alias = cpfAlias(key);
+  const cached = cache?.get(name) ?? (alias === undefined ? undefined : cache?.get(alias));
   if (cached) return { ...(await cached), input, key };
 
   const lookup = lookUpStudent(api, key, input, options.spelling).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
@@ -56,6 +63,8 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
       (resolved) => {
         const byId = cacheKey({ kind: 'id', value: resolved.id });
         if (!cache.has(byId)) cache.set(byId, lookup);
+        const document = resolved.record?.document;
+        if (alias !== undefined && document && canonicalValue(parseStudentKey(`doc:${document}`)) === canonicalValue(key) && !cache.has(alias)) cache.set(alias, lookup);
       },
       // A transient failure may succeed on the next row; "not found" will not.
       (error: unknown) => {

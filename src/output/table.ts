@@ -130,7 +130,8 @@ async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layo
   // A cut note or message wraps onto more lines of its cell: half a sentence says nothing.
   const wrapped = natural.map((wide, index) => wrap[index] === true && (fitted[index] ?? wide) < wide);
   const cell = (text: string, index: number) => (wrapped[index] ? { content: text, wordWrap: true } : text);
-  const text = renderTable(Table, stringWidth, {
+  const { strlen } = await import('cli-table3/src/utils.js');
+  const text = renderTable(Table, strlen, {
     head: head.map(emphasis),
     // Only shrunk columns get a width (content plus padding), cut with '…'; the others are sized as cli-table3 would.
     colWidths: natural.map((wide, index) => {
@@ -166,7 +167,9 @@ export function tableStyle({ tty, ascii = false }: Pick<Layout, 'tty' | 'ascii'>
  * the chunks are joined into exactly what one table prints: the header and
  * the rule under it come with the first chunk; boxed, each chunk's bottom
  * border but the last's and top border but the first's go. A compact table
- * without spans draws each row alone, so nothing else differs.
+ * without spans draws each row alone, so nothing else differs. Exact for
+ * the tables renderGrid makes: no column or row spans, and cells that wrap
+ * only in a column given its width (every column has one here).
  */
 export const CHUNK_ROWS = 100;
 
@@ -197,12 +200,10 @@ export function renderTable(
   return chunks.join('\n');
 }
 
-/** A cell's width as cli-table3 measures it (utils.strlen): its widest line, colours left out. */
+/** A cell's width, measured by `measure` (cli-table3's own strlen: its widest line, colours left out). */
 function contentWidth(cell: TableCell, measure: (text: string) => number): number {
   const text = cell !== null && typeof cell === 'object' ? cell.content : cell;
-  // eslint-disable-next-line no-control-regex
-  const plain = String(text ?? '').replace(/\u001b\[(?:\d*;){0,5}\d*m/g, '');
-  return Math.max(0, ...plain.split('\n').map(measure));
+  return measure(String(text ?? ''));
 }
 
 async function bold(): Promise<(text: string) => string> {

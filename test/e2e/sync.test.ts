@@ -360,6 +360,11 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     expect(squashed(table.join(''))).toContain(squashed(plan[0]?.note ?? 'a note'));
     expect(table.join('\n')).not.toContain('…');
 
+    // Piped, the table keeps the product: a log without stderr still says which.
+    const piped = await b.members(['sync', '--file', file, '--dry-run']);
+    expect(piped.stdout.split('\n')[0]).toMatch(/^ACTION +LINE +STUDENT +PRODUCT +PRODUCT ID +ACCESS NOW/);
+    expect(piped.stdout).toContain(product.id);
+
     // Applied at 80 columns, the results fit too: the action and the result whole, the message wrapped, no product.
     const applied = terminalSession(['sync', '--file', file, '--yes', '--no-color'], { env: b.sandbox.env, columns: 80 });
     expect(await applied.exited).toBe(0);
@@ -369,6 +374,16 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     for (const line of results) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(results.some((line) => line.startsWith('│ restore ') && line.includes('│ restored '))).toBe(true);
     expect(results.some((line) => line.startsWith('│ change-expiration │') && line.includes('│ expiration-changed │'))).toBe(true);
+  }, 60_000);
+
+  it('a student cell that cannot be a key (a name, a document without doc:) refuses the file: exit 2, no request', async () => {
+    const file = writeCsv(b.dir, `names-${_name}.csv`, ['student,product_id', 'Maria Silva,Python Pro', 'RG/1749537-4,Python Pro']);
+    const before = await stats(b.sandbox);
+    const refused = await b.members(['sync', '--file', file, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error: line 2: student "Maria Silva" cannot be an id (it has spaces or accents)');
+    expect(refused.stderr).toContain('error: line 3: student "RG/1749537-4" cannot be an id (it has a /); a document is written doc:RG/1749537-4');
+    expect(diff(await stats(b.sandbox), before)).toEqual({});
   }, 60_000);
 
   it('a row naming a student not on the platform is not-found: listed with its line, drift for --check, never sent, exit 7 when applied', async () => {

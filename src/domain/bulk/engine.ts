@@ -178,7 +178,8 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
     const context = rowContext && { ...rowContext, journal: rowContext.journal?.with({ line: row.line }) };
     const outcome = { line: row.line, ...await applyRow(op, context as RowContext, row.plan, rows[row.index]?.identity) };
     results[row.index] = outcome;
-    if (outcome.result === 'failed' && isFatal(outcome.error)) {
+    // A row failed without an error (a sync row naming nobody on the platform: nothing was sent) is no bug.
+    if (outcome.result === 'failed' && 'error' in outcome && isFatal(outcome.error)) {
       fatal ??= outcome.error;
       stopping = true;
     }
@@ -234,8 +235,8 @@ function failureMessage(error: unknown): string {
   return error instanceof TransientError ? `${message}; running the same file again retries only what is missing` : message;
 }
 
-/** A refused token fails every row alike, and a bug is a bug: stop taking rows. A row failed without an error (a sync row naming nobody on the platform) is no bug. */
-const isFatal = (error: unknown) => error !== undefined && (error instanceof AuthError || !(error instanceof CliError));
+/** A refused token fails every row alike, and a bug is a bug: stop taking rows. */
+const isFatal = (error: unknown) => error instanceof AuthError || !(error instanceof CliError);
 
 /** Rows by result: the results of grant, revoke and import always, the others (sync's) when some row had them. */
 export type BulkCounts = Record<'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed', number> & Partial<Record<BulkResultKind, number>>;

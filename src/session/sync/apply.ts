@@ -33,6 +33,15 @@ export async function printPlanRecords(session: Session, records: readonly PlanR
   }
 }
 
+/**
+ * A plan for one product names it in its summary, so a table on the terminal
+ * (without --quiet, which hides the summary) leaves it out and gives the room to the note. Piped, into a file, in
+ * another format or with --fields, every column stays: a script or a log
+ * without stderr still sees the product.
+ */
+export const productNamedAbove = (session: Session, products: number) => products === 1 && session.io.stdout.isTTY === true
+  && session.globals.out === undefined && session.globals.output === 'table' && session.globals.fields === undefined && !session.globals.quiet;
+
 export const NOTHING_TO_CHANGE = 'Nothing to change.';
 
 export interface ApplySettings {

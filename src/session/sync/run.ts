@@ -21,7 +21,7 @@ import { assertFieldsBeforeChange } from '../../output/fields.js';
 import type { Messages } from '../../output/messages.js';
 import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../../views/sync.js';
 import type { Session } from '../session.js';
-import { NOTHING_TO_CHANGE, applyPlan, printPlanRecords } from './apply.js';
+import { NOTHING_TO_CHANGE, applyPlan, printPlanRecords, productNamedAbove } from './apply.js';
 import { readState } from '../read-state.js';
 import type { FileSync } from './flags.js';
 import { openPlanOut, writePlan } from './saved-plan.js';
@@ -51,7 +51,7 @@ export async function syncFromFile(session: Session, request: FileSync): Promise
       (await session.messages()).notice(drift);
       throw new DriftError(drift);
     }
-    if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false, titles, oneProduct: plan.products.length === 1 });
+    if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false, titles, oneProduct: productNamedAbove(session, plan.products.length) });
   } finally {
     await planFile?.discard();
   }
@@ -80,8 +80,7 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   // A run that changes nothing prints the plan as its result; one that changes shows it on a terminal before asking.
   const applying = applies(request);
   if (!applying || (io.stdout.isTTY && !globals.out && plan.changes.length > 0)) {
-    // An empty CSV's header comes from the view's columns: it keeps product_id.
-    await printPlanRecords(session, plan.changes.map(planRecord), titles, plan.products.length === 1 && plan.changes.length > 0);
+    await printPlanRecords(session, plan.changes.map(planRecord), titles, productNamedAbove(session, plan.products.length));
   }
   messages.notice(planSummary(plan, request.mode, titles));
   // The words of an applied run that finds nothing to do (applyPlan), in every mode.

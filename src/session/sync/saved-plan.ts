@@ -17,7 +17,7 @@ import { productTitles } from '../../domain/names.js';
 import { productLabel } from '../../domain/changes.js';
 import type { Session } from '../session.js';
 import type { PlanSync } from './flags.js';
-import { applyPlan, printPlanRecords } from './apply.js';
+import { applyPlan, printPlanRecords, productNamedAbove } from './apply.js';
 
 /** Opened before anything is read or sent: a path that cannot be written is exit 2 at once. */
 export async function openPlanOut(session: Session, path: string): Promise<AtomicFile> {
@@ -62,6 +62,6 @@ export async function applySavedPlan(session: Session, request: PlanSync): Promi
   const [only] = plan.products;
   const scope = plan.products.length === 1 && only !== undefined ? productLabel(only, undefined, titles?.get(only)) : plural(plan.products.length, 'product');
   messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${scope}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
-  if (showPlan) await printPlanRecords(session, plan.changes, titles, plan.products.length === 1);
-  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true, titles, oneProduct: plan.products.length === 1 });
+  if (showPlan) await printPlanRecords(session, plan.changes, titles, productNamedAbove(session, plan.products.length));
+  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true, titles, oneProduct: productNamedAbove(session, plan.products.length) });
 }

@@ -195,6 +195,17 @@ describe('students grant --file: the run', () => {
     expect(same.stderr).toContain('error: line 3: duplicate of line 2 (the same student and product_id)');
   });
 
+  it('a CPF not found in one spelling does not stop the bare digits of another row from being tried as an id', async () => {
+    for (const document of ['529.982.247-25', '52998224725', '52998224725', '529.982.247-25']) get(`/api/v1/students/document/${document}`).reply(404, NOT_FOUND);
+    get('/api/v1/students/52998224725').reply(200, { data: { ...student(5), id: '52998224725' } });
+    get('/api/v1/students/52998224725/products/p2').reply(404, NOT_FOUND);
+    grantPost('52998224725', 'p2').reply(201, { data: sub('p2') });
+    const file = csvFile(rows('529.982.247-25,p1,2024-01-01', '52998224725,p2,2024-01-01'));
+    const { code, stdout } = await cli(['students', 'grant', '--file', file, '--concurrency', '1', '-o', 'csv', '--fields', 'line,result']);
+    expect(code).toBe(7);
+    expect(stdout).toBe('line,result\n2,failed\n3,granted\n');
+  });
+
   it('rows naming one student by e-mail and by id do not race: the second is skipped, not a duplicate grant', async () => {
     get('/api/v1/students/email/s1%40example.com').reply(200, { data: student(1) }).delay(20);
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
