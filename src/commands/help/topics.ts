@@ -144,6 +144,12 @@ the run sends nothing (exit 2), unless --skip-invalid (the bad rows are reported
 More than 20 rows, or a revoke, asks on a terminal; off one (cron) or from stdin it
 needs --yes. --concurrency N (1-32, default 4) rows at once.
 
+Reads: under a rate limit a run's time is its requests, so the state is read the
+cheaper way (--strategy auto): one walk of the student list (100 students a request)
+or a lookup per row, whichever sends fewer; then only the changes are sent. The
+summary line says which and why: (read 20 pages instead of 1,500 lookups).
+--strategy rows or snapshot forces one.
+
 Each row changes only what is missing: running the same file again is safe, and rows
 already applied come back skipped. A renew cell (yes/no), or --renew for blank cells,
 renews a subscription that exists without access; one whose status the grant would
