@@ -9,7 +9,7 @@ import { NotFoundError, RouteMissError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
 import { getStudent } from '../api/endpoints/students.js';
 import type { Student } from '../api/endpoints/schemas.js';
-import { canonicalValue, describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
+import { canonicalValue, cpfSpelling, describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */
@@ -28,8 +28,13 @@ export interface ResolveOptions {
   cache?: StudentCache;
   /** Look the student up even when given an id (for its name, or to prove it exists). */
   fetch?: boolean;
-  /** How the server writes CPFs, when known: a CPF typed the other way is tried in the server's spelling first. */
-  spelling?: CpfSpelling;
+  /** How the server writes CPFs, as far as the run knows (a CPF typed the other way is tried in that spelling first); learnt from the first student found by a CPF when unknown. */
+  spelling?: CpfSpellingMemory;
+}
+
+/** What a run knows of how the server writes CPFs: told by the student list's first page, or learnt from a lookup. */
+export interface CpfSpellingMemory {
+  value?: CpfSpelling;
 }
 
 const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
@@ -55,7 +60,11 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   const cached = cache?.get(name) ?? (alias === undefined ? undefined : cache?.get(alias));
   if (cached) return { ...(await cached), input, key };
 
-  const lookup = lookUpStudent(api, key, input, options.spelling).then((record): ResolvedStudent => ({ input, key, id: record.id, record }));
+  const { spelling } = options;
+  const lookup = lookUpStudent(api, key, input, spelling?.value).then((record): ResolvedStudent => {
+    if (spelling && spelling.value === undefined && alias !== undefined && record.document) spelling.value = cpfSpelling(record.document);
+    return { input, key, id: record.id, record };
+  });
   if (cache) {
     cache.set(name, lookup);
     lookup.then(

@@ -214,7 +214,7 @@ describe('revoke and import, and dry runs, read either way alike', () => {
 });
 
 describe('CPFs typed the other way than the server writes them', () => {
-  it('cost one lookup each once the first page has told the spelling: auto sends 8 fewer than rows', async () => {
+  it('cost one lookup each once the first page has told the spelling: auto sends fewer than rows', async () => {
     const pair = await twins([], 2_000);
     const productId = pair.productIds[0] as string;
     const people = pair.students.filter((student) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(student.document ?? '') && holds(student, productId) === 0).slice(0, 8);
@@ -225,8 +225,10 @@ describe('CPFs typed the other way than the server writes them', () => {
     // 16 lookups are fewer than 20 pages: the rows, after the first page, which shows CPFs punctuated.
     expect(auto.stderr).toContain('(16 lookups instead of reading 20 pages)');
     expect(auto.requests).toBe(1 + 16 + 8);
-    // Without the first page the bare spelling is tried first, and misses.
-    expect(rows.requests).toBe(24 + 8);
+    // Without the first page the bare spelling is tried first, and misses until a lookup has learnt the server's
+    // (8 rows in flight at once: most or all of them miss).
+    expect(rows.requests).toBeGreaterThan(auto.requests);
+    expect(rows.requests).toBeLessThanOrEqual(24 + 8);
     await stop(pair);
   }, 120_000);
 });

@@ -24,7 +24,7 @@
  * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
-import { canonicalValue, notAnId, parseStudentKey, type CpfSpelling, type StudentKey } from '../../api/endpoints/student-key.js';
+import { canonicalValue, notAnId, parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
@@ -32,7 +32,7 @@ import { EMAIL_PATTERN, parseFileDate, plural } from '../../lib/values.js';
 import {
   checkProductId, grantDates, grantToStudent, revokeFromStudent, StatusResetError, type ChangeOptions, type ChangeOutcome, type GrantDates,
 } from '../changes.js';
-import { resolveStudent, type ResolvedStudent, type StudentCache } from '../resolve.js';
+import { resolveStudent, type CpfSpellingMemory, type ResolvedStudent, type StudentCache } from '../resolve.js';
 import type { ReadNeeds } from '../read-plan.js';
 import { asStudent, StudentKeyFilter, type Snapshot, type SnapshotKeep, type SnapshotStudent } from '../snapshot.js';
 import type { KeyedQueue } from './pool.js';
@@ -87,8 +87,8 @@ export interface RowContext {
   includeStatusChanges?: boolean;
   /** The platform's state read once for the run, when the read plan took it: rows read it instead of asking. */
   snapshot?: Snapshot;
-  /** How the server writes CPFs, when the student list's first page told it: lookups try that spelling first. */
-  spelling?: CpfSpelling;
+  /** How the server writes CPFs, as the student list's first page told it or the run's first CPF lookup learnt: lookups try that spelling first. */
+  spelling?: CpfSpellingMemory;
   /** Records each applied row, intent first, with its line (the engine sets it per row); none in a dry run. */
   journal?: Journal;
 }

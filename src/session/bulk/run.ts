@@ -183,7 +183,7 @@ export async function runBulk<Plan>(
     printing = true;
     // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
     const context = api && {
-      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot, spelling: reads?.spelling,
+      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot, spelling: { value: reads?.spelling },
     };
     const titles = new Map([...named.values()].map((product) => [product.id, product.title]));
     return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op, titles), reads);

@@ -206,6 +206,21 @@ describe('students grant --file: the run', () => {
     expect(stdout).toBe('line,result\n2,failed\n3,granted\n');
   });
 
+  it('--strategy rows learns how the server writes CPFs from the first found: the next bare CPFs cost one lookup each', async () => {
+    t.agent.enableCallHistory();
+    const cpfs = ['529.982.247-25', '070.692.055-46', '346.719.699-39'];
+    get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
+    cpfs.forEach((cpf, i) => {
+      get(`/api/v1/students/document/${cpf}`).reply(200, { data: { ...student(i + 1), document: cpf } });
+      get(`/api/v1/students/s${i + 1}/products/p1`).reply(200, { data: sub('p1') });
+    });
+    const file = csvFile(rows(...cpfs.map((cpf) => `${cpf.replace(/\D/g, '')},p1,`)));
+    const { code, stdout } = await cli(['students', 'grant', '--file', file, '--concurrency', '1', '--strategy', 'rows', '-o', 'csv', '--fields', 'line,result']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('line,result\n2,skipped\n3,skipped\n4,skipped\n');
+    expect(t.agent.getCallHistory()?.filterCalls({ path: /\/students\/document\// }) ?? []).toHaveLength(4);
+  });
+
   it('rows naming one student by e-mail and by id do not race: the second is skipped, not a duplicate grant', async () => {
     get('/api/v1/students/email/s1%40example.com').reply(200, { data: student(1) }).delay(20);
     get('/api/v1/students/s1/products/p1').reply(404, NOT_FOUND);
