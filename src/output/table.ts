@@ -126,7 +126,8 @@ async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layo
   const { head = [], rows, labelled = false, whole = [], kinds = [], wrap = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
   const emphasis = color ? await bold() : (text: string) => text;
   const natural = naturalWidths([head, ...rows], stringWidth);
-  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole, kinds.map((kind) => kind === 'name')) : natural;
+  const floors = wordFloors([head, ...rows], wrap, stringWidth);
+  const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole, kinds.map((kind) => kind === 'name'), floors) : natural;
   // A cut note or message wraps onto more lines of its cell: half a sentence says nothing.
   const wrapped = natural.map((wide, index) => wrap[index] === true && (fitted[index] ?? wide) < wide);
   const cell = (text: string, index: number) => (wrapped[index] ? { content: text, wordWrap: true } : text);
@@ -231,13 +232,14 @@ function droppedColumns(grid: Grid, width: number, measure: (text: string) => nu
   const kinds = grid.kinds ?? [];
   const whole = grid.whole ?? [];
   const natural = naturalWidths([grid.head ?? [], ...grid.rows], measure);
+  const floors = wordFloors([grid.head ?? [], ...grid.rows], grid.wrap ?? [], measure);
   const dropped = new Set<number>();
   // Would the kept columns overflow with the text ones cut to `narrowest`?
   const overflows = (narrowest: number) => () => {
     const kept = natural.filter((_, index) => !dropped.has(index));
     const fixed = total(natural.filter((_, index) => !dropped.has(index) && whole[index]));
-    // A wrapping note cut to `narrowest` would take a line per word: it counts twice that.
-    const flexible = natural.map((w, index) => Math.min(w, grid.wrap?.[index] ? 2 * narrowest : narrowest))
+    // A wrapping note cut to `narrowest` would take a line per word: it counts twice that, and never less than its longest word.
+    const flexible = natural.map((w, index) => Math.min(w, grid.wrap?.[index] ? Math.max(2 * narrowest, floors[index] ?? 0) : narrowest))
       .filter((_, index) => !dropped.has(index) && !whole[index]);
     return fixed + total(flexible) + boxOverhead(kept.length) > width;
   };
@@ -267,23 +269,48 @@ function without(grid: Grid, dropped: ReadonlySet<number>): Grid {
  * cut. A column never goes below MIN_WIDTH; a terminal too narrow for that
  * then wraps.
  */
-export function fitWidths(natural: readonly number[], budget: number, fixed: readonly boolean[] = [], yields: readonly boolean[] = []): number[] {
+export function fitWidths(
+  natural: readonly number[], budget: number, fixed: readonly boolean[] = [], yields: readonly boolean[] = [], floors: readonly number[] = [],
+): number[] {
   if (total(natural) <= budget) return [...natural];
-  const namesCut = capWidths(natural, budget, (index) => !yields[index] || fixed[index] === true, READABLE_WIDTH);
-  return total(namesCut) <= budget ? namesCut : capWidths(namesCut, budget, (index) => fixed[index] === true, MIN_WIDTH);
+  const namesCut = capWidths(natural, budget, (index) => !yields[index] || fixed[index] === true, () => READABLE_WIDTH);
+  if (total(namesCut) <= budget) return namesCut;
+  const cut = (floor: (index: number) => number) => capWidths(namesCut, budget, (index) => fixed[index] === true, floor);
+  // The floors hold when the budget allows them; else every column may go down to MIN_WIDTH, as before.
+  const floored = cut((index) => Math.max(MIN_WIDTH, floors[index] ?? 0));
+  return total(floored) <= budget ? floored : cut(() => MIN_WIDTH);
 }
 
-/** The columns not `kept` cut down to a common width, no lower than `floor`, until the total fits `budget` if it can. */
-function capWidths(natural: readonly number[], budget: number, kept: (index: number) => boolean, floor: number): number[] {
+/** The columns not `kept` cut down to a common width, none lower than its `floor`, until the total fits `budget` if it can. */
+function capWidths(natural: readonly number[], budget: number, kept: (index: number) => boolean, floor: (index: number) => number): number[] {
   let cap = Math.max(...natural);
-  const capped = () => natural.map((width, index) => (kept(index) ? width : Math.min(width, cap)));
-  while (cap > floor && total(capped()) > budget) cap--;
+  const lowest = Math.min(...natural.map((_, index) => floor(index)));
+  const limit = (width: number, index: number) => Math.min(width, Math.max(cap, floor(index)));
+  const capped = () => natural.map((width, index) => (kept(index) ? width : limit(width, index)));
+  while (cap > lowest && total(capped()) > budget) cap--;
   // Hand the characters left over to the first capped columns, so the table fills the width exactly.
   let spare = Math.max(0, budget - total(capped()));
   return natural.map((width, index) => {
     if (kept(index)) return width;
-    if (width <= cap || spare === 0) return Math.min(width, cap);
+    // A column held at its floor above the cap takes no spare character.
+    if (width <= cap || floor(index) > cap || spare === 0) return limit(width, index);
     spare--;
     return cap + 1;
   });
+}
+
+/**
+ * A wrapping column's narrowest width: its longest word, up to READABLE_WIDTH,
+ * so that a note wraps between words rather than cutting them (a longer word,
+ * an id or an e-mail, is cut all the same); 0 for the other columns.
+ */
+function wordFloors(rows: string[][], wrap: readonly boolean[], measure: (text: string) => number): number[] {
+  const floors: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      if (wrap[index] !== true) return;
+      for (const word of cell.split(/\s+/)) floors[index] = Math.max(floors[index] ?? 0, Math.min(READABLE_WIDTH, measure(word)));
+    });
+  }
+  return floors;
 }

@@ -380,6 +380,36 @@ describe('fitWidths', () => {
   it('never goes below 4 characters a column', () => {
     expect(fitWidths([10, 10, 2], 5)).toEqual([4, 4, 2]);
   });
+
+  it('keeps a column at its floor (a note\'s longest word) while the others go on shrinking, when the budget allows it', () => {
+    expect(fitWidths([30, 40], 20)).toEqual([10, 10]);
+    expect(fitWidths([30, 40], 20, [], [], [0, 12])).toEqual([8, 12]);
+    expect(fitWidths([30, 40, 30], 30, [], [], [0, 12])).toEqual([9, 12, 9]);
+    // A floor below the common width changes nothing; one the budget cannot meet gives way, as if there were none.
+    expect(fitWidths([30, 40], 24, [], [], [0, 10])).toEqual([12, 12]);
+    expect(fitWidths([30, 40], 10, [], [], [0, 12])).toEqual([5, 5]);
+  });
+});
+
+describe('a wrapping note at 80 columns', () => {
+  it('wraps between its words, never inside one, when the columns kept whole leave it little room', async () => {
+    const view: View = {
+      noun: 'changes',
+      columns: [
+        { header: 'action', path: 'action', whole: true }, { header: 'student', path: 'student', kind: 'identifier' },
+        { header: 'product', path: 'product' }, { header: 'new expiry', path: 'expiry', format: 'date', dropLate: 'last' }, { header: 'note', path: 'note', wrap: true },
+      ],
+    };
+    const record = {
+      action: 'change-expiration', student: 'jose_falcao@outlook.com', product: 'Academia do Marketing Digital', expiry: '2031-06-30',
+      note: 'status chargeback becomes active (the server\'s default for a grant)',
+    };
+    const { stdout } = await render({ color: false }, (out) => out.list([record], view), { stdoutTTY: true, columns: 80 });
+    const lines = stdout.split('\n').filter((line) => line.includes('│'));
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const notes = lines.slice(1).map((line) => line.split('│').at(-2)?.trim() ?? '');
+    expect(notes.join(' ').replace(/\s+/g, ' ').trim()).toBe(record.note);
+  });
 });
 
 describe('table cells', () => {
