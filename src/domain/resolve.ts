@@ -73,7 +73,7 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
         const byId = cacheKey({ kind: 'id', value: resolved.id });
         if (!cache.has(byId)) cache.set(byId, lookup);
         const document = resolved.record?.document;
-        if (alias !== undefined && document && canonicalValue(parseStudentKey(`doc:${document}`)) === canonicalValue(key) && !cache.has(alias)) cache.set(alias, lookup);
+        if (alias !== undefined && document && cpfSpelling(document) && document.replace(/\D/g, '') === canonicalValue(key) && !cache.has(alias)) cache.set(alias, lookup);
       },
       // A transient failure may succeed on the next row; "not found" will not.
       (error: unknown) => {

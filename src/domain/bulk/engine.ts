@@ -277,9 +277,9 @@ export function summarize(
   };
 }
 
-/** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s (snapshot: read 20 pages instead of 1,874 lookups)` */
 const TO_DO = { granted: 'to grant', revoked: 'to revoke', created: 'to create', renewed: 'to renew' } as const;
 
+/** `1000 rows: 990 granted, 8 skipped, 2 failed in 12.3s (read 20 pages instead of 1,874 lookups)`; a dry run's `990 to grant`. */
 export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: BulkSummary): string {
   const { counts } = summary;
   const rows = summary.processed === summary.rows ? plural(summary.rows, 'row') : `${summary.processed} of ${plural(summary.rows, 'row')}`;

@@ -262,6 +262,12 @@ export const overCap = (plan: Pick<SyncPlan, 'caps'>) => plan.caps.filter((check
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** What a plan is for: `product "Python Pro" (id)` (by id when `titles` lacks it), or `3 products`. */
+export function planScope(products: readonly string[], titles: ReadonlyMap<string, string> = new Map()): string {
+  const [only] = products;
+  return products.length === 1 && only !== undefined ? productLabel(only, undefined, titles.get(only)) : `${count(products.length)} ${pluralWord(products.length, 'product')}`;
+}
+
 /**
  * `Plan for 3 products: 41 to grant, 3 to restore, 2 to change expiration,
  * 17 to revoke, 1,204 already in sync.`, then what was left out and why. A
@@ -275,9 +281,7 @@ export function planSummary(plan: SyncPlan, mode: SyncMode, titles: ReadonlyMap<
     `${count(counts.revoke)} to revoke`, `${count(plan.inSync)} already in sync`,
     ...(counts['not-found'] > 0 ? [`${count(counts['not-found'])} ${pluralWord(counts['not-found'], 'row')} naming a student not on the platform (not-found: never sent)`] : []),
   ];
-  const [only] = plan.products;
-  const scope = plan.products.length === 1 && only !== undefined ? productLabel(only, undefined, titles.get(only)) : `${count(plan.products.length)} products`;
-  const sentences = [`Plan for ${scope}: ${parts.join(', ')}.`];
+  const sentences = [`Plan for ${planScope(plan.products, titles)}: ${parts.join(', ')}.`];
   const skipped = plan.statusChanges.length;
   if (skipped > 0) {
     sentences.push(`${count(skipped)} expiration ${pluralWord(skipped, 'change')} left out: ${skipped === 1 ? 'it' : 'they'} would reset a status (--include-status-changes to make ${skipped === 1 ? 'it' : 'them'}).`);

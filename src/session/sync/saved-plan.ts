@@ -10,11 +10,10 @@ import { auditBaseUrl } from '../../audit/index.js';
 import { UsageError } from '../../lib/errors.js';
 import { openAtomicFile, type AtomicFile } from '../../lib/atomic-file.js';
 import { plural } from '../../lib/values.js';
-import type { SyncMode, SyncPlan } from '../../domain/sync/plan.js';
+import { planScope, type SyncMode, type SyncPlan } from '../../domain/sync/plan.js';
 import { changeOf, planRecord } from '../../domain/sync/records.js';
 import { checkPlanTarget, parseSavedPlan, savedPlanText } from '../../domain/sync/saved-plan.js';
 import { productTitles } from '../../domain/names.js';
-import { productLabel } from '../../domain/changes.js';
 import type { Session } from '../session.js';
 import type { PlanSync } from './flags.js';
 import { applyPlan, printPlanRecords, productNamedAbove } from './apply.js';
@@ -59,9 +58,8 @@ export async function applySavedPlan(session: Session, request: PlanSync): Promi
   const showPlan = io.stdout.isTTY && !globals.out && plan.changes.length > 0;
   // A plan holds product ids: the question and the table name them by title, for one read of the product list (none offline).
   const titles = showPlan ? await productTitles(api).catch(() => undefined) : undefined;
-  const [only] = plan.products;
-  const scope = plan.products.length === 1 && only !== undefined ? productLabel(only, undefined, titles?.get(only)) : plural(plan.products.length, 'product');
-  messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${scope}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
-  if (showPlan) await printPlanRecords(session, plan.changes, titles, productNamedAbove(session, plan.products.length));
-  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true, titles, oneProduct: productNamedAbove(session, plan.products.length) });
+  messages.notice(`Plan of ${plan.created} from ${plan.source}, for ${planScope(plan.products, titles)}: ${plural(plan.changes.length, 'change')}; each is checked against the state it was planned from.`);
+  const oneProduct = productNamedAbove(session, plan.products.length);
+  if (showPlan) await printPlanRecords(session, plan.changes, titles, oneProduct);
+  await applyPlan(session, api, plan.changes.map(changeOf), { source: request.plan, planSource: plan.source, reason: request.reason, concurrency: request.concurrency, verify: true, titles, oneProduct });
 }
