@@ -35,8 +35,8 @@ const LATENCY_MS = 20;
 // A short list shows the start of the walk (4 pages growing to 8 took 1.36x an 8-wide walk; issue 28).
 const SHORT_LIST = 10_000;
 const LIST_SIZES = QUICK ? [SHORT_LIST] : [SHORT_LIST, 100_000];
-const LIST_PER_PAGE = 100; // what --all asks for (src/session/list-flags.ts FOLLOW_PER_PAGE)
-const LIST_CONCURRENCY = 8; // pages in flight with --all, from the start (src/session/list-flags.ts LIST_CONCURRENCY)
+const LIST_PER_PAGE = 100; // what --all asks for (src/commands/shared/list-flags.ts FOLLOW_PER_PAGE)
+const LIST_CONCURRENCY = 8; // pages in flight with --all, from the start (src/commands/shared/list-flags.ts LIST_CONCURRENCY)
 const BULK_ROWS = 1_000;
 const BULK_CONCURRENCY = 8;
 const LOOP_ROWS = 100;

@@ -10,7 +10,7 @@ import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type
 import { Session, type SessionDeps } from './session/session.js';
 import { parseDuration, parseInteger } from './lib/values.js';
 import { UsageError } from './lib/errors.js';
-import { HELP_SECTIONS, type Registration, type Runner } from './session/command-kit.js';
+import { HELP_SECTIONS, type Registration, type Runner } from './commands/shared/command-kit.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerApi } from './commands/api/index.js';
@@ -76,7 +76,7 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
   // `--fields` with no list names the command's fields, before anything is sent (gh's `--json` does the same).
   program.hook('preAction', async (_program, action) => {
     if (action.optsWithGlobals().fields !== true) return;
-    const { listFieldsError } = await import('./session/field-names.js');
+    const { listFieldsError } = await import('./commands/shared/field-names.js');
     const path: string[] = [];
     for (let command: Command | null = action; command; command = command.parent) path.unshift(command.name());
     throw await listFieldsError(action, path.join(' '));

@@ -6,8 +6,8 @@
 import * as schemas from '../api/endpoints/schemas.js';
 import { SUBSCRIPTION_STATUSES } from '../api/endpoints/vocabulary.js';
 import type { Argument, Command, Option } from 'commander';
-import { recordFieldsOf } from '../session/command-kit.js';
-import { schemaPaths } from '../session/field-names.js';
+import { recordFieldsOf } from '../commands/shared/command-kit.js';
+import { schemaPaths } from '../commands/shared/field-names.js';
 import type { CompletionHelper } from './complete.js';
 
 /** Where a value comes from: fixed words (maybe a comma list), a completion helper (profiles, undo ids), or files. */

@@ -121,7 +121,7 @@ export class StudentKeyFilter {
 export const SNAPSHOT_PATH = '/api/v1/students';
 /** Asked for; a server may cap it or ignore it, and the first page tells what it used. */
 export const SNAPSHOT_PER_PAGE = 100;
-/** Pages in flight from the start, as `--all` lists (session/list-flags.ts): the pacer spaces them under a rate limit. */
+/** Pages in flight from the start, as `--all` lists (commands/shared/list-flags.ts): the pacer spaces them under a rate limit. */
 const SNAPSHOT_CONCURRENCY = 8;
 
 const emailKey = (email: string) => email.toLowerCase();

@@ -45,7 +45,7 @@ export interface PageWalk {
   all: boolean;
   /** Stop after this many records (`--limit`), fetching only the pages needed. */
   limit?: number;
-  /** Pages in flight at first when the last page is known (lists start at the most: session/list-flags.ts). */
+  /** Pages in flight at first when the last page is known (lists start at the most: commands/shared/list-flags.ts). */
   concurrency: number;
   /** Up to how many pages in flight it may grow (see PageConcurrency); default: `concurrency`, fixed. */
   maxConcurrency?: number;

@@ -6,7 +6,7 @@ import type { Session } from '../../session/session.js';
 import type { Api } from '../../api/client.js';
 import { walkPages, type Page } from '../../api/pagination/paginate.js';
 import type { View } from '../../output/view.js';
-import { RAW_VIEW, rawFieldsView } from '../../views/raw.js';
+import { RAW_VIEW, rawFieldsView } from './view.js';
 import { flatten, getPath } from '../../output/fields.js';
 import { pluralWord } from '../../lib/values.js';
 import { eachBatch, type Batched } from '../../lib/batches.js';

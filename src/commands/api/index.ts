@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { examples, lazyAction, registration } from '../../session/command-kit.js';
+import { examples, lazyAction, registration } from '../shared/command-kit.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

@@ -5,7 +5,7 @@ import { storageOf, type Profile, type Tokens } from '../../config/store.js';
 import type { Api } from '../../api/client.js';
 import { readAll } from '../../lib/read-input.js';
 import type { Session } from '../../session/session.js';
-import { PROFILE_VIEW } from '../../views/profiles.js';
+import { PROFILE_VIEW } from './view.js';
 
 /**
  * A token with a line break or another control character (a paste gone

@@ -1,4 +1,4 @@
-import { examples, lazyAction, registration } from '../../session/command-kit.js';
+import { examples, lazyAction, registration } from '../shared/command-kit.js';
 
 export const registerAuth = registration('Setup:', (program, runner) => {
   const auth = program.command('auth').description('Log in, switch and inspect profiles and their tokens')

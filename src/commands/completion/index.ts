@@ -1,5 +1,5 @@
 import { Argument, Command } from 'commander';
-import { registration } from '../../session/command-kit.js';
+import { registration } from '../shared/command-kit.js';
 import { COMPLETION_HELPERS } from '../../completion/complete.js';
 import { SHELLS, helperCommand, type Shell } from '../../completion/shells.js';
 

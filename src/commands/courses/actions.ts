@@ -2,13 +2,13 @@ import type { Api } from '../../api/client.js';
 import { courseAccesses, getCourse, listCollection } from '../../api/endpoints/catalog.js';
 import type { CourseAccess } from '../../api/endpoints/schemas.js';
 import type { JsonRecord } from '../../output/index.js';
-import { COURSE_ACCESS_VIEW, COURSE_LIST_VIEW, COURSE_VIEW, NEVER_OPENED_VIEW } from '../../views/courses.js';
+import { COURSE_ACCESS_VIEW, COURSE_LIST_VIEW, COURSE_VIEW, NEVER_OPENED_VIEW } from '../shared/views/courses.js';
 import type { Session } from '../../session/session.js';
 import {
   FOLLOW_PER_PAGE, LIST_CONCURRENCY, type ListFlags,
-} from '../../session/list-flags.js';
+} from '../shared/list-flags.js';
 import { printList } from '../../session/run-kit.js';
-import { getCatalogItem, listCatalog, type Catalog } from '../../session/catalog/commands.js';
+import { getCatalogItem, listCatalog, type Catalog } from '../shared/catalog/commands.js';
 import { batched, batchesOf } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import { byCompletion, neverOpened, openedBy, type CompletionFilter } from '../../domain/course-audience.js';

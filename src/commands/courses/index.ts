@@ -1,5 +1,5 @@
-import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
-import { addListAndGet } from '../../session/catalog/flags.js';
+import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { addListAndGet } from '../shared/catalog/flags.js';
 
 export const registerCourses = registration('Everyday:', (program, runner) => {
   const courses = program.command('courses').description('List courses, their modules and lessons, and who accessed them')

@@ -1,5 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
-import { examples, registration } from '../../session/command-kit.js';
+import { examples, registration } from '../shared/command-kit.js';
 import { HELP_TOPICS } from './topics.js';
 
 /**

@@ -3,7 +3,7 @@ import { auditLogPath } from '../../config/paths.js';
 import { locatedAuditSource, readAuditAt, type AuditRecord } from '../../audit/log.js';
 import { selectHistoryPositions, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
 import { UsageError } from '../../lib/errors.js';
-import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
+import { HISTORY_VIEW, historyRecord } from '../shared/views/history.js';
 import type { Session } from '../../session/session.js';
 import { parseDate, parseInteger, plural } from '../../lib/values.js';
 import { printList } from '../../session/run-kit.js';
@@ -55,7 +55,7 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
   if (flags.forget !== undefined) {
     const others = (['student', 'run', 'since', 'limit'] as const).filter((flag) => flags[flag] !== undefined);
     if (others.length > 0) throw new UsageError(`--forget cannot be combined with ${others.map((flag) => `--${flag}`).join(', ')}: it erases, it does not list`);
-    const { forgetDeleted } = await import('../../session/forget.js');
+    const { forgetDeleted } = await import('../shared/forget.js');
     await forgetDeleted(session, flags.forget, flags.reason);
     return 0;
   }

@@ -6,7 +6,7 @@ import { CliError, ExitCode, RouteMissError } from '../../lib/errors.js';
 import { hasControls } from '../../output/sanitize.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { magicLink as postMagicLink } from '../../api/endpoints/students.js';
-import { MAGIC_LINK_VIEW } from '../../views/magic-links.js';
+import { MAGIC_LINK_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
 import { parseDuration } from '../../lib/values.js';
 import { withOutput } from '../../session/run-kit.js';

@@ -1,4 +1,4 @@
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
 
 export const registerMagicLink = registration('Everyday:', (program, runner) => {
   printsRecords(program.command('magic-link'), 'MagicLink')

@@ -1,9 +1,9 @@
 import { getProduct } from '../../api/endpoints/catalog.js';
 import { resolveProduct } from '../../domain/names.js';
-import type { ListFlags } from '../../session/list-flags.js';
-import { getCatalogItem, listCatalog, type Catalog } from '../../session/catalog/commands.js';
+import type { ListFlags } from '../shared/list-flags.js';
+import { getCatalogItem, listCatalog, type Catalog } from '../shared/catalog/commands.js';
 import type { Session } from '../../session/session.js';
-import { PRODUCT_LIST_VIEW, PRODUCT_VIEW } from '../../views/products.js';
+import { PRODUCT_LIST_VIEW, PRODUCT_VIEW } from '../shared/views/products.js';
 
 const PRODUCTS: Catalog = {
   collection: 'products', noun: 'product', listView: PRODUCT_LIST_VIEW, view: PRODUCT_VIEW,

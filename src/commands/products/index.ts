@@ -1,5 +1,5 @@
-import { examples, PRODUCT_ARGUMENT, registration } from '../../session/command-kit.js';
-import { addListAndGet } from '../../session/catalog/flags.js';
+import { examples, PRODUCT_ARGUMENT, registration } from '../shared/command-kit.js';
+import { addListAndGet } from '../shared/catalog/flags.js';
 
 export const registerProducts = registration('Everyday:', (program, runner) => {
   const products = program.command('products').description('List products and their subscriber counts')

@@ -2,7 +2,7 @@ import type { Api } from '../../api/client.js';
 import { engagedCourses, type ReportQuery } from '../../api/endpoints/report.js';
 import { MissingCredentialsError, UsageError } from '../../lib/errors.js';
 import type { JsonRecord } from '../../output/index.js';
-import { REPORT_VIEW } from '../../views/report.js';
+import { REPORT_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { printList } from '../../session/run-kit.js';

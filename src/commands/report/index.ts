@@ -1,4 +1,4 @@
-import { examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
+import { examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
 
 export const registerReport = registration('Reports:', (program, runner) => {
   const report = program.command('report').description('Partner reports of the platform')

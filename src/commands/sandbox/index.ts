@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { FLAVORS, PAGINATORS } from '../../sandbox/dialect.js';
-import { examples, lazyAction, registration } from '../../session/command-kit.js';
+import { examples, lazyAction, registration } from '../shared/command-kit.js';
 
 export const registerSandbox = registration('Setup:', (program, runner) => {
   program.command('sandbox')

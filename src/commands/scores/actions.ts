@@ -3,7 +3,7 @@ import { Score } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { getScores, setScore as putScore } from '../../api/endpoints/students.js';
-import { SCORE_VIEW } from '../../views/scores.js';
+import { SCORE_VIEW } from '../shared/views/scores.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { withOutput } from '../../session/run-kit.js';

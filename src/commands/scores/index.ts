@@ -1,4 +1,4 @@
-import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
+import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
 
 export const registerScores = registration('Everyday:', (program, runner) => {
   const scores = program.command('scores').description("Read and set a student's community score")

@@ -8,7 +8,7 @@ import {
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { Session } from '../../session/session.js';
 import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
-import { listOptions, printPagedList, type ListFlags } from '../../session/list-flags.js';
+import { listOptions, printPagedList, type ListFlags } from '../shared/list-flags.js';
 import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
@@ -16,11 +16,11 @@ import { productTitles, resolveProduct } from '../../domain/names.js';
 import { fieldsToShow, matchedFields, searchStudents } from '../../domain/search.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Listing } from '../../lib/batches.js';
-import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, studentSearchView } from '../../views/students.js';
-import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
-import { SCORE_VIEW } from '../../views/scores.js';
-import { COURSE_PROGRESS_VIEW } from '../../views/courses.js';
-import { HISTORY_VIEW, historyRecord } from '../../views/history.js';
+import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, studentSearchView } from '../shared/views/students.js';
+import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../shared/views/subscriptions.js';
+import { SCORE_VIEW } from '../shared/views/scores.js';
+import { COURSE_PROGRESS_VIEW } from '../shared/views/courses.js';
+import { HISTORY_VIEW, historyRecord } from '../shared/views/history.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
 
 /** The change record is loaded by the commands that change something: a read does not pay for it (node:crypto, ~6 ms). */
@@ -216,7 +216,7 @@ export async function remove(session: Session, input: string, opts: { reason?: s
     await change.applied({ request_id: requestId });
     (await session.messages()).notice(`✓ ${capitalize(`deleted student ${label}`)}`);
     if (opts.forget) {
-      const { forgetInLog } = await import('../../session/forget.js');
+      const { forgetInLog } = await import('../shared/forget.js');
       await forgetInLog(session, student.id, { command: 'students delete --forget', reason: opts.reason, known: student.record });
     }
   });

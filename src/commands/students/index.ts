@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
-import { addListOptions } from '../../session/list-flags.js';
-import { addBulkOptions, chooseForm, type BulkFlags } from '../../session/bulk/flags.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { addListOptions } from '../shared/list-flags.js';
+import { addBulkOptions, chooseForm, type BulkFlags } from '../shared/bulk/flags.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
 type GrantFlags = BulkCommandFlags & { accession?: string; expiration?: string; renew?: boolean; includeStatusChanges?: boolean };
@@ -129,7 +129,7 @@ titles when this machine's history names products.`)
     .action(async (student: string | undefined, products: string[], opts: GrantFlags, cmd: Command) => {
       const file = chooseForm('grant', student, products, opts);
       if (file !== undefined) {
-        const { bulkGrant } = await import('../../session/bulk/commands.js');
+        const { bulkGrant } = await import('../shared/bulk/commands.js');
         await bulkGrant(runner.session(cmd), file, opts);
         return;
       }
@@ -157,7 +157,7 @@ titles when this machine's history names products.`)
     .action(async (student: string | undefined, products: string[], opts: BulkCommandFlags, cmd: Command) => {
       const file = chooseForm('revoke', student, products, opts);
       if (file !== undefined) {
-        const { bulkRevoke } = await import('../../session/bulk/commands.js');
+        const { bulkRevoke } = await import('../shared/bulk/commands.js');
         await bulkRevoke(runner.session(cmd), file, opts);
         return;
       }
@@ -190,7 +190,7 @@ grant would reset (canceled with access left → active) unless --include-status
 The new subscriptions get the server's default status. Progress and score stay with FROM: the API has no way to move
 them. Two lookups, then one request per change; one audit run (\`members undo RUN_ID\`).
 `)
-    .action(lazyAction(runner, () => import('../../session/transfer.js'), 'transferStudent'));
+    .action(lazyAction(runner, () => import('./transfer.js'), 'transferStudent'));
 
   addBulkOptions(students.command('import')
     .description('Create the students of a CSV file; e-mails that exist already are skipped')
@@ -201,5 +201,5 @@ them. Two lookups, then one request per change; one audit run (\`members undo RU
       'members students import new-students.csv --yes --concurrency 8 -o ndjson',
       'crm-export | members students import - --yes',
     ))
-    .action(lazyAction(runner, () => import('../../session/bulk/commands.js'), 'importStudents'));
+    .action(lazyAction(runner, () => import('../shared/bulk/commands.js'), 'importStudents'));
 });

@@ -25,7 +25,7 @@ import type { JsonRecord } from '../../output/view.js';
 import { withOutput } from '../../session/run-kit.js';
 import type { Session } from '../../session/session.js';
 import { openJournal, type Journal } from '../../audit/index.js';
-import { SEVERAL_VIEW } from '../../views/subscriptions.js';
+import { SEVERAL_VIEW } from '../shared/views/subscriptions.js';
 
 /** One line of the result per product. */
 interface ProductResult extends JsonRecord {

@@ -9,9 +9,9 @@ import { batched, batchesOf, type Batched } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseDuration, today } from '../../lib/values.js';
 import type { JsonRecord } from '../../output/index.js';
-import { SUBSCRIPTION_DETAIL_VIEW, SUBSCRIPTION_LIST_VIEW } from '../../views/subscriptions.js';
+import { SUBSCRIPTION_DETAIL_VIEW, SUBSCRIPTION_LIST_VIEW } from '../shared/views/subscriptions.js';
 import type { Session } from '../../session/session.js';
-import { listOptions, parseChoiceList, printPagedList, type ListFlags, type ListOptions } from '../../session/list-flags.js';
+import { listOptions, parseChoiceList, printPagedList, type ListFlags, type ListOptions } from '../shared/list-flags.js';
 import { printList, withOutput } from '../../session/run-kit.js';
 
 export interface SubscriptionListFlags extends ListFlags {

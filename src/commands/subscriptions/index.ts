@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, registration } from '../../session/command-kit.js';
-import { addListOptions } from '../../session/list-flags.js';
+import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { addListOptions } from '../shared/list-flags.js';
 
 export const registerSubscriptions = registration('Everyday:', (program, runner) => {
   const subscriptions = program.command('subscriptions').description('List and inspect subscriptions (a student with a product)')
@@ -49,7 +49,7 @@ still in the past is flagged. It reads the student list once (or, with --student
 that student), shows the plan on a terminal and asks (type the number above 20);
 off a terminal it needs --yes. One audit run: \`members undo RUN_ID\` reverses it.
 `)
-    .action(lazyAction(runner, () => import('../../session/extend.js'), 'extendSubscriptions'));
+    .action(lazyAction(runner, () => import('./extend.js'), 'extendSubscriptions'));
 
   printsRecords(subscriptions.command('get'), 'Subscription')
     .description('Show one subscription with its student and product')

@@ -1,4 +1,4 @@
-import { REASON_OPTION, examples, lazyAction, registration } from '../../session/command-kit.js';
+import { REASON_OPTION, examples, lazyAction, registration } from '../shared/command-kit.js';
 
 const repeat = (value: string, previous?: string[]) => [...(previous ?? []), value];
 

@@ -16,14 +16,14 @@ import { localDateTime } from '../../lib/time/zones.js';
 import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
-import { TYPE_TO_CONFIRM_ABOVE } from '../../session/bulk/run.js';
+import { TYPE_TO_CONFIRM_ABOVE } from '../shared/bulk/run.js';
 import { UndoConflictError, applyUndo, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import { productLabel } from '../../domain/changes.js';
-import { productTitlesOf } from '../../session/product-titles.js';
+import { productTitlesOf } from '../shared/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
-import { STUDENT_VIEW } from '../../views/students.js';
-import { SUBSCRIPTION_VIEW } from '../../views/subscriptions.js';
-import { RUN_UNDO_VIEW } from '../../views/history.js';
+import { STUDENT_VIEW } from '../shared/views/students.js';
+import { SUBSCRIPTION_VIEW } from '../shared/views/subscriptions.js';
+import { RUN_UNDO_VIEW } from '../shared/views/history.js';
 
 export interface UndoFlags {
   reason?: string;

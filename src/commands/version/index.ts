@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { examples, printsRecords, registration } from '../../session/command-kit.js';
+import { examples, printsRecords, registration } from '../shared/command-kit.js';
 import { versionRecord } from '../../lib/version.js';
-import { VERSION_VIEW } from '../../views/version.js';
+import { VERSION_VIEW } from './view.js';
 
 /** `members version`: as `--version`, for bug reports (bin/members.js answers both before the program loads). */
 export const registerVersion = registration('Setup:', (program, runner) => {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, beforeEach } from 'vitest';
-import { bulkGrant, type BulkReport } from '../../../src/session/bulk/commands.js';
+import { bulkGrant, type BulkReport } from '../../../src/commands/shared/bulk/commands.js';
 import { BulkFailedError } from '../../../src/lib/errors.js';
 import { globalOptions } from '../../../src/program.js';
 import { Session } from '../../../src/session/session.js';

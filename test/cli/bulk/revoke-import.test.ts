@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { Session } from '../../../src/session/session.js';
 import { AUTH, BASE, TOKEN, mockCli, products } from '../../helpers/mock-cli.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
-import { runBulk } from '../../../src/session/bulk/run.js';
+import { runBulk } from '../../../src/commands/shared/bulk/run.js';
 import { importOperation } from '../../../src/domain/bulk/operations.js';
 import { globals } from '../../unit/output/setup.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { Subscription } from '../../../src/api/endpoints/schemas.js';
-import { schemaPaths } from '../../../src/session/field-names.js';
+import { schemaPaths } from '../../../src/commands/shared/field-names.js';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 

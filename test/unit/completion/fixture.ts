@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { registerCompletion } from '../../../src/commands/completion/index.js';
-import type { Runner } from '../../../src/session/command-kit.js';
+import type { Runner } from '../../../src/commands/shared/command-kit.js';
 
 const noop = () => undefined;
 const collect = (value: string, previous: string[]) => [...previous, value];

@@ -1,8 +1,8 @@
-import { HISTORY_VIEW } from '../../../src/views/history.js';
-import { studentSearchView } from '../../../src/views/students.js';
-import { EXTEND_PLAN_VIEW, transferResultView } from '../../../src/views/subscriptions.js';
-import { bulkResultView } from '../../../src/views/bulk.js';
-import { COURSE_ACCESS_VIEW } from '../../../src/views/courses.js';
+import { HISTORY_VIEW } from '../../../src/commands/shared/views/history.js';
+import { studentSearchView } from '../../../src/commands/shared/views/students.js';
+import { EXTEND_PLAN_VIEW, transferResultView } from '../../../src/commands/shared/views/subscriptions.js';
+import { bulkResultView } from '../../../src/commands/shared/views/bulk.js';
+import { COURSE_ACCESS_VIEW } from '../../../src/commands/shared/views/courses.js';
 import type { View } from '../../../src/output/view.js';
 import { describe, expect, it } from 'vitest';
 import { tableCell } from '../../../src/output/cell.js';

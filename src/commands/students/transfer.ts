@@ -1,0 +1,202 @@
+/**
+ * `members students transfer FROM TO [--delete-source]` (contract §20.8): a
+ * purchase made under a mistyped e-mail, a student who changed e-mail. Two
+ * lookups (each returns the student's subscriptions), the plan
+ * (domain/transfer.ts) shown before anything is sent, then, under one audit
+ * run: every product granted to TO with FROM's dates, then revoked from FROM
+ * (only once TO has it), then FROM deleted when asked and nothing with access
+ * stays behind. `members undo RUN_ID` reverses the whole run.
+ */
+import type { Api } from '../../api/client.js';
+import type { Student } from '../../api/endpoints/schemas.js';
+import { parseStudentKey } from '../../api/endpoints/student-key.js';
+import { deleteStudent, grantProduct, revokeProduct, studentProducts } from '../../api/endpoints/students.js';
+import { openRun, recorded, studentSnapshot, subscriptionSnapshot, type RunJournal } from '../../audit/index.js';
+import { BulkFailedError, CliError, ExitCode, NotFoundError, UsageError } from '../../lib/errors.js';
+import { nameAndEmail } from '../../lib/people.js';
+import { plural, today } from '../../lib/values.js';
+import { deleteSourceBlocker, planTransfer, type Move, type Staying, type TransferPlan } from '../../domain/transfer.js';
+import { lookUpStudent } from '../../domain/resolve.js';
+import type { JsonRecord } from '../../output/index.js';
+import { assertFieldsBeforeChange } from '../../output/fields.js';
+import { withOutput } from '../../session/run-kit.js';
+import type { Session } from '../../session/session.js';
+import { TRANSFER_PLAN_VIEW, transferResultView } from '../shared/views/subscriptions.js';
+
+export interface TransferFlags {
+  deleteSource?: boolean;
+  dryRun?: boolean;
+  includeStatusChanges?: boolean;
+  reason?: string;
+}
+
+const PLAN_FIELDS = ['action', 'product_id', 'product_title', 'accession_date', 'expiration_date', 'status', 'note'];
+
+function planRows(plan: TransferPlan): JsonRecord[] {
+  const move = (item: Move): JsonRecord => ({
+    action: 'move', product_id: item.productId, product_title: item.title ?? null, accession_date: item.accession ?? null,
+    expiration_date: item.expiration ?? null, status: item.held.status ?? null, note: item.notes.length > 0 ? item.notes.join('; ') : null,
+  });
+  const stay = (item: Staying): JsonRecord => ({
+    action: 'stays', product_id: item.productId, product_title: item.title ?? null, accession_date: null, expiration_date: null, status: item.status ?? null, note: item.why,
+  });
+  return [...plan.moves.map(move), ...plan.conflicts.map(stay), ...plan.statusChanges.map(stay), ...plan.withoutAccess.map(stay)];
+}
+
+const label = (student: Student) => nameAndEmail(student) || `student ${student.id}`;
+
+/**
+ * The student with its subscriptions: the lookups send them; a server that
+ * does not is asked for them. "Not found" says which student was probably meant.
+ */
+async function withSubscriptions(api: Api, input: string): Promise<Student> {
+  const student = await lookUpStudent(api, parseStudentKey(input), input);
+  return student.subscriptions ? student : { ...student, subscriptions: await studentProducts(api, student.id) };
+}
+
+export async function transferStudent(session: Session, fromInput: string, toInput: string, flags: TransferFlags): Promise<void> {
+  parseStudentKey(fromInput);
+  parseStudentKey(toInput);
+  const { io, globals } = session;
+  const dryRun = flags.dryRun === true;
+  assertFieldsBeforeChange(globals.fields, dryRun ? PLAN_FIELDS : ['step', 'student', 'student_id', 'product_id', 'result', 'message'], dryRun ? TRANSFER_PLAN_VIEW : transferResultView(new Map()));
+  if (!dryRun && !globals.yes && !io.stdin.isTTY) {
+    throw new UsageError('a transfer needs confirmation, but stdin is not a terminal; pass --yes to proceed (or --dry-run to see the plan)');
+  }
+  const api = await session.api();
+  const messages = await session.messages();
+  const from = await withSubscriptions(api, fromInput);
+  const to = await withSubscriptions(api, toInput);
+  const plan = planTransfer(from, to, today(), { includeStatusChanges: flags.includeStatusChanges === true });
+  const blocker = flags.deleteSource ? deleteSourceBlocker(plan) : undefined;
+  if (blocker) throw new CliError(`${blocker}; nothing sent`, ExitCode.rejected);
+
+  const rows = planRows(plan);
+  if (dryRun || (io.stdout.isTTY && !globals.out && rows.length > 0)) await withOutput(session, (output) => output.list(rows, TRANSFER_PLAN_VIEW));
+  messages.notice(planSummary(plan, from, to, flags.deleteSource === true));
+  messages.warn(`progress and score stay with ${label(from)}: the API has no way to move them`);
+  if (dryRun) return;
+  if (plan.moves.length === 0 && !flags.deleteSource) {
+    messages.notice('Nothing to transfer.');
+    return;
+  }
+
+  await session.announceChange();
+  if (flags.deleteSource) {
+    await session.confirm(`Transfer ${plural(plan.moves.length, 'product')} from ${label(from)} to ${label(to)}, then delete ${label(from)}?`, from.email || from.id);
+  } else {
+    await session.confirm(`Transfer ${plural(plan.moves.length, 'product')} from ${label(from)} to ${label(to)}?`);
+  }
+  const run = await openRun(session, { command: 'students transfer', reason: flags.reason });
+  const steps = await applyTransfer(api, run, plan, { from, fromInput, to, toInput, deleteSource: flags.deleteSource === true });
+  const titles = new Map(plan.moves.flatMap((move) => (move.title ? [[move.productId, move.title] as const] : [])));
+  await withOutput(session, (output) => output.list(steps, transferResultView(titles)));
+  const counts = { granted: 0, revoked: 0, deleted: 0, failed: 0 };
+  for (const step of steps) counts[step.result as keyof typeof counts]++;
+  const runId = await run.finish({ counts });
+  const recorded = runId ? `; recorded as run ${runId} (\`members undo ${runId}\` reverses it)` : '';
+  if (counts.failed > 0) {
+    throw new BulkFailedError(`the transfer from ${label(from)} to ${label(to)} is partial: ${plural(counts.failed, 'step')} failed (see their messages); `
+      + `a product whose grant failed stays with ${label(from)}${recorded}`);
+  }
+  messages.notice(`✓ Transferred ${plural(counts.granted, 'product')} from ${label(from)} to ${label(to)}${counts.deleted > 0 ? `, and deleted ${label(from)}` : ''}${recorded}`);
+}
+
+function planSummary(plan: TransferPlan, from: Student, to: Student, deleteSource: boolean): string {
+  const parts = [`Transfer ${plural(plan.moves.length, 'product')} from ${label(from)} to ${label(to)}, with their accession and expiration dates`];
+  if (plan.conflicts.length > 0) parts.push(`${plural(plan.conflicts.length, 'product')} TO already holds ${plan.conflicts.length === 1 ? 'stays' : 'stay'} with FROM`);
+  const reset = plan.statusChanges.length;
+  if (reset > 0) {
+    parts.push(`${plural(reset, 'subscription')} with access ${reset === 1 ? 'stays' : 'stay'} with FROM: the grant would reset ${reset === 1 ? 'its' : 'their'} status `
+      + `(${[...new Set(plan.statusChanges.map((stay) => stay.status))].join(', ')} → active; --include-status-changes to move ${reset === 1 ? 'it' : 'them'})`);
+  }
+  if (plan.withoutAccess.length > 0) parts.push(`${plural(plan.withoutAccess.length, 'subscription')} without access ${plan.withoutAccess.length === 1 ? 'stays' : 'stay'} with FROM`);
+  if (deleteSource) parts.push(`then FROM is deleted${plan.withoutAccess.length > 0 ? ', with what stays' : ''}`);
+  return `${parts.join('; ')}.`;
+}
+
+interface Parties {
+  from: Student;
+  fromInput: string;
+  to: Student;
+  toInput: string;
+  deleteSource: boolean;
+}
+
+type Step = JsonRecord & { step: string; result: string };
+
+/** The changes, each recorded under the run as it is made; a product whose grant failed is not revoked, and FROM is not deleted. */
+async function applyTransfer(api: Api, run: RunJournal, plan: TransferPlan, parties: Parties): Promise<Step[]> {
+  const { from, to } = parties;
+  const steps: Step[] = [];
+  const step = (fields: Step) => steps.push(fields);
+  const moved: Move[] = [];
+  for (const move of plan.moves) {
+    const body = { product_id: move.productId, accession_date: move.accession ?? today(), expiration_date: move.expiration };
+    const base = { step: 'grant', student: parties.toInput, student_id: to.id, product_id: move.productId };
+    try {
+      const { data, requestId } = await recorded(
+        await run.begin({ action: 'grant', result: 'granted', student: parties.toInput, student_id: to.id, product_id: move.productId }),
+        () => grantProduct(api, to.id, body),
+        (answer) => ({ request_id: answer.requestId, after: subscriptionSnapshot(answer.data) }),
+      );
+      moved.push(move);
+      step({ ...base, result: 'granted', request_id: requestId ?? null, message: `granted ${what(move)} to ${label(to)} (accession ${body.accession_date}, expiration ${body.expiration_date ?? 'none'}, status ${data.status ?? 'the server\'s'})` });
+    } catch (error) {
+      step({ ...base, result: 'failed', message: `granting ${what(move)} to ${label(to)} failed: ${(error as Error).message}; it stays with ${label(from)}` });
+    }
+  }
+  for (const move of moved) {
+    const base = { step: 'revoke', student: parties.fromInput, student_id: from.id, product_id: move.productId };
+    try {
+      await recorded(
+        await run.begin({ action: 'revoke', result: 'revoked', student: parties.fromInput, student_id: from.id, product_id: move.productId, before: subscriptionSnapshot(move.held) }),
+        () => revokeGone(api, from.id, move.productId),
+        (answer) => ({ request_id: answer.requestId }),
+      );
+      step({ ...base, result: 'revoked', message: `revoked ${what(move)} from ${label(from)}` });
+    } catch (error) {
+      step({ ...base, result: 'failed', message: `revoking ${what(move)} from ${label(from)} failed: ${(error as Error).message}; both students have it now` });
+    }
+  }
+  if (parties.deleteSource) {
+    const base = { step: 'delete', student: parties.fromInput, student_id: from.id, product_id: null };
+    if (moved.length < plan.moves.length || steps.some((s) => s.result === 'failed')) {
+      step({ ...base, result: 'failed', message: `${label(from)} was not deleted: a step before failed, and deleting it would lose what it still holds` });
+    } else {
+      try {
+        await recorded(
+          await run.begin({ action: 'delete', result: 'deleted', student: parties.fromInput, student_id: from.id, before: studentSnapshot(from) }),
+          () => deleteGone(api, from.id),
+          (answer) => ({ request_id: answer.requestId }),
+        );
+        step({ ...base, result: 'deleted', message: `deleted ${label(from)}` });
+      } catch (error) {
+        step({ ...base, result: 'failed', message: `deleting ${label(from)} failed: ${(error as Error).message}` });
+      }
+    }
+  }
+  return steps;
+}
+
+const what = (move: Move) => (move.title ? `"${move.title}" (${move.productId})` : `product ${move.productId}`);
+
+/** A retried DELETE whose first attempt went through finds nothing left: done all the same. */
+async function revokeGone(api: Api, studentId: string, productId: string): Promise<{ requestId?: string }> {
+  try {
+    return await revokeProduct(api, studentId, productId);
+  } catch (error) {
+    if (error instanceof NotFoundError) return {};
+    throw error;
+  }
+}
+
+async function deleteGone(api: Api, studentId: string): Promise<{ requestId?: string }> {
+  try {
+    return await deleteStudent(api, studentId);
+  } catch (error) {
+    if (error instanceof NotFoundError) return {};
+    throw error;
+  }
+}
+
