@@ -92,9 +92,10 @@ export async function applyPlan(session: Session, api: Api, changes: readonly Pl
     view: as?.view ?? syncResultView(settings.titles, settings.oneProduct), printed, summaryLine: as?.summaryLine ?? summaryLine, runError: (summary, fatal) => syncRunError(summary, fatal, again, replan),
   };
   const recorded = (runId: string) => messages.notice(`Recorded as run ${runId}: \`members history --run ${runId}\` lists its changes, \`members undo ${runId}\` reverses them.`);
-  await applyRun(session, syncOperation({ verify: settings.verify, command: as?.command, replan }), run, { api, dryRun: false, reason: settings.reason },
-    { concurrency: settings.concurrency, dryRun: false, reason: settings.reason }, { onRecorded: recorded },
-    { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation);
+  await applyRun(session, {
+    op: syncOperation({ verify: settings.verify, command: as?.command, replan }), run, context: { api }, concurrency: settings.concurrency, dryRun: false, reason: settings.reason,
+    hooks: { onRecorded: recorded }, terminal: { source: settings.source, output: await session.output(), messages, started: monotonicMs() }, presentation,
+  });
 }
 
 /** `41 grant, 17 revoke` */

@@ -82,11 +82,13 @@ export async function grantSeveral(session: Session, input: string, rawProducts:
     }
     renew = 'asked';
   }
-  const results = await applyEach(session, student, products, 'students grant', opts.reason, async (product, journal) => (declined.has(product.id)
-    ? { student: student.input, student_id: student.id, product_id: product.id, result: 'skipped', message: `not renewed: you answered No for ${named(product)}; nothing sent` }
-    : grantToStudent(api, student, product.id, dates, {
-      reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, includeStatusChanges: opts.includeStatusChanges, title: product.title,
-    })));
+  const results = await applyEach(session, {
+    student, products, command: 'students grant', reason: opts.reason, change: async (product, journal) => (declined.has(product.id)
+      ? { student: student.input, student_id: student.id, product_id: product.id, result: 'skipped', message: `not renewed: you answered No for ${named(product)}; nothing sent` }
+      : grantToStudent(api, student, product.id, dates, {
+        reason: opts.reason, journal, beforeChange: announce, renew: async () => renew, includeStatusChanges: opts.includeStatusChanges, title: product.title,
+      })),
+  });
   await finish(session, student, results);
 }
 
@@ -100,7 +102,10 @@ export async function revokeSeveral(session: Session, input: string, rawProducts
     await session.announceChange();
     await session.confirm(`Revoke ${listed(held)} from ${studentLabel(student)}?`);
   }
-  const results = await applyEach(session, student, products, 'students revoke', opts.reason, (product, journal) => revokeFromStudent(api, student, product.id, { reason: opts.reason, journal, title: product.title }));
+  const results = await applyEach(session, {
+    student, products, command: 'students revoke', reason: opts.reason,
+    change: (product, journal) => revokeFromStudent(api, student, product.id, { reason: opts.reason, journal, title: product.title }),
+  });
   await finish(session, student, results);
 }
 
@@ -141,10 +146,10 @@ async function resolveAll(session: Session, input: string, rawProducts: readonly
  * result, except a refused token or a bug, which stops (the results so far
  * are printed first).
  */
-async function applyEach(
-  session: Session, student: ResolvedStudent, products: readonly Named[], command: string, reason: string | undefined,
-  change: (product: Named, journal: Journal) => Promise<ChangeOutcome>,
-): Promise<{ rows: Array<ProductResult & { error?: unknown }>; fatal?: unknown }> {
+async function applyEach(session: Session, { student, products, command, reason, change }: {
+  student: ResolvedStudent; products: readonly Named[]; command: string; reason: string | undefined;
+  change: (product: Named, journal: Journal) => Promise<ChangeOutcome>;
+}): Promise<{ rows: Array<ProductResult & { error?: unknown }>; fatal?: unknown }> {
   const rows: Array<ProductResult & { error?: unknown }> = [];
   // Each change is recorded as it is sent, intent first (audit/journal.ts).
   const journal = await openJournal(session, { command, reason });

@@ -159,7 +159,7 @@ export interface Execution {
 }
 
 /** Starts applying the valid rows of `run`; `api`-less runs (nothing to do) settle at once. */
-export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue'> | undefined, settings: RunSettings): Execution {
+export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue' | 'dryRun' | 'reason'> | undefined, settings: RunSettings): Execution {
   const { rows, todo } = run;
   const results: Array<BulkRowOutcome | undefined> = rows.map((row) =>
     row.problem === undefined ? undefined : { line: row.line, ...row.identity, result: 'failed', message: `invalid row: ${row.problem}`, reason: settings.reason });
@@ -171,7 +171,7 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
   let transientInARow = 0;
   let tripped = false;
   const wake = new Wake();
-  const rowContext: RowContext | undefined = context && { ...context, cache: new Map() as StudentCache, queue: new KeyedQueue() };
+  const rowContext: RowContext | undefined = context && { ...context, dryRun: settings.dryRun, reason: settings.reason, cache: new Map() as StudentCache, queue: new KeyedQueue() };
 
   const pool = runPool(todo.length, settings.concurrency, async (i) => {
     const row = todo[i] as (typeof todo)[number];

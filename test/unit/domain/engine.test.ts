@@ -36,7 +36,7 @@ function operation(apply: (plan: Plan) => Promise<Omit<BulkRowOutcome, 'line'>> 
 }
 const granted = (plan: Plan): Omit<BulkRowOutcome, 'line'> => ({ student: plan.student, product_id: plan.product, result: 'granted', message: 'ok' });
 const rows = (...cells: Array<[string, string]>): ParsedRow[] => cells.map(([student, product], i) => ({ line: i + 2, values: { student, product_id: product } }));
-const context = { api: {} as RowContext['api'], dryRun: false };
+const context = { api: {} as RowContext['api'] };
 
 async function all(execution: ReturnType<typeof execute>): Promise<BulkRowOutcome[]> {
   const out: BulkRowOutcome[] = [];
@@ -131,7 +131,7 @@ describe('execute', () => {
       if (plan.student === 'a') throw new RejectedError('rejected:\n  product_id: taken', ExitCode.rejected, REQUEST, 422);
       throw new TransientError('server unavailable (503)', ExitCode.transient, REQUEST, 503);
     });
-    const outcomes = await all(execute(op, planRun(op, rows(['a', 'p1'], ['b', 'p1']), NOW), { ...context, reason: 'r' }, { concurrency: 1, dryRun: false }));
+    const outcomes = await all(execute(op, planRun(op, rows(['a', 'p1'], ['b', 'p1']), NOW), context, { concurrency: 1, dryRun: false, reason: 'r' }));
     expect(outcomes.map(({ line, student, product_id, result, message, reason }) => ({ line, student, product_id, result, message, reason }))).toEqual([
       { line: 2, student: 'a', product_id: 'p1', result: 'failed', message: 'rejected: product_id: taken (POST /api/v1/x)', reason: 'r' },
       {

@@ -37,7 +37,7 @@ import {
   RunPlanner, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../../domain/bulk/engine.js';
 import { readsProductList, resolveProduct, type Named } from '../../../domain/names.js';
-import type { BulkOperation, BulkResult, BulkRowOutcome } from '../../../domain/bulk/operations.js';
+import type { BulkOperation, BulkResult, BulkRowOutcome, RowContext } from '../../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../../output/fields.js';
 import type { JsonRecord, Output, View } from '../../../output/index.js';
 import type { Messages } from '../../../output/messages.js';
@@ -179,14 +179,17 @@ export async function runBulk<Plan>(
       await session.announceChange();
     }
     const started = monotonicMs();
-    const reads = api && todo.length > 0 ? await readState(session, api, op, run, { ...options, needsProductList }, messages) : undefined;
+    const reads = api && todo.length > 0 ? await readState(session, { api, op, run, strategy: options.strategy, needsProductList, messages }) : undefined;
     printing = true;
     // A dry run gets a client that refuses anything but GET: read-only by construction, not by care.
     const context = api && {
-      api: options.dryRun ? api.reading() : api, dryRun: options.dryRun, reason: options.reason, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot, spelling: { value: reads?.spelling },
+      api: options.dryRun ? api.reading() : api, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot, spelling: { value: reads?.spelling },
     };
     const titles = new Map([...named.values()].map((product) => [product.id, product.title]));
-    return await applyRun(session, op, run, context, options, hooks, { source, output, messages, started }, bulkPresentation(op, titles), reads);
+    return await applyRun(session, {
+      op, run, context, concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, hooks,
+      terminal: { source, output, messages, started }, presentation: bulkPresentation(op, titles), reads,
+    });
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
     if (!printing) await output.abort();
@@ -195,27 +198,26 @@ export async function runBulk<Plan>(
 }
 
 /** The read plan, carried out under a spinner; Ctrl-C (or SIGTERM) stops it with exit 130, nothing changed. */
-async function readState<Plan>(
-  session: Session, api: Api, op: BulkOperation<Plan>, run: PlannedRun<Plan>,
-  options: BulkOptions & { needsProductList: boolean }, messages: Messages,
-): Promise<BulkReads> {
+async function readState<Plan>(session: Session, { api, op, run, strategy, needsProductList, messages }: {
+  api: Api; op: BulkOperation<Plan>; run: PlannedRun<Plan>; strategy: BulkOptions['strategy']; needsProductList: boolean; messages: Messages;
+}): Promise<BulkReads> {
   const { io, globals } = session;
   const abort = new AbortController();
   const stop = () => abort.abort(new InterruptedError('interrupted while reading the student list; nothing was changed'));
   const removers = [io.onInterrupt(stop), io.onTerminate?.(stop)];
   const plans = run.todo.map((row) => row.plan);
-  const needs = { ...op.reads.needs(plans), needsProductList: options.needsProductList };
+  const needs = { ...op.reads.needs(plans), needsProductList };
   const spinner = await messages.spinner('Reading the state of the rows…');
   try {
     const reads = await chooseReads(api, needs, {
-      choice: options.strategy, subscriptions: op.reads.subscriptions, keep: op.reads.keep(plans), signal: abort.signal,
+      choice: strategy, subscriptions: op.reads.subscriptions, keep: op.reads.keep(plans), signal: abort.signal,
       onPage: (pages) => {
         io.onPage?.();
         spinner.update(`Reading the student list: ${plural(pages, 'page')}…`);
       },
     });
     // A forced plan's reason names its strategy already.
-    if (globals.verbose) messages.notice(`reads: ${options.strategy === 'auto' ? `${reads.plan.strategy}, ` : ''}${reads.plan.reason}`);
+    if (globals.verbose) messages.notice(`reads: ${strategy === 'auto' ? `${reads.plan.strategy}, ` : ''}${reads.plan.reason}`);
     return reads;
   } finally {
     spinner.stop();
@@ -252,11 +254,23 @@ function bulkPresentation(op: Pick<BulkOperation<unknown>, 'done'>, titles: Read
  * its plan here too): progress, Ctrl-C and SIGTERM, results in input order,
  * the summary, the hooks (the audit log), and the run's error.
  */
-export async function applyRun<Plan>(
-  session: Session, op: Pick<BulkOperation<Plan>, 'apply' | 'command'>, run: PlannedRun<Plan>, context: Parameters<typeof execute>[2],
-  options: Pick<BulkOptions, 'concurrency' | 'dryRun' | 'reason'>, hooks: BulkHooks, { source, output, messages, started }: Terminal,
-  presentation: RunPresentation, reads?: BulkReads,
-): Promise<BulkReport> {
+/** What applyRun needs besides the session: the run, how it reads, prints and records. */
+export interface ApplyRunOptions<Plan> {
+  op: Pick<BulkOperation<Plan>, 'apply' | 'command'>;
+  run: PlannedRun<Plan>;
+  /** What the rows need to reach the platform; none for an operation that sends nothing. */
+  context?: Omit<RowContext, 'cache' | 'queue' | 'dryRun' | 'reason' | 'journal'>;
+  concurrency: number;
+  dryRun: boolean;
+  reason?: string;
+  hooks: BulkHooks;
+  terminal: Terminal;
+  presentation: RunPresentation;
+  reads?: BulkReads;
+}
+
+export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<Plan>): Promise<BulkReport> {
+  const { op, run, context, hooks, presentation, reads, terminal: { source, output, messages, started } } = options;
   const { io, globals } = session;
   let interrupted = false;
 
