@@ -5,9 +5,14 @@
  * accesses (api-spec §4.2) and the subscriptions with their students (§4.4);
  * nothing joins the two, so the join is made here.
  */
+import type { Api } from '../api/client.js';
+import { listCollection } from '../api/endpoints/catalog.js';
 import type { CourseAccess, Subscription } from '../api/endpoints/schemas.js';
+import type { PageWalk } from '../api/pagination/paginate.js';
+import { batched, batchesOf, type Batched } from '../lib/batches.js';
 import { personName } from '../lib/people.js';
 import { hasAccess } from './changes.js';
+import { resolveProduct } from './names.js';
 
 export type CompletionFilter = 'finished' | 'not-finished';
 
@@ -57,4 +62,20 @@ export function neverOpened(subscriptions: readonly Subscription[], productId: s
     });
   }
   return found;
+}
+
+/**
+ * The course's accesses (one request), then the product's holders from the
+ * subscriptions list, page by page: the API lists no holders of one product.
+ * Lazy, so that it runs once the output is open (a bad --out fails first).
+ */
+export function holdersWhoNeverOpened(
+  api: Api, accesses: () => Promise<CourseAccess[]>, product: string, walk: { perPage?: number } & PageWalk,
+): Batched<NeverOpened> {
+  return batched(async function* () {
+    // Both names are checked before the walk: an unknown product is exit 2, an unknown course exit 4.
+    const productId = (await resolveProduct(api, product, { argument: '--product', check: true })).id;
+    const opened = openedBy(await accesses());
+    for await (const page of batchesOf(listCollection(api, 'subscriptions', walk))) yield neverOpened(page, productId, opened);
+  });
 }

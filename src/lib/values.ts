@@ -76,3 +76,15 @@ export const pluralWord = (count: number, one: string, many = `${one}s`) => (cou
 
 /** `1 row`, `3 rows`. */
 export const plural = (count: number, one: string, many?: string) => `${count} ${pluralWord(count, one, many)}`;
+
+/** `a, b ,c` → ['a', 'b', 'c'], each one of `allowed` (case-insensitive); a usage error otherwise. */
+export function parseChoiceList<T extends string>(input: string, flag: string, allowed: readonly T[]): T[] {
+  const values = input.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
+  const unknown = values.filter((value) => !(allowed as readonly string[]).includes(value));
+  if (values.length === 0) throw new UsageError(`${flag} needs at least one of ${allowed.join(', ')} (comma-separated)`);
+  if (unknown.length > 0) {
+    const what = unknown.map((value) => JSON.stringify(value)).join(', ');
+    throw new UsageError(`invalid ${flag} value ${what}: use a comma-separated list of ${allowed.join(', ')}`);
+  }
+  return [...new Set(values)] as T[];
+}

@@ -1,6 +1,4 @@
-import type { Api } from '../../api/client.js';
-import { courseAccesses, getCourse, listCollection } from '../../api/endpoints/catalog.js';
-import type { CourseAccess } from '../../api/endpoints/schemas.js';
+import { courseAccesses, getCourse } from '../../api/endpoints/catalog.js';
 import type { JsonRecord } from '../../output/index.js';
 import { COURSE_ACCESS_VIEW, COURSE_LIST_VIEW, COURSE_VIEW, NEVER_OPENED_VIEW } from '../shared/views/courses.js';
 import type { Session } from '../../session/session.js';
@@ -9,10 +7,9 @@ import {
 } from '../shared/list-flags.js';
 import { printList } from '../../session/run-kit.js';
 import { getCatalogItem, listCatalog, type Catalog } from '../shared/catalog/commands.js';
-import { batched, batchesOf } from '../../lib/batches.js';
 import { UsageError } from '../../lib/errors.js';
-import { byCompletion, neverOpened, openedBy, type CompletionFilter } from '../../domain/course-audience.js';
-import { byIdOrName, resolveCourse, resolveProduct } from '../../domain/names.js';
+import { byCompletion, holdersWhoNeverOpened, type CompletionFilter } from '../../domain/course-audience.js';
+import { byIdOrName, resolveCourse } from '../../domain/names.js';
 
 const COURSES: Catalog = {
   collection: 'courses', noun: 'course', listView: COURSE_LIST_VIEW, view: COURSE_VIEW,
@@ -45,12 +42,15 @@ export function accessFilter(flags: AccessFlags): { completion?: CompletionFilte
   return flags.notFinished ? { completion: 'not-finished' } : {};
 }
 
+/** The subscriptions list, every page, as many at once as a list reads. */
+const NEVER_WALK = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONCURRENCY, maxConcurrency: LIST_CONCURRENCY };
+
 export async function accesses(session: Session, id: string, flags: AccessFlags = {}): Promise<void> {
   const filter = accessFilter(flags);
   const api = await session.api();
   const accesses = () => byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course');
   if (filter.never !== undefined) {
-    await printList(session, NEVER_OPENED_VIEW, holdersWhoNeverOpened(api, accesses, filter.never) as AsyncIterable<JsonRecord>);
+    await printList(session, NEVER_OPENED_VIEW, holdersWhoNeverOpened(api, accesses, filter.never, NEVER_WALK) as AsyncIterable<JsonRecord>);
     return;
   }
   const { completion } = filter;
@@ -58,19 +58,4 @@ export async function accesses(session: Session, id: string, flags: AccessFlags 
     const entries = await accesses();
     yield* (completion ? byCompletion(entries, completion) : entries) as JsonRecord[];
   })());
-}
-
-/**
- * The course's accesses (one request), then the product's holders from the
- * subscriptions list, page by page: the API lists no holders of one product.
- * Lazy, so that it runs once the output is open (a bad --out fails first).
- */
-function holdersWhoNeverOpened(api: Api, accesses: () => Promise<CourseAccess[]>, product: string) {
-  return batched(async function* () {
-    // Both names are checked before the walk: an unknown product is exit 2, an unknown course exit 4.
-    const productId = (await resolveProduct(api, product, { argument: '--product', check: true })).id;
-    const opened = openedBy(await accesses());
-    const walk = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONCURRENCY, maxConcurrency: LIST_CONCURRENCY };
-    for await (const page of batchesOf(listCollection(api, 'subscriptions', walk))) yield neverOpened(page, productId, opened);
-  });
 }

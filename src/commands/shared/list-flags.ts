@@ -7,7 +7,6 @@
 import type { Command } from 'commander';
 import { eachBatch, type Batched } from '../../lib/batches.js';
 import type { PageInfo, PageWalk } from '../../api/pagination/paginate.js';
-import { UsageError } from '../../lib/errors.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
@@ -105,16 +104,4 @@ function keeping(records: AsyncIterable<JsonRecord>, into: JsonRecord[]): Batche
     into.push(...batch);
     return batch;
   });
-}
-
-/** `a, b ,c` → ['a', 'b', 'c'], each one of `allowed` (case-insensitive); a usage error otherwise. */
-export function parseChoiceList<T extends string>(input: string, flag: string, allowed: readonly T[]): T[] {
-  const values = input.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
-  const unknown = values.filter((value) => !(allowed as readonly string[]).includes(value));
-  if (values.length === 0) throw new UsageError(`${flag} needs at least one of ${allowed.join(', ')} (comma-separated)`);
-  if (unknown.length > 0) {
-    const what = unknown.map((value) => JSON.stringify(value)).join(', ');
-    throw new UsageError(`invalid ${flag} value ${what}: use a comma-separated list of ${allowed.join(', ')}`);
-  }
-  return [...new Set(values)] as T[];
 }

@@ -12,7 +12,7 @@ import { listOptions, printPagedList, type ListFlags } from '../shared/list-flag
 import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
-import { productTitles, resolveProduct } from '../../domain/names.js';
+import { resolveProduct } from '../../domain/names.js';
 import { fieldsToShow, matchedFields, searchStudents } from '../../domain/search.js';
 import type { JsonRecord, View } from '../../output/index.js';
 import type { Listing } from '../../lib/batches.js';
@@ -20,7 +20,8 @@ import { STUDENT_LIST_VIEW, STUDENT_LIST_WITH_PRODUCTS_VIEW, STUDENT_VIEW, stude
 import { SUBSCRIPTION_STATE_VIEW, SUBSCRIPTION_VIEW } from '../shared/views/subscriptions.js';
 import { SCORE_VIEW } from '../shared/views/scores.js';
 import { COURSE_PROGRESS_VIEW } from '../shared/views/courses.js';
-import { HISTORY_VIEW, historyRecord } from '../shared/views/history.js';
+import { HISTORY_VIEW } from '../shared/views/history.js';
+import { recentChanges } from '../shared/recent-changes.js';
 import { studentOverview, type StudentOverview } from '../../domain/student-view.js';
 
 /** The change record is loaded by the commands that change something: a read does not pay for it (node:crypto, ~6 ms). */
@@ -87,13 +88,7 @@ export async function show(session: Session, input: string): Promise<void> {
     spinner.stop();
   }
   const { student, subscriptions, score, courses } = overview;
-  const [dir, { auditSource }, { selectHistory }] = await Promise.all([session.configDir(), import('../../audit/log.js'), import('../../audit/select.js')]);
-  const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
-  const selected = await selectHistory(source, { student: input, limit: 20 }, student);
-  // Titles of the products in the history, those no longer held too: one read of the products list, only when needed.
-  const held = () => new Map(subscriptions.map((subscription) => [subscription.product_id ?? '', subscription.product?.title ?? '']));
-  const titles = selected.some((record) => record.product_id) ? await productTitles(api).catch(held) : undefined;
-  const history = selected.map((record) => historyRecord(record, titles));
+  const history = await recentChanges(session, api, input, overview);
   const { globals } = session;
   const empty: string[] = [];
   await withOutput(session, async (output) => {

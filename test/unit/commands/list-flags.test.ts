@@ -1,6 +1,7 @@
 /** The list helpers shared by products, subscriptions, courses (and students). */
 import { describe, expect, it, vi } from 'vitest';
-import { listOptions, pageFooter, parseChoiceList } from '../../../src/commands/shared/list-flags.js';
+import { listOptions, pageFooter } from '../../../src/commands/shared/list-flags.js';
+import { parseChoiceList } from '../../../src/lib/values.js';
 import { interruptible } from '../../../src/session/run-kit.js';
 import { InterruptedError, UsageError } from '../../../src/lib/errors.js';
 import { fakeIo } from '../../helpers/fake-io.js';

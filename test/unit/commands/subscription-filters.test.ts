@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilters } from '../../../src/commands/subscriptions/actions.js';
+import { parseFilters } from '../../../src/domain/subscription-filter.js';
 import { accessFilter } from '../../../src/commands/courses/actions.js';
 
 const NOW = new Date(2026, 10, 25, 20, 30); // 25 November 2026, 20:30 local time
