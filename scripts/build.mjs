@@ -13,6 +13,8 @@ import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
 // The xlsx writer: kept out of main.cjs, and without a deprecation warning.
 import { archiverUtilsBufferFrom } from './build/archiver-utils-buffer-from.mjs';
 import { xlsxEngineApart } from './build/xlsx-engine-apart.mjs';
+// The MCP SDK: loaded by `members mcp` alone.
+import { mcpSdkApart } from './build/mcp-sdk-apart.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -55,9 +57,11 @@ const common = {
  */
 // Without comments and indentation it is 1.25 MB instead of 1.75 MB and pure ASCII (esbuild escapes the rest), which
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
-await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart] });
+await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, mcpSdkApart] });
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
+// The MCP server SDK, which the program requires only for `members mcp` (scripts/build/mcp-sdk-apart.mjs).
+await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 

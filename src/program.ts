@@ -28,11 +28,12 @@ import { registerUndo } from './commands/undo/index.js';
 import { registerVersion } from './commands/version/index.js';
 import { versionText } from './lib/version.js';
 import { registerSync } from './commands/sync/index.js';
+import { registerMcp } from './commands/mcp/index.js';
 
 const registrations: Registration[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo, registerVersion, registerSync, registerHelp,
+  registerHistory, registerUndo, registerVersion, registerSync, registerMcp, registerHelp,
 ];
 
 export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {

@@ -38,6 +38,10 @@ export interface AuditEntry {
   /** The server's X-Request-Id of the change, if it sent one. */
   request_id?: string;
   reason?: string;
+  /** `mcp`: made through an assistant (members mcp), confirmed by a person in the client's form. */
+  via?: 'mcp';
+  /** With `via`: the assistant's client as it named itself (`Claude Desktop 1.2.3`). */
+  client?: string;
   /** Undo: the id of the record it reverses. */
   undoes?: string;
   /** Bulk rows: the id of the run record, and the row's line in the file. */
@@ -92,7 +96,7 @@ export function newAuditId(now: number = Date.now()): string {
 /** The order of the keys in a line, so that the log reads the same way throughout. */
 const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
   'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
-  'request_id', 'reason', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'forgotten', 'before', 'after',
+  'request_id', 'reason', 'via', 'client', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'forgotten', 'before', 'after',
 ];
 
 function ordered(record: AuditRecord): Record<string, unknown> {

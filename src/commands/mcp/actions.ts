@@ -1,0 +1,55 @@
+/** `members mcp`: the assistant's server, or (--check) the tools it would serve. Flags and help live in index.ts. */
+import { InterruptedError } from '../../lib/errors.js';
+import { parseInteger } from '../../lib/values.js';
+import type { Session } from '../../session/session.js';
+import { withOutput } from '../../session/run-kit.js';
+import { changes, type McpSettings, type Tool } from './tool.js';
+import { READ_TOOLS } from './tools/read.js';
+import { WRITE_TOOLS } from './tools/write.js';
+import { MCP_TOOLS_VIEW } from './view.js';
+
+export interface McpFlags {
+  allowWrites?: boolean;
+  maxRows: string;
+  showPersonalData?: boolean;
+  check?: boolean;
+}
+
+/** Validates the flags before anything starts (exit 2). */
+export function mcpSettings(flags: McpFlags): McpSettings {
+  return {
+    allowWrites: flags.allowWrites === true,
+    maxRows: parseInteger(flags.maxRows, '--max-rows', { min: 1, max: 1000 }),
+    showPersonalData: flags.showPersonalData === true,
+  };
+}
+
+/** Read-only unless --allow-writes: without it, no tool that changes anything is even listed. */
+export const toolsFor = (settings: McpSettings): readonly Tool[] => (settings.allowWrites ? [...READ_TOOLS, ...WRITE_TOOLS] : READ_TOOLS);
+
+export async function mcp(session: Session, flags: McpFlags): Promise<void> {
+  const settings = mcpSettings(flags);
+  const tools = toolsFor(settings);
+  // The profile must reach its server: a base URL and a token, checked before a client connects (exit 2, exit 3).
+  await session.api();
+  const { createServer, serve } = await import('./server.js');
+  const server = createServer(session, settings, tools);
+  if (flags.check) {
+    await withOutput(session, (output) => output.list(tools.map((spec) => ({ name: spec.name, title: spec.title, changes: changes(spec) ? 'yes, asks the person' : 'no' })), MCP_TOOLS_VIEW));
+    (await session.messages()).notice(`members mcp is ready: ${tools.length} tools, ${settings.allowWrites ? 'changes allowed, each confirmed by the person' : 'read-only'}, `
+      + `personal data ${settings.showPersonalData ? 'SHOWN' : 'masked'}, at most ${settings.maxRows} rows an answer`);
+    return;
+  }
+  const served = await serve(server.mcp, session.io);
+  const { io } = session;
+  let removers: Array<(() => void) | undefined> = [];
+  const signalled = new Promise<string>((resolve) => {
+    removers = [io.onInterrupt((signal) => resolve(signal ?? 'SIGINT')), io.onTerminate?.((signal) => resolve(signal ?? 'SIGTERM'))];
+  });
+  const ended = await Promise.race([served.closed.then(() => undefined), signalled]);
+  for (const remove of removers) remove?.();
+  // A change in flight is answered and recorded before the server closes.
+  await server.idle();
+  await served.close();
+  if (ended !== undefined) throw new InterruptedError(`${ended}: the assistant's server stopped`);
+}

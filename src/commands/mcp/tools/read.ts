@@ -1,0 +1,201 @@
+/**
+ * The tools that read (issue 39, point 1): each the work of a command, through
+ * the same domain functions, answering with data (answer.ts shapes it).
+ */
+import * as z from 'zod';
+import { courseAccesses, listCollection } from '../../../api/endpoints/catalog.js';
+import type { Student } from '../../../api/endpoints/schemas.js';
+import { parseStudentKey } from '../../../api/endpoints/student-key.js';
+import { findStudent } from '../../../api/endpoints/students.js';
+import { SUBSCRIPTION_STATUSES } from '../../../api/endpoints/vocabulary.js';
+import { byCompletion, holdersWhoNeverOpened } from '../../../domain/course-audience.js';
+import { byIdOrName, resolveCourse } from '../../../domain/names.js';
+import { lookUpStudent } from '../../../domain/resolve.js';
+import { searchStudents } from '../../../domain/search.js';
+import { studentOverview } from '../../../domain/student-view.js';
+import { filteredSubscriptions, parseFilters } from '../../../domain/subscription-filter.js';
+import { UsageError } from '../../../lib/errors.js';
+import { parseDate } from '../../../lib/values.js';
+import type { Batched } from '../../../lib/batches.js';
+import { recentChanges } from '../../shared/recent-changes.js';
+import { historyRecord } from '../../shared/views/history.js';
+import { capped, counted, DATA_NOTE, listed, type Rows } from '../answer.js';
+import { tool, type Tool } from '../tool.js';
+
+const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+export const STUDENT_KEY = 'The student: an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE.';
+
+/** Every page of a list at 100 a page, 4 at a time: what the commands' --all reads. */
+const WHOLE_LIST = { all: true, perPage: 100, concurrency: 4 } as const;
+
+/** The first `max` records of a listing, and how many it holds in all (it is read to the end: the total is the truth). */
+async function firstOf<T>(records: AsyncIterable<T>, max: number): Promise<Rows<T>> {
+  const kept: T[] = [];
+  let total = 0;
+  for await (const record of records) {
+    if (total++ < max) kept.push(record);
+  }
+  return capped(kept, max, total);
+}
+
+/** A student as a row of a list: who, and how to reach their record. */
+const studentRow = (student: Student) => ({
+  id: student.id, first_name: student.first_name ?? null, last_name: student.last_name ?? null,
+  email: student.email ?? null, phone: student.phone ?? null, document: student.document ?? null, reference_id: student.reference_id ?? null,
+});
+
+const findStudentTool = tool({
+  name: 'find_student',
+  title: 'Find a student',
+  description: 'Find a student by an exact key (id, e-mail, CPF, doc:…, ref:…) with `key`, or by part of a name, e-mail, phone, document or reference with `search` '
+    + '(case and accents ignored; reads the whole student list, so give a key when there is one). Give exactly one of the two. '
+    + `Answers the matching students (the true total is stated). ${DATA_NOTE}`,
+  input: z.object({
+    key: z.string().min(1).optional().describe(STUDENT_KEY),
+    search: z.string().min(2).optional().describe('Part of a name, e-mail, phone, document or reference, e.g. "joão sil" or "95591-2284".'),
+  }),
+  annotations: READ,
+  async run({ key, search }, context) {
+    if ((key === undefined) === (search === undefined)) throw new UsageError('give exactly one of key (an exact lookup) and search (a fragment)');
+    const api = await context.api();
+    if (key !== undefined) {
+      const student = await lookUpStudent(api, parseStudentKey(key), key);
+      return { summary: `1 student found by ${key}`, data: { total: 1, shown: 1, truncated: false, students: [studentRow(student)] } };
+    }
+    const rows = await firstOf(searchStudents(api, search as string), context.settings.maxRows);
+    return { summary: `${counted(rows, 'students')} match "${search}"`, data: listed(rows, 'students', rows.items.map(studentRow)) };
+  },
+});
+
+const showStudentTool = tool({
+  name: 'show_student',
+  title: 'Show a student',
+  description: 'Everything about one student: identity, every subscription with whether access is on and why (access_why), the score, progress in each course, '
+    + `and the recent changes made with members (who, when, why). Costs 3 requests and 1 per course. ${DATA_NOTE}`,
+  input: z.object({ student: z.string().min(1).describe(STUDENT_KEY) }),
+  annotations: READ,
+  async run({ student: input }, context) {
+    const api = await context.api();
+    const overview = await studentOverview(api, parseStudentKey(input), new Date(), input);
+    const { maxRows } = context.settings;
+    const changes = await recentChanges(context.session, api, input, overview, maxRows);
+    const subscriptions = capped(overview.subscriptions, maxRows);
+    const courses = capped(overview.courses, maxRows);
+    const { subscriptions: _embedded, ...student } = overview.student;
+    const withAccess = overview.subscriptions.filter((subscription) => subscription.access === 'yes').length;
+    return {
+      summary: `${[student.first_name, student.last_name].filter(Boolean).join(' ') || student.id}: ${counted(subscriptions, 'subscriptions')} (${withAccess} with access), `
+        + `${counted(courses, 'courses opened')}, ${changes.length} recent changes recorded`,
+      data: {
+        student,
+        subscriptions: listed(subscriptions, 'items'),
+        score: overview.score,
+        courses: listed(courses, 'items'),
+        recent_changes: changes,
+      },
+    };
+  },
+});
+
+const listSubscriptionsTool = tool({
+  name: 'list_subscriptions',
+  title: 'List subscriptions',
+  description: 'Subscriptions across all students, filtered as `members subscriptions list` filters them: by status, by access, by product (id or title), '
+    + 'by student (any key), expiring within a duration (access ending soon) or expired. Without a filter, the newest page. '
+    + `The true total is stated. ${DATA_NOTE}`,
+  input: z.object({
+    status: z.array(z.enum(SUBSCRIPTION_STATUSES)).min(1).optional().describe('Keep these statuses.'),
+    access: z.enum(['active', 'inactive']).optional().describe('Keep subscriptions with access (active) or without (inactive).'),
+    product: z.string().min(1).optional().describe('The product: its id, its title or the start of its title.'),
+    student: z.string().min(1).optional().describe(STUDENT_KEY),
+    expiring: z.string().optional().describe('Access that ends within this duration from today: 7d, 2w, 1mo… (not with access).'),
+    expired: z.boolean().optional().describe('Expired before today.'),
+  }),
+  annotations: READ,
+  async run(args, context) {
+    const filters = parseFilters({ ...args, status: args.status?.join(',') });
+    const api = await context.api();
+    const { maxRows } = context.settings;
+    let rows: Rows<unknown>;
+    if (filters) {
+      rows = await firstOf(filteredSubscriptions(api, WHOLE_LIST, filters), maxRows);
+    } else {
+      // One page, whose meta says how many there are.
+      let total: number | undefined;
+      const page = await firstOf(listCollection(api, 'subscriptions', { all: false, perPage: Math.min(maxRows, 100), concurrency: 1, onInfo: (info) => (total = info.total) }), maxRows);
+      rows = capped(page.items, maxRows, total ?? page.total);
+    }
+    return { summary: counted(rows, 'subscriptions'), data: listed(rows, 'subscriptions') };
+  },
+});
+
+const courseAccessesTool = tool({
+  name: 'course_accesses',
+  title: 'Course accesses',
+  description: 'Who accessed a course: every student with last access and whether they finished; only those who finished, or who did not; '
+    + `or (never, with a product) the holders of that product who never opened the course. ${DATA_NOTE}`,
+  input: z.object({
+    course: z.string().min(1).describe('The course: its id, slug, title or the start of its title.'),
+    filter: z.enum(['finished', 'not-finished', 'never']).optional().describe('finished, not-finished, or never (needs product).'),
+    product: z.string().min(1).optional().describe('With filter never: the product whose holders are checked.'),
+  }),
+  annotations: READ,
+  async run({ course, filter, product }, context) {
+    if ((filter === 'never') !== (product !== undefined)) throw new UsageError('product goes with filter "never", and filter "never" needs a product');
+    const api = await context.api();
+    const accesses = () => byIdOrName(course, (id) => courseAccesses(api, id), () => resolveCourse(api, course), 'course');
+    const { maxRows } = context.settings;
+    if (filter === 'never') {
+      const rows = await firstOf(holdersWhoNeverOpened(api, accesses, product as string, WHOLE_LIST), maxRows);
+      return { summary: `${counted(rows, 'holders')} of "${product}" never opened "${course}"`, data: listed(rows, 'students') };
+    }
+    const entries = await accesses();
+    const rows = capped(filter ? byCompletion(entries, filter) : entries, maxRows);
+    return { summary: `${counted(rows, 'accesses')} to "${course}"${filter ? ` (${filter})` : ''}`, data: listed(rows, 'accesses') };
+  },
+});
+
+function catalogTool(name: 'list_products' | 'list_courses', collection: 'products' | 'courses'): Tool {
+  return tool({
+    name,
+    title: collection === 'products' ? 'List products' : 'List courses',
+    description: `Every ${collection === 'products' ? 'product (what a student is granted)' : 'course (what a product gives access to)'}, with its id and title. ${DATA_NOTE}`,
+    input: z.object({}),
+    annotations: READ,
+    async run(_args, context) {
+      const api = await context.api();
+      const rows = await firstOf(listCollection(api, collection, WHOLE_LIST) as Batched<Record<string, unknown>>, context.settings.maxRows);
+      return { summary: counted(rows, collection), data: listed(rows, collection) };
+    },
+  });
+}
+
+const historyTool = tool({
+  name: 'history',
+  title: 'Change history',
+  description: 'The changes made with members from this machine (the local audit log), newest first: who, when, what, the reason, and whether an assistant made it (via mcp, client). '
+    + `Optionally about one student (any of its keys) or since a date. ${DATA_NOTE}`,
+  input: z.object({
+    student: z.string().min(1).optional().describe(STUDENT_KEY),
+    since: z.string().optional().describe('Only changes on or after this date, YYYY-MM-DD.'),
+  }),
+  annotations: READ,
+  async run({ student, since }, context) {
+    const { session, settings } = context;
+    const [dir, messages, { auditSource }, { selectHistory }] = await Promise.all([
+      session.configDir(), session.messages(), import('../../../audit/log.js'), import('../../../audit/select.js'),
+    ]);
+    const day = since === undefined ? undefined : parseDate(since, 'since').split('-').map(Number) as [number, number, number];
+    const known = student === undefined ? undefined : await findStudent(await context.api(), parseStudentKey(student)).catch(() => undefined);
+    const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+    const records = await selectHistory(source, { student, since: day && new Date(day[0], day[1] - 1, day[2]) }, known);
+    const rows = capped(records.map((record) => historyRecord(record)), settings.maxRows);
+    return { summary: counted(rows, 'changes recorded'), data: listed(rows, 'changes') };
+  },
+});
+
+export const READ_TOOLS: readonly Tool[] = [
+  findStudentTool, showStudentTool, listSubscriptionsTool, courseAccessesTool,
+  catalogTool('list_products', 'products'), catalogTool('list_courses', 'courses'), historyTool,
+];
