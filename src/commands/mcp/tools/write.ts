@@ -69,7 +69,7 @@ const grantTool = tool({
   async run(args, context) {
     const dates = grantDates(args.accession, args.expiration, { accession: 'accession', expiration: 'expiration' });
     const api = await context.api();
-    const { id: productId, title } = await resolveProduct(api, args.product);
+    const { id: productId, title } = await resolveProduct(api, args.product, { argument: 'product', check: true });
     const student = await resolveStudent(api, args.student, { fetch: true });
     const question = async () => `Grant ${productLabel(productId, undefined, title)} to ${who(student)}: access from ${dates.accession}, `
       + `${dates.expiration ? `until ${dates.expiration}` : 'with no expiration'}. On ${await target(context)}.`;
@@ -88,7 +88,7 @@ const revokeTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, context) {
     const api = await context.api();
-    const { id: productId, title } = await resolveProduct(api, args.product);
+    const { id: productId, title } = await resolveProduct(api, args.product, { argument: 'product', check: true });
     const student = await resolveStudent(api, args.student, { fetch: true });
     const question = async (held?: Subscription) => `Revoke ${productLabel(productId, held, title)} from ${who(student)}: the subscription `
       + `(${held?.status ?? 'no status'}, since ${held?.accession_date?.slice(0, 10) ?? 'an unknown date'}, ${held?.expiration_date ? `until ${held.expiration_date.slice(0, 10)}` : 'no expiration'}) `
