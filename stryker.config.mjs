@@ -46,6 +46,8 @@ export default {
     'src/audit/runs.ts',
     'src/audit/forget.ts',
     'src/domain/bulk/seen-keys.ts',
+    'src/commands/mcp/mask.ts',
+    'src/commands/mcp/answer.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

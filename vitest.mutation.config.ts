@@ -56,6 +56,8 @@ export default defineConfig({
       'test/unit/audit/runs.test.ts',
       'test/unit/audit/forget.test.ts',
       'test/unit/bulk/seen-keys.test.ts',
+      'test/unit/mcp/mask.test.ts',
+      'test/unit/mcp/answer.test.ts',
     ],
   },
 });
