@@ -21,6 +21,7 @@ __members_subcommand() {
     "|undo") echo undo ;;
     "|version") echo version ;;
     "|sync") echo sync ;;
+    "|mcp") echo mcp ;;
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
@@ -63,7 +64,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -71,7 +72,7 @@ __members_takes_value() {
 # __members_commands PATH: the subcommands of PATH.
 __members_commands() {
   case "$1" in
-    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync help" ;;
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp help" ;;
     "students") echo "list search show get create delete products grant revoke transfer import help" ;;
     "scores") echo "get set help" ;;
     "products") echo "list get help" ;;
@@ -135,6 +136,7 @@ __members_flags() {
     "undo") echo "--last --student --reason -h --help" ;;
     "version") echo "-h --help" ;;
     "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;
+    "mcp") echo "--allow-writes --max-rows --show-personal-data --check -h --help" ;;
     "help") echo "-h --help" ;;
   esac
   echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --no-pager --out"

@@ -36,6 +36,8 @@ function __members_subcommand --argument-names path word
             echo version
         case '|sync'
             echo sync
+        case '|mcp'
+            echo mcp
         case '|help'
             echo help
         case 'students|list'
@@ -114,7 +116,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--product' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--page' 'products list|--per-page' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--product' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' 'mcp|--max-rows' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
             return 0
     end
     return 1
@@ -226,6 +228,7 @@ complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes ma
 complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
+complete -c members -n '__members_arg \'\' 0' -a mcp -d 'Serve an AI assistant (Claude Desktop, VS Code, Cursor) over MCP on stdio: read-only tools, personal data masked'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
@@ -459,4 +462,9 @@ complete -c members -n '__members_at \'sync\'' -l include-status-changes -d 'als
 complete -c members -n '__members_at \'sync\'' -l concurrency -x -d 'changes in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'sync\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'sync\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'mcp\'' -l allow-writes -d 'also offer grant and revoke; each change is confirmed by the person in a form of the client, with a reason (never by the model)'
+complete -c members -n '__members_at \'mcp\'' -l max-rows -x -d 'the most records one tool answer holds (the true total is always stated)'
+complete -c members -n '__members_at \'mcp\'' -l show-personal-data -d 'send e-mails, CPFs, phones and birth dates unmasked to the assistant (see LGPD below)'
+complete -c members -n '__members_at \'mcp\'' -l check -d 'start the server, list its tools and exit 0 (for the person setting it up)'
+complete -c members -n '__members_at \'mcp\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'help\'' -s h -l help -d 'show help for a command'

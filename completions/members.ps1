@@ -2,7 +2,7 @@
 Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
-    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'help')
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')
     'scores' = @('get', 'set', 'help')
     'products' = @('list', 'get', 'help')
@@ -64,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'undo' = @('--last', '--student', '--reason', '-h', '--help')
     'version' = @('-h', '--help')
     'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
+    'mcp' = @('--allow-writes', '--max-rows', '--show-personal-data', '--check', '-h', '--help')
     'help' = @('-h', '--help')
   }
   $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out')
@@ -178,6 +179,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sync|--apply' = @()
     'sync|--concurrency' = @()
     'sync|--reason' = @()
+    'mcp|--max-rows' = @()
   }
   $argumentValues = @{
     'students grant|0' = @()

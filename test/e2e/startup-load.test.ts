@@ -12,16 +12,19 @@ import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 const sandbox = useSandboxProcess(['--students', '3']);
 
-/** Runs members with a preload that writes the Node modules the process loaded, as it exits. */
-async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cache-')): Promise<{ stdout: string; modules: string[] }> {
+/** Runs members with a preload that writes the Node modules the process loaded, and the files it required, as it exits. */
+async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cache-')): Promise<{ stdout: string; stderr: string; modules: string[]; files: string[] }> {
   const dir = tempDir('members-load-');
   const preload = join(dir, 'record.cjs');
   const list = join(dir, 'modules.txt');
-  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  const files = join(dir, 'files.txt');
+  writeFileSync(preload, `process.on('exit', () => {
+  require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n'));
+  require('node:fs').writeFileSync(${JSON.stringify(files)}, Object.keys(require.cache).join('\\n'));
+});\n`);
   const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require ${preload}` } });
-  expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  return { stdout: result.stdout, modules: readFileSync(list, 'utf8').split('\n') };
+  return { stdout: result.stdout, stderr: result.stderr, modules: readFileSync(list, 'utf8').split('\n'), files: readFileSync(files, 'utf8').split('\n') };
 }
 
 describe('one GET', () => {
@@ -31,14 +34,25 @@ describe('one GET', () => {
     // Twice: the first run writes the code cache, the second reads it.
     const cacheHome = tempDir('members-cache-');
     for (let i = 0; i < 2; i++) {
-      const { stdout, modules } = await modulesLoadedBy(['students', 'get', id, '-o', 'json'], cacheHome);
+      const { stdout, stderr, modules, files } = await modulesLoadedBy(['students', 'get', id, '-o', 'json'], cacheHome);
+      expect(stderr).toBe('');
       expect(JSON.parse(stdout).id).toBe(id);
+      // The MCP SDK is a bundle of its own, which `members mcp` alone requires.
+      expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toEqual([]);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
       // The change record (its ids and temporary files need crypto) is loaded by changes, and by the
       // first run, which writes the code cache; a read with no interrupted change to check needs neither.
       if (i === 1) expect(modules).not.toContain('NativeModule crypto');
     }
+  });
+
+  it('leaves the MCP SDK to `members mcp`: main.cjs holds none of it, and mcp requires its bundle', async () => {
+    const bundle = readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'latin1');
+    expect(bundle).not.toContain('node_modules/@modelcontextprotocol/');
+    const { stdout, files } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);
+    expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toContain('find_student');
+    expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toHaveLength(1);
   });
 
   it('reads bundles that point at no source map: the package ships none', () => {
