@@ -2,7 +2,8 @@
 import { Score } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
-import { getScores, setScore as putScore } from '../../api/endpoints/students.js';
+import { getScores } from '../../api/endpoints/students.js';
+import { changeScore } from '../../domain/scores.js';
 import { SCORE_VIEW } from '../shared/views/scores.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
@@ -25,18 +26,11 @@ export async function setScore(session: Session, input: string, rawScore: string
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const student = await resolveStudent(api, input);
-    // The score before, so that the change can be undone.
-    const previous = await getScores(api, student.id);
-    await session.announceChange();
     // Loaded here: `scores get` does not pay for the audit log.
-    const { openJournal, recorded } = await import('../../audit/index.js');
+    const { openJournal } = await import('../../audit/index.js');
     const journal = await openJournal(session, { command: 'scores set', reason: opts.reason });
-    const { data } = await recorded(
-      await journal.begin({ action: 'scores.set', result: 'updated', student: input, student_id: student.id, score, before: { score: previous.score ?? null } }),
-      () => putScore(api, student.id, score),
-      (answer) => ({ request_id: answer.requestId, after: { score: answer.data.data.score ?? score } }),
-    );
-    await output.one(data.data, SCORE_VIEW);
+    const { score: answered } = await changeScore(api, student, () => score, { journal, beforeChange: () => session.announceChange() });
+    await output.one(answered, SCORE_VIEW);
     (await session.messages()).notice(`✓ Set the score of ${studentLabel(student)} to ${score}`);
   }));
 }
