@@ -78,10 +78,11 @@ describe('members mcp: the tool list', () => {
     expect(refused).toMatch(/not found|unknown/i);
   });
 
-  it('adds grant and revoke with --allow-writes, annotated as changes (revoke destructive)', async () => {
+  it('adds the changes with --allow-writes, annotated as changes (revoke and scores destructive)', async () => {
     const { client } = await connect(['--allow-writes']);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS, 'grant_product', 'revoke_product']);
+    expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS, 'grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link']);
+    for (const tool of tools.slice(READ_TOOLS.length)) expect(tool.annotations?.readOnlyHint).toBe(false);
     expect(tools.find((tool) => tool.name === 'grant_product')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tools.find((tool) => tool.name === 'revoke_product')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     // No argument lets the model confirm a change for the person.
@@ -170,5 +171,33 @@ describe('members mcp --allow-writes: changes confirmed by a person', () => {
     expect(text(result)).toMatch(/cannot show a confirmation form .*nothing was changed/);
     const now = (await sandboxGet<{ data: Subscription[] }>(sandbox, `/api/v1/students/${student.id}/products`)).body.data.map((s) => s.product_id);
     expect(now).toEqual(held);
+  });
+
+  it('adds points once confirmed, the form showing the score before and after', async () => {
+    const student = await firstStudent();
+    const before = (await sandboxGet<{ data: { score: number } }>(sandbox, `/api/v1/students/${student.id}/scores`)).body.data.score;
+    const { client, forms } = await connect(['--allow-writes'], () => ({ action: 'accept', content: { reason: 'moderation #88' } }));
+    const result = await client.callTool({ name: 'add_score_points', arguments: { student: student.id, points: 5 } });
+    expect(result.isError).toBeFalsy();
+    expect(forms[0]?.message).toContain(`from ${before} to ${before + 5}`);
+    expect((await sandboxGet<{ data: { score: number } }>(sandbox, `/api/v1/students/${student.id}/scores`)).body.data.score).toBe(before + 5);
+    const records = (await historyJson()).filter((record) => record.action === 'scores.set' && record.student_id === student.id);
+    expect(records.at(0)).toMatchObject({ command: 'scores add', score: before + 5, before: { score: before }, via: 'mcp', reason: 'moderation #88' });
+  });
+
+  it('shows a magic link to the person in a form, never in the tool answer nor the record', async () => {
+    const student = await firstStudent();
+    const { client, forms } = await connect(['--allow-writes'], () => ({ action: 'accept', content: { reason: 'ticket 77: cannot log in' } }));
+    const result = await client.callTool({ name: 'magic_link', arguments: { student: student.email, expire_in: '30m' } });
+    expect(result.isError).toBeFalsy();
+    expect(forms).toHaveLength(2);
+    const url = /(https?:\/\/\S+)/.exec(forms[1]?.message ?? '')?.[1];
+    expect(url).toBeDefined();
+    expect(forms[0]?.message).not.toContain(url);
+    expect(JSON.stringify(result)).not.toContain(url);
+    expect(JSON.stringify(result)).not.toMatch(/https?:\/\//);
+    const records = (await historyJson()).filter((record) => record.action === 'magic-link');
+    expect(records.at(0)).toMatchObject({ student_id: student.id, expire_in: 1800, via: 'mcp', client: 'e2e-desk 1.0.0', reason: 'ticket 77: cannot log in' });
+    expect(JSON.stringify(records)).not.toContain(url);
   });
 });

@@ -10,7 +10,7 @@ const CLIENT_SNIPPET = `{
 export const registerMcp = registration('Setup:', (program, runner) => {
   program.command('mcp')
     .description('Serve an AI assistant (Claude Desktop, VS Code, Cursor) over MCP on stdio: read-only tools, personal data masked')
-    .option('--allow-writes', 'also offer grant and revoke; each change is confirmed by the person in a form of the client, with a reason (never by the model)')
+    .option('--allow-writes', 'also offer grant, revoke, scores and magic links; each change is confirmed by the person in a form of the client, with a reason (never by the model)')
     .option('--max-rows <n>', 'the most records one tool answer holds (the true total is always stated)', '50')
     .option('--show-personal-data', 'send e-mails, CPFs, phones and birth dates unmasked to the assistant (see LGPD below)')
     .option('--check', 'start the server, list its tools and exit 0 (for the person setting it up)')
@@ -18,14 +18,16 @@ export const registerMcp = registration('Setup:', (program, runner) => {
 The assistant's client starts \`members mcp\` itself and speaks MCP on its stdin
 and stdout; the profile's token stays in members. Tools: find_student,
 show_student, list_subscriptions, course_accesses, list_products, list_courses,
-history; with --allow-writes also grant_product and revoke_product. Bulk runs,
-sync, undo of runs, auth, record and lock are never tools.
+history; with --allow-writes also grant_product, revoke_product, set_score,
+add_score_points and magic_link. Bulk runs, sync, each, auth, record and lock
+are never tools.
 
 Changes: without --allow-writes no tool that changes anything is listed. With
 it, each change is shown to the person in a form of the client (MCP
 elicitation: the student, the product and the dates by name) and needs their
 reason; a client without forms is refused, and no argument lets the model
-confirm. Every change is recorded with via mcp, the client's name and the
+confirm. A magic link is shown to the person in a second form, never to the
+model. Every change is recorded with via mcp, the client's name and the
 reason (members history).
 
 Personal data (LGPD): tool answers go to the assistant's model, usually a
