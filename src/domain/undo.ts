@@ -165,6 +165,9 @@ export function undoCaveat(id: string, plan: UndoPlan): string | undefined {
 }
 
 /** The question asked before undoing `id`; products by title with their ids, where `titles` knows them. */
+/** How an undo names the student: as the change named it, else by the e-mail it recreates or its id. */
+export const undoLabel = (target: AuditRecord, plan: UndoPlan) => target.student ?? (plan.kind === 'recreate' ? plan.body.email : `student ${target.student_id}`);
+
 export function undoQuestion(id: string, plan: UndoPlan, label: string, titles?: ProductTitles): string {
   const product = productOf(plan, titles);
   switch (plan.kind) {

@@ -81,7 +81,7 @@ describe('members mcp: the tool list', () => {
   it('adds the changes with --allow-writes, annotated as changes (revoke and scores destructive)', async () => {
     const { client } = await connect(['--allow-writes']);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS, 'grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link']);
+    expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS, 'grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link', 'undo_change']);
     for (const tool of tools.slice(READ_TOOLS.length)) expect(tool.annotations?.readOnlyHint).toBe(false);
     expect(tools.find((tool) => tool.name === 'grant_product')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tools.find((tool) => tool.name === 'revoke_product')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -199,5 +199,19 @@ describe('members mcp --allow-writes: changes confirmed by a person', () => {
     const records = (await historyJson()).filter((record) => record.action === 'magic-link');
     expect(records.at(0)).toMatchObject({ student_id: student.id, expire_in: 1800, via: 'mcp', client: 'e2e-desk 1.0.0', reason: 'ticket 77: cannot log in' });
     expect(JSON.stringify(records)).not.toContain(url);
+  });
+
+  it('undoes a grant it made once the person confirms, recorded as an undo via mcp', async () => {
+    const student = await firstStudent();
+    const { product, held } = await productNotHeld(student);
+    const { client, forms } = await connect(['--allow-writes'], () => ({ action: 'accept', content: { reason: 'granted by mistake' } }));
+    const granted = await client.callTool({ name: 'grant_product', arguments: { student: student.id, product: product.id } });
+    const id = (granted.structuredContent as { audit_id: string }).audit_id;
+    const undone = await client.callTool({ name: 'undo_change', arguments: { id } });
+    expect(undone.isError).toBeFalsy();
+    expect(forms[1]?.message).toContain(`Undo ${id}: revoke product "${product.title}"`);
+    const now = (await sandboxGet<{ data: Subscription[] }>(sandbox, `/api/v1/students/${student.id}/products`)).body.data.map((s) => s.product_id);
+    expect(now).toEqual(held);
+    expect((await historyJson()).find((record) => record.undoes === id)).toMatchObject({ action: 'undo', via: 'mcp', reason: 'granted by mistake' });
   });
 });

@@ -10,7 +10,7 @@ const CLIENT_SNIPPET = `{
 export const registerMcp = registration('Setup:', (program, runner) => {
   program.command('mcp')
     .description('Serve an AI assistant (Claude Desktop, VS Code, Cursor) over MCP on stdio: read-only tools, personal data masked')
-    .option('--allow-writes', 'also offer grant, revoke, scores and magic links; each change is confirmed by the person in a form of the client, with a reason (never by the model)')
+    .option('--allow-writes', 'also offer grant, revoke, scores, magic links and undo; each change is confirmed by the person in a form of the client, with a reason (never by the model)')
     .option('--max-rows <n>', 'the most records one tool answer holds (the true total is always stated)', '50')
     .option('--show-personal-data', 'send e-mails, CPFs, phones and birth dates unmasked to the assistant (see LGPD below)')
     .option('--check', 'start the server, list its tools and exit 0 (for the person setting it up)')
@@ -19,8 +19,8 @@ The assistant's client starts \`members mcp\` itself and speaks MCP on its stdin
 and stdout; the profile's token stays in members. Tools: find_student,
 show_student, list_subscriptions, course_accesses, list_products, list_courses,
 history; with --allow-writes also grant_product, revoke_product, set_score,
-add_score_points and magic_link. Bulk runs, sync, each, auth, record and lock
-are never tools.
+add_score_points, magic_link and undo_change (one change). Bulk runs, sync,
+each, auth, record and lock are never tools.
 
 Changes: without --allow-writes no tool that changes anything is listed. With
 it, each change is shown to the person in a form of the client (MCP

@@ -17,7 +17,7 @@ import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../shared/bulk/run.js';
-import { UndoConflictError, applyUndo, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { UndoConflictError, applyUndo, undoLabel, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import { productLabel } from '../../domain/changes.js';
 import { productTitlesOf } from '../shared/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
@@ -61,7 +61,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   const answerable = session.globals.yes || session.io.stdin.isTTY;
   const titles = await productTitlesOf(session, target.product_id ? [target.product_id] : [], { read: answerable });
   if (opts.last) messages.notice(`The last change${opts.student ? ` to ${opts.student}` : ''}: ${describe(target, titles)}`);
-  const label = labelOf(target, plan);
+  const label = undoLabel(target, plan);
   const ask = undoQuestion(target.id, plan, label, titles);
   if (!answerable) await session.confirm(ask);
   await session.guarded(() => withOutput(session, async (output) => {
@@ -79,8 +79,6 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
     messages.notice(`✓ Undid ${target.id}: ${result.message}`);
   }));
 }
-
-const labelOf = (target: AuditRecord, plan: UndoPlan) => target.student ?? (plan.kind === 'recreate' ? plan.body.email : `student ${target.student_id}`);
 
 /** `2026-11-25 10:31 by ana: students grant maria@example.com, product "Python Pro" (5f1c…) granted (reason "ticket 4411"), id m7u0…` */
 function describe(record: AuditRecord, titles: ProductTitles): string {
@@ -180,7 +178,7 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
       }
       const plan = withNewIds(step.plan, renamed);
       try {
-        const result = await applyUndo({ api, journal, titles, confirm: async () => undefined }, step.record, plan, labelOf(step.record, plan));
+        const result = await applyUndo({ api, journal, titles, confirm: async () => undefined }, step.record, plan, undoLabel(step.record, plan));
         if (result.created && step.record.student_id) renamed.set(step.record.student_id, result.created.id);
         counts.undone++;
         results.push({ ...row, result: 'undone', message: result.message });

@@ -57,7 +57,7 @@ describe('the tool list', () => {
     const readOnly = toolsFor(mcpSettings({ maxRows: '50' }));
     expect(readOnly.every((tool) => tool.annotations.readOnlyHint)).toBe(true);
     const all = toolsFor(SETTINGS);
-    expect(all.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual(['grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link']);
+    expect(all.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual(['grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link', 'undo_change']);
     // No tool takes an argument that could stand for the person's answer.
     for (const tool of all) expect(Object.keys(tool.input.shape).filter((key) => /confirm|reason|yes|approve/i.test(key))).toEqual([]);
   });

@@ -8,13 +8,18 @@
  */
 import * as z from 'zod';
 import type { Subscription } from '../../../api/endpoints/schemas.js';
-import { openJournal } from '../../../audit/journal.js';
+import { openJournal, type Journal } from '../../../audit/journal.js';
+import { auditBaseUrl } from '../../../audit/stamp.js';
+import { readAllAudit } from '../../../audit/log.js';
 import { grantDates, grantToStudent, productLabel, revokeFromStudent, type ChangeOptions, type ChangeOutcome } from '../../../domain/changes.js';
 import { resolveProduct } from '../../../domain/names.js';
-import { createMagicLink, type MagicLinkOptions } from '../../../domain/magic-link.js';
-import { changeScore, type ScoreChangeOptions } from '../../../domain/scores.js';
+import { createMagicLink } from '../../../domain/magic-link.js';
+import { changeScore } from '../../../domain/scores.js';
+import { applyUndo, planUndo, undoLabel, undoQuestion } from '../../../domain/undo.js';
 import { parseDuration } from '../../../lib/values.js';
 import { resolveStudent, studentLabel, type ResolvedStudent } from '../../../domain/resolve.js';
+import { UsageError } from '../../../lib/errors.js';
+import { productTitlesOf } from '../../shared/product-titles.js';
 import { DATA_NOTE } from '../answer.js';
 import { tool, type Answer, type Tool, type ToolContext } from '../tool.js';
 import { STUDENT_KEY } from './read.js';
@@ -23,28 +28,55 @@ const PRODUCT = 'The product: its id, its title (case and accents ignored) or th
 const CONFIRMED = 'The person is asked to confirm it in a form of the client, with a reason; you cannot confirm it for them, and nothing is sent if they decline.';
 
 /** Where the change goes: the profile and its host, as a command announces it. */
-async function target(context: ToolContext): Promise<string> {
+async function where(context: ToolContext): Promise<string> {
   const settings = await context.session.settings();
   return `profile "${settings.profile}" (${settings.baseUrl ? new URL(settings.baseUrl).host : 'no host'})`;
 }
 
 /**
- * The options of a change confirmed by the person: `beforeChange` runs once
- * the state was read and something is to be sent; it asks, then opens the
- * change record with the reason given (read by the domain right after it).
+ * A change the person confirms: `ask` puts the question to them and opens
+ * the change record with the reason they gave (via mcp, the client);
+ * `journal` writes to that record. Every change of the domain begins its
+ * record before its request, and this journal refuses to begin one before
+ * the person said yes: no path can send a change they did not confirm.
  */
-function confirmedChange(context: ToolContext, command: string, question: (held?: Subscription) => Promise<string>, title: string | undefined): ChangeOptions {
-  const options: ChangeOptions = {
-    title,
-    renewHint: 'renew it at a terminal (`members students grant STUDENT PRODUCT --renew`)',
-    statusHint: 'renew it at a terminal with --include-status-changes',
-    beforeChange: async (held) => {
-      const reason = await context.confirm({ message: await question(held) });
-      options.reason = reason;
-      options.journal = await journalFor(context, command, reason);
+function personConfirms(context: ToolContext, command: string): { journal: Journal; ask(message: string): Promise<void> } {
+  let opened: Journal | undefined;
+  const current = () => {
+    if (!opened) throw new Error(`a change (${command}) was about to be sent before the person confirmed it; nothing was sent`);
+    return opened;
+  };
+  return {
+    journal: deferred(current),
+    async ask(message) {
+      const reason = await context.confirm({ message });
+      opened = await openJournal(context.session, { command, reason, via: 'mcp', client: context.client() });
     },
   };
-  return options;
+}
+
+/** A journal that is `current()` at the time of each call. */
+function deferred(current: () => Journal): Journal {
+  return {
+    get command() {
+      return current().command;
+    },
+    begin: (entry, options) => current().begin(entry, options),
+    with: (fields) => deferred(() => current().with(fields)),
+    as: (fields) => deferred(() => current().as(fields)),
+  };
+}
+
+/** What grant and revoke need: the question asked once the state is read and something is to be sent. */
+function confirmedChange(context: ToolContext, command: string, question: (held?: Subscription) => Promise<string>, title: string | undefined): ChangeOptions {
+  const { journal, ask } = personConfirms(context, command);
+  return {
+    title,
+    journal,
+    renewHint: 'renew it at a terminal (`members students grant STUDENT PRODUCT --renew`)',
+    statusHint: 'renew it at a terminal with --include-status-changes',
+    beforeChange: async (held) => ask(await question(held)),
+  };
 }
 
 /** A change's outcome for the assistant: what happened, the subscription as it is, the record's id (for undo). */
@@ -75,7 +107,7 @@ const grantTool = tool({
     const { id: productId, title } = await resolveProduct(api, args.product, { argument: 'product', check: true });
     const student = await resolveStudent(api, args.student, { fetch: true });
     const question = async () => `Grant ${productLabel(productId, undefined, title)} to ${who(student)}: access from ${dates.accession}, `
-      + `${dates.expiration ? `until ${dates.expiration}` : 'with no expiration'}. On ${await target(context)}.`;
+      + `${dates.expiration ? `until ${dates.expiration}` : 'with no expiration'}. On ${await where(context)}.`;
     return outcome(await grantToStudent(api, student, productId, dates, confirmedChange(context, 'students grant', question, title)));
   },
 });
@@ -95,25 +127,20 @@ const revokeTool = tool({
     const student = await resolveStudent(api, args.student, { fetch: true });
     const question = async (held?: Subscription) => `Revoke ${productLabel(productId, held, title)} from ${who(student)}: the subscription `
       + `(${held?.status ?? 'no status'}, since ${held?.accession_date?.slice(0, 10) ?? 'an unknown date'}, ${held?.expiration_date ? `until ${held.expiration_date.slice(0, 10)}` : 'no expiration'}) `
-      + `and its access end now. On ${await target(context)}.`;
+      + `and its access end now. On ${await where(context)}.`;
     return outcome(await revokeFromStudent(api, student, productId, confirmedChange(context, 'students revoke', question, title)));
   },
 });
-
-/** The change record of a change the person confirmed: via mcp, the client, their reason. */
-const journalFor = (context: ToolContext, command: string, reason: string) => openJournal(context.session, { command, reason, via: 'mcp', client: context.client() });
 
 /** Sets or adds to a score, once the person confirmed the score before and after. */
 async function scoreChange(context: ToolContext, input: string, command: string, next: (previous: number | null) => number): Promise<Answer> {
   const api = await context.api();
   const student = await resolveStudent(api, input, { fetch: true });
-  const options: ScoreChangeOptions = {
-    beforeChange: async (previous, score) => {
-      const reason = await context.confirm({ message: `Set the community score of ${who(student)} from ${previous ?? 'none'} to ${score}. On ${await target(context)}.` });
-      options.journal = await journalFor(context, command, reason);
-    },
-  };
-  const change = await changeScore(api, student, next, options);
+  const { journal, ask } = personConfirms(context, command);
+  const change = await changeScore(api, student, next, {
+    journal,
+    beforeChange: async (previous, score) => ask(`Set the community score of ${who(student)} from ${previous ?? 'none'} to ${score}. On ${await where(context)}.`),
+  });
   return {
     summary: `✓ set the score of ${studentLabel(student)} from ${change.previous ?? 'none'} to ${change.score.score}`,
     data: { student_id: student.id, previous: change.previous, score: change.score, audit_id: change.auditId ?? null },
@@ -154,15 +181,12 @@ const magicLinkTool = tool({
     const expireIn = parseDuration(args.expire_in ?? '1h', 'expire_in');
     const api = await context.api();
     const student = await resolveStudent(api, args.student, { fetch: true });
-    const options: MagicLinkOptions = {
-      beforeChange: async () => {
-        const reason = await context.confirm({
-          message: `Create a magic link that logs ${who(student)} in, valid ${args.expire_in ?? '1h'}. It will be shown to you in the next form, not to the assistant. On ${await target(context)}.`,
-        });
-        options.journal = await journalFor(context, 'magic-link', reason);
-      },
-    };
-    const link = await createMagicLink(api, student.id, expireIn, options);
+    const { journal, ask } = personConfirms(context, 'magic-link');
+    const link = await createMagicLink(api, student.id, expireIn, {
+      journal,
+      beforeChange: async () => ask(`Create a magic link that logs ${who(student)} in, valid ${args.expire_in ?? '1h'}. `
+        + `It will be shown to you in the next form, not to the assistant. On ${await where(context)}.`),
+    });
     await context.showPerson(`Magic link for ${studentLabel(student)}, valid ${link.expire_in} seconds. Copy it and send it to the student; it logs them in:\n\n${link.url}`);
     return {
       summary: `✓ created a magic link for ${studentLabel(student)} and showed it to the person (it is not part of this answer)`,
@@ -171,4 +195,36 @@ const magicLinkTool = tool({
   },
 });
 
-export const WRITE_TOOLS: readonly Tool[] = [grantTool, revokeTool, setScoreTool, addScoreTool, magicLinkTool];
+const undoTool = tool({
+  name: 'undo_change',
+  title: 'Undo a change',
+  description: 'Reverse one recorded change (a grant, a revoke, a renewal, a score set, a deleted student), by its id from the history tool, '
+    + 'only where the state it left is still there. A whole run (a bulk file, a sync) is undone at a terminal (members undo RUN_ID). '
+    + `${CONFIRMED} ${DATA_NOTE}`,
+  input: z.object({ id: z.string().min(1).describe('The id of the change, as the history tool lists it.') }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run({ id }, context) {
+    const { session } = context;
+    const [dir, messages, settings] = await Promise.all([session.configDir(), session.messages(), session.settings()]);
+    // A change of an interrupted run is in the log once checked on the server.
+    await session.checkInterruptedChanges();
+    const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+    const target = records.find((record) => record.id === id.trim());
+    if (!target) throw new UsageError(`no change with id ${id} in this machine's record; the history tool lists the ids`);
+    if (target.action === 'bulk') throw new UsageError(`${id} is a whole run (${target.command}): undo it at a terminal with \`members undo ${id}\`, which lists its changes first`);
+    if (target.base_url && auditBaseUrl(settings.baseUrl) !== target.base_url) {
+      throw new UsageError(`change ${id} was made on ${target.base_url} (profile ${target.profile}), not on the profile this server uses (${settings.profile})`);
+    }
+    const plan = planUndo(target, records);
+    const titles = await productTitlesOf(session, target.product_id ? [target.product_id] : []);
+    const label = undoLabel(target, plan);
+    const { journal, ask } = personConfirms(context, 'undo');
+    const result = await applyUndo({
+      api: await context.api(), journal, titles,
+      confirm: async () => ask(`${undoQuestion(id, plan, label, titles).replace(/\?$/, '.')} On ${await where(context)}.`),
+    }, target, plan, label);
+    return { summary: `✓ undid ${id}: ${result.message}`, data: { undone: id, subscription: result.subscription ?? null, created: result.created ?? null } };
+  },
+});
+
+export const WRITE_TOOLS: readonly Tool[] = [grantTool, revokeTool, setScoreTool, addScoreTool, magicLinkTool, undoTool];
