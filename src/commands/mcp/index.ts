@@ -18,7 +18,7 @@ export const registerMcp = registration('Setup:', (program, runner) => {
 The assistant's client starts \`members mcp\` itself and speaks MCP on its stdin
 and stdout; the profile's token stays in members. Tools: find_student,
 show_student, list_subscriptions, course_accesses, list_products, list_courses,
-history; with --allow-writes also grant_product, revoke_product, set_score,
+history, engaged_courses_summary; with --allow-writes also grant_product, revoke_product, set_score,
 add_score_points, magic_link and undo_change (one change). Bulk runs, sync,
 each, auth, record and lock are never tools.
 

@@ -1,6 +1,6 @@
-import type { Api } from '../../api/client.js';
 import { engagedCourses, type ReportQuery } from '../../api/endpoints/report.js';
-import { MissingCredentialsError, UsageError } from '../../lib/errors.js';
+import { UsageError } from '../../lib/errors.js';
+import { reportClient } from '../shared/report-client.js';
 import type { JsonRecord } from '../../output/index.js';
 import { REPORT_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
@@ -24,27 +24,6 @@ export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerTok
     cursor,
     maxPages: flags.maxPages === undefined ? undefined : parseInteger(flags.maxPages, '--max-pages', { min: 1 }),
   };
-}
-
-/**
- * The report authenticates with two tokens in its path and no Authorization
- * header: a client for the base URL alone, which knows every token of the
- * profile so that logs and error messages redact them.
- */
-async function reportClient(session: Session): Promise<{ api: Api; developerToken: string; platformToken: string }> {
-  const settings = await session.settingsToConnect('report');
-  const { developerToken, platformToken } = settings;
-  if (!developerToken || !platformToken) {
-    const missing = [developerToken ? '' : 'developer token', platformToken ? '' : 'platform token'].filter(Boolean).join(' and ');
-    throw new MissingCredentialsError(
-      `no report ${missing} for profile "${settings.profile}": set MEMBERS_DEVELOPER_TOKEN and MEMBERS_PLATFORM_TOKEN, `
-        + 'or store them with `members auth login` (it reads them from those variables or asks on a terminal)',
-    );
-  }
-  // The report tokens may come from the config, as the bearer token does for every other command.
-  await session.checkCredentials(settings, 'report');
-  const api = await session.connect(settings.baseUrl, undefined, [developerToken, platformToken, settings.token]);
-  return { api, developerToken, platformToken };
 }
 
 export async function engagedCoursesReport(session: Session, flags: ReportFlags): Promise<void> {

@@ -18,6 +18,8 @@ import { UsageError } from '../../../lib/errors.js';
 import { parseDate } from '../../../lib/values.js';
 import type { Batched } from '../../../lib/batches.js';
 import { recentChanges } from '../../shared/recent-changes.js';
+import { reportClient } from '../../shared/report-client.js';
+import { engagedCourses } from '../../../api/endpoints/report.js';
 import { historyRecord } from '../../shared/views/history.js';
 import { capped, counted, DATA_NOTE, listed, type Rows } from '../answer.js';
 import { tool, type Tool } from '../tool.js';
@@ -195,7 +197,47 @@ const historyTool = tool({
   },
 });
 
+/** A number the report sends as text or a number; null when it is neither. */
+const numeric = (value: unknown) => (value === null || value === undefined || value === '' || Number.isNaN(Number(value)) ? null : Number(value));
+
+const average = (values: Array<number | null>) => {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : Math.round((known.reduce((sum, value) => sum + value, 0) / known.length) * 10) / 10;
+};
+
+const reportTool = tool({
+  name: 'engaged_courses_summary',
+  title: 'Engaged-courses report, summarised',
+  description: 'The platform\'s engaged-courses report (its most engaged courses and their students) summarised by course: students listed, '
+    + `average completion and engagement score. Needs the profile's report tokens; the platform deprecates this report. ${DATA_NOTE}`,
+  input: z.object({
+    top_courses: z.number().int().min(1).max(50).optional().describe('How many of the most engaged courses (1-50, default 10).'),
+    max_pages: z.number().int().min(1).max(50).optional().describe('Pages of 500 rows read at most (default 10); the answer says when there was more.'),
+  }),
+  annotations: READ,
+  async run({ top_courses: top = 10, max_pages: maxPages = 10 }, context) {
+    const { api, developerToken, platformToken } = await reportClient(context.session);
+    const byCourse = new Map<string, { course_id: string; course: string | null; product: string | null; completion: Array<number | null>; engagement: Array<number | null> }>();
+    let rows = 0;
+    for await (const item of engagedCourses(api, { developerToken, platformToken, topCourses: top, limit: 500, maxPages })) {
+      rows++;
+      const entry = byCourse.get(item.course_id) ?? { course_id: item.course_id, course: item.course_name ?? null, product: item.product_name ?? null, completion: [], engagement: [] };
+      entry.completion.push(numeric(item.course_completion_percent));
+      entry.engagement.push(numeric(item.course_avg_engagement_score));
+      byCourse.set(item.course_id, entry);
+    }
+    const courses = [...byCourse.values()].map(({ completion, engagement, ...course }) => ({
+      ...course, students: completion.length, average_completion_percent: average(completion), average_engagement_score: average(engagement),
+    }));
+    const listedCourses = capped(courses, context.settings.maxRows);
+    return {
+      summary: `${counted(listedCourses, 'courses')}, ${rows} student rows read (at most ${maxPages} pages of 500)`,
+      data: { rows_read: rows, ...listed(listedCourses, 'courses') },
+    };
+  },
+});
+
 export const READ_TOOLS: readonly Tool[] = [
   findStudentTool, showStudentTool, listSubscriptionsTool, courseAccessesTool,
-  catalogTool('list_products', 'products'), catalogTool('list_courses', 'courses'), historyTool,
+  catalogTool('list_products', 'products'), catalogTool('list_courses', 'courses'), historyTool, reportTool,
 ];
