@@ -18,9 +18,10 @@ export const registerMcp = registration('Setup:', (program, runner) => {
 The assistant's client starts \`members mcp\` itself and speaks MCP on its stdin
 and stdout; the profile's token stays in members. Tools: find_student,
 show_student, list_subscriptions, course_accesses, list_products, list_courses,
-history, engaged_courses_summary; with --allow-writes also grant_product, revoke_product, set_score,
-add_score_points, magic_link and undo_change (one change). Bulk runs, sync,
-each, auth, record and lock are never tools.
+history, engaged_courses_summary; with --allow-writes also grant_product,
+revoke_product, set_score, add_score_points, magic_link and undo_change (one
+change). Bulk runs (--file, import), sync, students delete and transfer,
+subscriptions extend, auth and history --forget are never tools.
 
 Changes: without --allow-writes no tool that changes anything is listed. With
 it, each change is shown to the person in a form of the client (MCP
