@@ -462,7 +462,7 @@ complete -c members -n '__members_at \'sync\'' -l include-status-changes -d 'als
 complete -c members -n '__members_at \'sync\'' -l concurrency -x -d 'changes in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'sync\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'sync\'' -s h -l help -d 'show help for a command'
-complete -c members -n '__members_at \'mcp\'' -l allow-writes -d 'also offer grant and revoke; each change is confirmed by the person in a form of the client, with a reason (never by the model)'
+complete -c members -n '__members_at \'mcp\'' -l allow-writes -d 'also offer grant, revoke, scores, magic links and undo; each change is confirmed by the person in a form of the client, with a reason (never by the model)'
 complete -c members -n '__members_at \'mcp\'' -l max-rows -x -d 'the most records one tool answer holds (the true total is always stated)'
 complete -c members -n '__members_at \'mcp\'' -l show-personal-data -d 'send e-mails, CPFs, phones and birth dates unmasked to the assistant (see LGPD below)'
 complete -c members -n '__members_at \'mcp\'' -l check -d 'start the server, list its tools and exit 0 (for the person setting it up)'
