@@ -114,7 +114,7 @@ const environments = [['without NODE_EXTRA_CA_CERTS', withoutCa], ...(CA_FILE ? 
 const STARTUP_TARGETS = { '--version': 1.25, '--help': 1.8, 'students get ID -o json': 3.0 };
 let oneRequestMs;
 let getBox;
-if (wants('startup') || wants('get') || wants('list') || wants('throughput')) {
+if (wants('startup') || wants('get') || wants('list') || wants('throughput') || wants('mcp')) {
   getBox = await sandbox([]);
 }
 let studentId;
@@ -165,6 +165,23 @@ if (wants('startup') || wants('get')) {
     figures.startup[label] = results;
     if (label.startsWith('without')) oneRequestMs = results['students get ID -o json'].median_ms;
   }
+}
+
+// ---------------------------------------------------------------- mcp
+// Issue 39: the first answer to tools/list within 1.5× `members --version`, both spawned from one driver
+// (scripts/bench/mcp-start.mjs), each round alternating which goes first.
+if (wants('mcp')) {
+  console.error('members mcp: initialize and tools/list, against members --version');
+  const env = { ...getBox.env(configDir), XDG_CACHE_HOME: join(work, 'cache') };
+  const times = JSON.parse(execFileSync(NODE, [join(ROOT, 'scripts/bench/mcp-start.mjs'), BIN, String(rounds(20))], { env, encoding: 'utf8' }));
+  const version = median(times.version_ms);
+  const list = median(times.mcp_ms);
+  figures.mcp = { version_ms: version, tools_list_ms: list };
+  row({ group: 'mcp', case: 'members --version (spawned by the driver)', median_ms: version });
+  row({
+    group: 'mcp', case: 'members mcp: first tools/list answer', median_ms: list, vs: 'members --version', ratio: list / version,
+    target: '≤ 1.5×', pass: within(list / version, 1.5),
+  });
 }
 
 // ---------------------------------------------------------------- throughput
