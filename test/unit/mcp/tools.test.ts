@@ -68,6 +68,29 @@ describe('the tool list', () => {
   });
 });
 
+describe('the read tools', () => {
+  it('find_student takes exactly one of key and search, before any request', async () => {
+    const { context: ctx } = context(async () => 'never asked');
+    await expect(named('find_student').run({}, ctx)).rejects.toThrow('give exactly one of key (an exact lookup) and search (a fragment)');
+    await expect(named('find_student').run({ key: 's1', search: 'maria' }, ctx)).rejects.toThrow(/exactly one/);
+  });
+
+  it('list_subscriptions with a filter reads every page, keeps --max-rows of the matches and counts them all', async () => {
+    const subscription = (id: number, status: string) => ({ id, active: 1, status, product_id: 'p1', student: { id: `s${id}` } });
+    const all = Array.from({ length: 7 }, (_, i) => subscription(i, i % 2 ? 'canceled' : 'active'));
+    pool().intercept({ path: (path) => path.startsWith('/api/v1/subscriptions?'), method: 'GET' }).reply(200, page(all));
+    const { context: ctx } = context(async () => 'never asked');
+    const answer = await named('list_subscriptions').run({ status: ['active'] }, { ...ctx, settings: { ...SETTINGS, maxRows: 2 } });
+    expect(answer.summary).toBe('4 subscriptions; the first 2 are shown (members mcp --max-rows 2)');
+    expect(answer.data).toEqual({ total: 4, shown: 2, truncated: true, subscriptions: [all[0], all[2]] });
+  });
+
+  it('list_subscriptions refuses the filters subscriptions list refuses together', async () => {
+    const { context: ctx } = context(async () => 'never asked');
+    await expect(named('list_subscriptions').run({ expiring: '7d', expired: true }, ctx)).rejects.toThrow('--expiring and --expired cannot be combined');
+  });
+});
+
 describe('grant_product', () => {
   it('asks the person with the product, the student and the dates by name, and sends nothing when they decline', async () => {
     readsBeforeGrant();
