@@ -87,7 +87,7 @@ describe('members mcp: the tool list', () => {
     expect(tools.find((tool) => tool.name === 'revoke_product')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     // No argument lets the model confirm a change for the person.
     const grant = tools.find((tool) => tool.name === 'grant_product');
-    expect(Object.keys((grant?.inputSchema as { properties: object }).properties)).toEqual(['student', 'product', 'accession', 'expiration']);
+    expect(Object.keys((grant?.inputSchema as { properties: object }).properties)).toEqual(['student', 'product', 'accession', 'expiration', 'renew']);
   });
 });
 

@@ -128,6 +128,35 @@ describe('grant_product', () => {
   });
 });
 
+describe('grant_product over a subscription without access', () => {
+  const lapsed = { id: 9, active: 0, status: 'canceled', product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2024-06-30', product: { id: 'p1', title: 'Yoga' } };
+  const reads = () => {
+    pool().intercept({ path: (path) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, page([{ id: 'p1', title: 'Yoga' }]));
+    pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(200, { data: MARIA });
+    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET' }).reply(200, { data: lapsed });
+  };
+
+  it('is refused without renew, asking nothing and saying how to renew', async () => {
+    reads();
+    const { context: ctx, asked } = context(async () => 'never asked');
+    await expect(named('grant_product').run({ student: 's1', product: 'p1' }, ctx)).rejects.toThrow(/its access is off .*nothing sent.*call grant_product again with renew: true/);
+    expect(asked).toEqual([]);
+  });
+
+  it('with renew, asks a question that names the renewal, the status it changes and the dates it keeps; declined, nothing is sent', async () => {
+    reads();
+    const { context: ctx, asked } = context(async () => {
+      throw new NotConfirmedError('declined');
+    });
+    await expect(named('grant_product').run({ student: 's1', product: 'p1', renew: true, expiration: '2027-12-31' }, ctx)).rejects.toThrow('declined');
+    expect(asked.map((question) => question.message)).toEqual([
+      'Renew product "Yoga" (p1) for Maria Souza <maria@example.com> (student id s1): its access is off (status canceled, expiration 2024-06-30), '
+        + "and status canceled becomes active (the server's default for a grant). It is revoked and granted again, access from 2024-01-01, until 2027-12-31. "
+        + 'On profile "desk" (members.example.com).',
+    ]);
+  });
+});
+
 describe('revoke_product', () => {
   it('names the subscription it ends in the question, and sends nothing when declined', async () => {
     pool().intercept({ path: (path) => path.startsWith('/api/v1/products?'), method: 'GET' }).reply(200, page([{ id: 'p1', title: 'Yoga' }]));

@@ -11,7 +11,9 @@ import type { Subscription } from '../../../api/endpoints/schemas.js';
 import { openJournal, type Journal } from '../../../audit/journal.js';
 import { auditBaseUrl } from '../../../audit/stamp.js';
 import { readAllAudit } from '../../../audit/log.js';
-import { grantDates, grantToStudent, productLabel, revokeFromStudent, type ChangeOptions, type ChangeOutcome } from '../../../domain/changes.js';
+import {
+  grantDates, grantToStudent, productLabel, renewalDates, revokeFromStudent, type ChangeOptions, type ChangeOutcome, type GrantDates,
+} from '../../../domain/changes.js';
 import { resolveProduct } from '../../../domain/names.js';
 import { createMagicLink } from '../../../domain/magic-link.js';
 import { changeScore } from '../../../domain/scores.js';
@@ -73,8 +75,9 @@ function confirmedChange(context: ToolContext, command: string, question: (held?
   return {
     title,
     journal,
-    renewHint: 'renew it at a terminal (`members students grant STUDENT PRODUCT --renew`)',
-    statusHint: 'renew it at a terminal with --include-status-changes',
+    // The assistant's own words for the flags (a renewal is one more yes of the person's, not a flag).
+    renewHint: 'call grant_product again with renew: true (the person confirms the renewal)',
+    statusHint: 'call grant_product again with renew: true (the person confirms the renewal)',
     beforeChange: async (held) => ask(await question(held)),
   };
 }
@@ -93,22 +96,39 @@ const grantTool = tool({
   name: 'grant_product',
   title: 'Grant a product to a student',
   description: `Give a student a product, with its accession and expiration dates. Nothing is sent when the student already has access. ${CONFIRMED} `
-    + `A subscription held without access is not renewed here (the answer says how). ${DATA_NOTE}`,
+    + 'A subscription held without access (or with another expiration) is refused unless renew is true: then it is revoked and granted again, '
+    + `keeping its accession date unless one is given, and the person's form says so. ${DATA_NOTE}`,
   input: z.object({
     student: z.string().min(1).describe(STUDENT_KEY),
     product: z.string().min(1).describe(PRODUCT),
     accession: z.string().optional().describe('Accession date, YYYY-MM-DD (default: today).'),
-    expiration: z.string().optional().describe('Expiration date, YYYY-MM-DD (default: none).'),
+    expiration: z.string().optional().describe('Expiration date, YYYY-MM-DD (default: none; a renewal keeps the current one if it has not passed).'),
+    renew: z.boolean().optional().describe('Renew a subscription held without access or with another expiration (revoke, then grant again).'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(args, context) {
-    const dates = grantDates(args.accession, args.expiration, { accession: 'accession', expiration: 'expiration' });
+    const dates = grantDates(args.accession, args.expiration, { accession: 'accession', expiration: 'expiration' }, undefined, { mayRenew: args.renew === true });
     const api = await context.api();
     const { id: productId, title } = await resolveProduct(api, args.product, { argument: 'product', check: true });
     const student = await resolveStudent(api, args.student, { fetch: true });
-    const question = async () => `Grant ${productLabel(productId, undefined, title)} to ${who(student)}: access from ${dates.accession}, `
-      + `${dates.expiration ? `until ${dates.expiration}` : 'with no expiration'}. On ${await where(context)}.`;
-    return outcome(await grantToStudent(api, student, productId, dates, confirmedChange(context, 'students grant', question, title)));
+    const span = (granted: GrantDates) => `access from ${granted.accession}, ${granted.expiration ? `until ${granted.expiration}` : 'with no expiration'}`;
+    // A renewal the domain is about to make: the person's question names it, what it changes and the dates it keeps.
+    let renewal: { gap: string; statusChange?: string } | undefined;
+    const question = async (held?: Subscription) => {
+      const what = `${productLabel(productId, held, title)} ${renewal ? 'for' : 'to'} ${who(student)}`;
+      const change = renewal && held
+        ? `Renew ${what}: ${renewal.gap}${renewal.statusChange ? `, and ${renewal.statusChange}` : ''}. It is revoked and granted again, ${span({ ...renewalDates(held, dates), accessionGiven: dates.accessionGiven })}`
+        : `Grant ${what}: ${span(dates)}`;
+      return `${change}. On ${await where(context)}.`;
+    };
+    const options = confirmedChange(context, 'students grant', question, title);
+    // The renewal is made only once the person said yes to the question that names it (and any status it changes).
+    options.renew = async (_held, gap, statusChange) => {
+      if (!args.renew) return false;
+      renewal = { gap, statusChange };
+      return 'asked';
+    };
+    return outcome(await grantToStudent(api, student, productId, dates, options));
   },
 });
 
