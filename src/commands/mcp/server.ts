@@ -21,7 +21,7 @@ const INSTRUCTIONS = 'Tools of `members`, the support desk\'s CLI for an online-
 export interface Served {
   /** Resolves when the client ends the connection (stdin closes). */
   closed: Promise<void>;
-  /** Waits for the change in progress, if any, then closes. */
+  /** Closes the connection (wait for `idle()` first: a change in flight is answered and recorded). */
   close(): Promise<void>;
 }
 
@@ -78,9 +78,10 @@ export async function serve(server: McpServer, io: Io): Promise<Served> {
     },
   });
   const transport = new StdioServerTransport(io.stdin as Readable, stdout);
-  await server.connect(transport);
+  // Listened for before the connection starts: a client may close stdin at once.
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
+  await server.connect(transport);
   return { closed, close: () => server.close() };
 }
