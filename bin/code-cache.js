@@ -119,8 +119,10 @@ function cachePlace(source, argv) {
       refused: { path: dir, why: `the directory ${problem}`, text: `the code cache directory ${dir} ${problem}, who could put code in it that members would run: members runs without it; ${fix}` },
     };
   }
-  // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms.
-  const kind = isHelpRun(argv) ? '-help' : '';
+  // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms. So does
+  // `members mcp`: its runs hold the MCP SDK's bytecode too, so they weigh more than any command's, and the
+  // cache they wrote (the functions the tools used, not a table's) would never be replaced by a command's.
+  const kind = isHelpRun(argv) ? '-help' : isMcpRun(argv) ? '-mcp' : '';
   return { path: join(dir, `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`), dir, buildId };
 }
 
@@ -146,6 +148,12 @@ function unsafe(stats) {
  */
 function tellOnce(refused, firstTimeTold) {
   if (firstTimeTold(process.env, `code cache refused: ${refused.path}`)) process.stderr.write(`warning: ${refused.text} (said once)\n`);
+}
+
+/** `members mcp`, whatever global options come first (a word `mcp` elsewhere only picks another cache). */
+function isMcpRun(args) {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('mcp');
 }
 
 function isHelpRun(args) {

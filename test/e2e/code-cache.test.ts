@@ -96,6 +96,10 @@ describe('the code cache', () => {
       expect((await run(['products', '--help'], { env })).code).toBe(0);
       expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin')].sort());
       expect(readFileSync(file).equals(byList)).toBe(true);
+      // So does `members mcp`: its runs hold the MCP SDK's bytecode too, and would outweigh every command's.
+      expect((await run(['mcp', '--check', '-o', 'json'], { env })).code).toBe(0);
+      expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin'), basename(file).replace(/\.bin$/, '-mcp.bin')].sort());
+      expect(readFileSync(file).equals(byList)).toBe(true);
     });
   });
 
