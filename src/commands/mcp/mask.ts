@@ -5,7 +5,8 @@
  * to contact or identify a person. `members mcp --show-personal-data` turns
  * it off. Keys are masked by name wherever they sit (a student, a
  * subscription's embedded student, an audit record's snapshot); a key as the
- * desk typed it (`student` in a record) is masked by its shape.
+ * desk typed it (`student` in a record) is masked by its shape, and any
+ * other text by the e-mails and CPFs in it.
  */
 
 const MASK = '***';
@@ -59,6 +60,9 @@ export function maskStudentKey(key: string): string {
   return text;
 }
 
+/** `id`, `student_id`, `request_id`: identifiers, never masked (the assistant names records by them). */
+const IDENTIFIER = /(?:^|_)id$/;
+
 /** Keys whose value is a student key as typed. */
 const TYPED_KEYS = new Set(['student', 'from', 'to']);
 
@@ -71,7 +75,9 @@ function mask(value: unknown, key: string | undefined): unknown {
   if (typeof value === 'string') {
     const byKey = key === undefined ? undefined : BY_KEY[key];
     if (byKey) return value === '' ? value : byKey(value);
-    return key !== undefined && TYPED_KEYS.has(key) ? maskStudentKey(value) : value;
+    if (key !== undefined && TYPED_KEYS.has(key)) return maskStudentKey(value);
+    // Any other text (a reason, a description) keeps no e-mail or CPF either; identifiers stay as they are.
+    return key !== undefined && IDENTIFIER.test(key) ? value : maskText(value);
   }
   if (Array.isArray(value)) return value.map((item) => mask(item, undefined));
   if (value && typeof value === 'object') {

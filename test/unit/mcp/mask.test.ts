@@ -75,8 +75,15 @@ describe('maskPersonalData', () => {
   it('masks a record\'s student key as typed, keeps empty and null fields, and other values', () => {
     expect(maskPersonalData({ student: 'maria@gmail.com', email: '', phone: null, score: 3, ok: true, birth_date: '2001-02-03', cpf: '12345678909' }))
       .toEqual({ student: 'm***@gmail.com', email: '', phone: null, score: 3, ok: true, birth_date: '2001-**-**', cpf: '***.456.789-**' });
-    expect(maskPersonalData(['maria@gmail.com'])).toEqual(['maria@gmail.com']);
+    expect(maskPersonalData(['maria@gmail.com', 'no one'])).toEqual(['m***@gmail.com', 'no one']);
     expect(maskPersonalData({ from: '12345678909', to: 'joao@uol.com.br', birthdate: '1980-01-01' })).toEqual({ from: '***.456.789-**', to: 'j***@uol.com.br', birthdate: '1980-**-**' });
+  });
+});
+
+describe('maskPersonalData in text fields', () => {
+  it('masks the e-mails and CPFs a reason or a description holds, and never an identifier', () => {
+    expect(maskPersonalData({ reason: 'maria@gmail.com asked, CPF 123.456.789-09', id: '12345678909', student_id: 'maria@gmail.com', title: 'Python Pro' }))
+      .toEqual({ reason: 'm***@gmail.com asked, CPF ***.456.789-**', id: '12345678909', student_id: 'maria@gmail.com', title: 'Python Pro' });
   });
 });
 
