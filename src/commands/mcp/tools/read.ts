@@ -66,7 +66,7 @@ const findStudentTool = tool({
       return { summary: `1 student found by ${key}`, data: { total: 1, shown: 1, truncated: false, students: [studentRow(student)] } };
     }
     const rows = await firstOf(searchStudents(api, search as string), context.settings.maxRows);
-    return { summary: `${counted(rows, 'students')} match "${search}"`, data: listed(rows, 'students', rows.items.map(studentRow)) };
+    return { summary: `Students matching "${search}": ${counted(rows, 'students')}`, data: listed(rows, 'students', rows.items.map(studentRow)) };
   },
 });
 
@@ -87,8 +87,9 @@ const showStudentTool = tool({
     const { subscriptions: _embedded, ...student } = overview.student;
     const withAccess = overview.subscriptions.filter((subscription) => subscription.access === 'yes').length;
     return {
-      summary: `${[student.first_name, student.last_name].filter(Boolean).join(' ') || student.id}: ${counted(subscriptions, 'subscriptions')} (${withAccess} with access), `
-        + `${counted(courses, 'courses opened')}, ${changes.length} recent changes recorded`,
+      summary: `${[student.first_name, student.last_name].filter(Boolean).join(' ') || student.id}: ${withAccess} of ${subscriptions.total} subscriptions with access, `
+        + `${courses.total} courses opened, ${changes.length} recent changes recorded`
+        + `${subscriptions.truncated || courses.truncated ? `; lists cut at ${maxRows} (members mcp --max-rows)` : ''}`,
       data: {
         student,
         subscriptions: listed(subscriptions, 'items'),
@@ -150,11 +151,11 @@ const courseAccessesTool = tool({
     const { maxRows } = context.settings;
     if (filter === 'never') {
       const rows = await firstOf(holdersWhoNeverOpened(api, accesses, product as string, WHOLE_LIST), maxRows);
-      return { summary: `${counted(rows, 'holders')} of "${product}" never opened "${course}"`, data: listed(rows, 'students') };
+      return { summary: `Holders of "${product}" who never opened "${course}": ${counted(rows, 'students')}`, data: listed(rows, 'students') };
     }
     const entries = await accesses();
     const rows = capped(filter ? byCompletion(entries, filter) : entries, maxRows);
-    return { summary: `${counted(rows, 'accesses')} to "${course}"${filter ? ` (${filter})` : ''}`, data: listed(rows, 'accesses') };
+    return { summary: `Accesses to "${course}"${filter ? ` (${filter})` : ''}: ${counted(rows, 'accesses')}`, data: listed(rows, 'accesses') };
   },
 });
 
