@@ -189,7 +189,7 @@ const addScoreTool = tool({
 
 const magicLinkTool = tool({
   name: 'magic_link',
-  title: 'Send a magic login link to the person',
+  title: 'Create a magic login link, shown to the person',
   description: 'Create a magic link that logs a student in, for the person at the desk to send. The link is a credential: it is shown to the person '
     + `in a second form of the client and never comes back to you; the answer says it was shown. ${CONFIRMED} ${DATA_NOTE}`,
   input: z.object({
