@@ -25,6 +25,8 @@ export default {
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
     'src/domain/course-audience.ts',
+    'src/domain/course-engagement.ts',
+    'src/output/bar.ts',
     'src/domain/extend.ts',
     'src/domain/transfer.ts',
     'src/domain/grant-status.ts',

@@ -37,6 +37,8 @@ export default defineConfig({
       'test/unit/domain/snapshot.test.ts',
       'test/unit/domain/read-plan.test.ts',
       'test/unit/domain/course-audience.test.ts',
+      'test/unit/domain/course-engagement.test.ts',
+      'test/unit/output/bar.test.ts',
       'test/unit/domain/extend.test.ts',
       'test/unit/domain/transfer.test.ts',
       'test/unit/domain/undo.test.ts',

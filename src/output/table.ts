@@ -5,6 +5,7 @@
  * Piped: plain columns two spaces apart, nothing truncated (like gh). A list
  * is buffered: column widths depend on every row.
  */
+import { drawBar } from './bar.js';
 import { columnHeader, tableCell } from './cell.js';
 import type { Format, Write } from './format.js';
 import type { Column, View } from './view.js';
@@ -56,6 +57,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
       await write(`${await renderGrid({
         head, rows, kinds: columns.map(columnKind), whole: columns.map(keptWhole),
         dropLate: columns.map((column) => column.dropLate ?? false), wrap: columns.map((column) => column.wrap ?? false),
+        bars: columns.map((column) => column.bar?.max),
       }, layout)}\n`);
       return rows.length;
     },
@@ -75,6 +77,8 @@ interface Grid {
   dropLate?: Array<NonNullable<Column['dropLate']>>;
   /** Per column: its cells wrap when it is cut (Column.wrap). */
   wrap?: boolean[];
+  /** Per column: the value that fills a bar, for a column drawn as bars (Column.bar); its cells hold the values. */
+  bars?: Array<number | undefined>;
 }
 
 /**
@@ -123,11 +127,12 @@ const PLAIN_CHARS = {
 async function renderGrid(grid: Grid, { tty, width, color, ascii = false }: Layout): Promise<string> {
   const [{ default: Table }, { default: stringWidth }] = await Promise.all([import('cli-table3'), import('string-width')]);
   const fit = tty && width !== undefined;
-  const { head = [], rows, labelled = false, whole = [], kinds = [], wrap = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
+  const { head = [], rows: cells, labelled = false, whole = [], kinds = [], wrap = [], bars = [] } = fit ? without(grid, droppedColumns(grid, width, stringWidth)) : grid;
   const emphasis = color ? await bold() : (text: string) => text;
-  const natural = naturalWidths([head, ...rows], stringWidth);
-  const floors = wordFloors([head, ...rows], wrap, stringWidth);
+  const natural = barWidths(naturalWidths([head, ...cells], stringWidth), bars, fit ? width : undefined);
+  const floors = wordFloors([head, ...cells], wrap, stringWidth);
   const fitted = fit ? fitWidths(natural, width - boxOverhead(natural.length), whole, kinds.map((kind) => kind === 'name'), floors) : natural;
+  const rows = bars.some((max) => max !== undefined) ? await drawBars(cells, bars, fitted, { color, ascii }) : cells;
   // A cut note or message wraps onto more lines of its cell: half a sentence says nothing.
   const wrapped = natural.map((wide, index) => wrap[index] === true && (fitted[index] ?? wide) < wide);
   const cell = (text: string, index: number) => (wrapped[index] ? { content: text, wordWrap: true } : text);
@@ -207,6 +212,37 @@ function contentWidth(cell: TableCell, measure: (text: string) => number): numbe
   return measure(String(text ?? ''));
 }
 
+/** A bar column takes the room the other columns leave on the terminal, within these bounds; piped, the widest. */
+const BAR_WIDTH = { min: 10, max: 40 };
+
+/** The widths with each bar column's own: what `terminal` columns leave it, or BAR_WIDTH.max off a terminal. */
+function barWidths(natural: number[], bars: ReadonlyArray<number | undefined>, terminal: number | undefined): number[] {
+  const count = bars.filter((max) => max !== undefined).length;
+  if (count === 0) return natural;
+  const others = total(natural.filter((_, index) => bars[index] === undefined));
+  const room = terminal === undefined ? BAR_WIDTH.max : Math.floor((terminal - boxOverhead(natural.length) - others) / count);
+  const bar = Math.min(BAR_WIDTH.max, Math.max(BAR_WIDTH.min, room));
+  // Never narrower than the header (or a value, which is short: a percent).
+  return natural.map((wide, index) => (bars[index] === undefined ? wide : Math.max(bar, wide)));
+}
+
+/** The bar columns' cells, which hold values, drawn as bars of their column's width (green with colour). */
+async function drawBars(rows: string[][], bars: ReadonlyArray<number | undefined>, widths: readonly number[], { color, ascii }: { color: boolean; ascii: boolean }): Promise<string[][]> {
+  const paint = color ? await green() : (text: string) => text;
+  return rows.map((row) => row.map((cell, index) => {
+    const max = bars[index];
+    if (max === undefined) return cell;
+    const bar = cell === '' ? '' : drawBar(Number(cell) / max, widths[index] ?? BAR_WIDTH.min, { ascii });
+    return bar === '' ? '' : paint(bar);
+  }));
+}
+
+async function green(): Promise<(text: string) => string> {
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: 1 });
+  return (text) => chalk.green(text);
+}
+
 async function bold(): Promise<(text: string) => string> {
   const { Chalk } = await import('chalk');
   // Our own decision (see color.ts), not chalk's detection from the process.
@@ -258,7 +294,7 @@ function without(grid: Grid, dropped: ReadonlySet<number>): Grid {
   return {
     ...grid, head: grid.head && keep(grid.head), rows: grid.rows.map(keep),
     kinds: grid.kinds && keep(grid.kinds), whole: grid.whole && keep(grid.whole), dropLate: grid.dropLate && keep(grid.dropLate),
-    wrap: grid.wrap && keep(grid.wrap),
+    wrap: grid.wrap && keep(grid.wrap), bars: grid.bars && keep(grid.bars),
   };
 }
 

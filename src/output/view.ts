@@ -25,6 +25,11 @@ export interface Column {
   whole?: boolean;
   /** Cut on a narrow terminal, its cells wrap onto more lines rather than end in `…` (a note, a message: read whole or not at all). */
   wrap?: boolean;
+  /**
+   * Table mode only: the value drawn as a bar of value / `max` (output/bar.ts), as wide as the terminal leaves
+   * room for; csv, json and xlsx carry the value itself.
+   */
+  bar?: { max: number };
 }
 
 /** How a resource looks in `table` mode; each command defines its own. */

@@ -2,16 +2,20 @@ import { engagedCourses, type ReportQuery } from '../../api/endpoints/report.js'
 import { UsageError } from '../../lib/errors.js';
 import { reportClient } from '../shared/report-client.js';
 import type { JsonRecord } from '../../output/index.js';
-import { REPORT_VIEW } from './view.js';
+import { COURSE_VIEW, REPORT_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { printList } from '../../session/run-kit.js';
+import { batched, batchesOf } from '../../lib/batches.js';
+import { engagementByCourse } from '../../domain/course-engagement.js';
 
 export interface ReportFlags {
   top: string;
   limit: string;
   cursor?: string;
   maxPages?: string;
+  groupBy?: 'course';
+  chart?: boolean;
 }
 
 /** The ranges of api-spec §4.5, checked before any request (exit 2). */
@@ -28,10 +32,21 @@ export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerTok
 
 export async function engagedCoursesReport(session: Session, flags: ReportFlags): Promise<void> {
   const query = reportQuery(flags);
+  if (flags.chart && (session.globals.output !== 'xlsx' || !session.globals.out)) {
+    throw new UsageError('--chart draws into a workbook: add --out FILE.xlsx');
+  }
   const { api, developerToken, platformToken } = await reportClient(session);
   (await session.messages()).warn(
     'the engaged-courses report is deprecated by the platform and may stop working without notice',
   );
+  const rows = engagedCourses(api, { ...query, developerToken, platformToken });
+  if (flags.groupBy === 'course') {
+    // One entry per course is held while the pages go by; the courses are printed once the last page is in.
+    await printList(session, COURSE_VIEW, batched(async function* () {
+      yield await engagementByCourse(batchesOf(rows)) as unknown as JsonRecord[];
+    }));
+    return;
+  }
   // Rows go out as pages arrive; at most two pages are held (the current one and the one being fetched).
-  await printList(session, REPORT_VIEW, engagedCourses(api, { ...query, developerToken, platformToken }) as AsyncIterable<JsonRecord>);
+  await printList(session, REPORT_VIEW, rows as AsyncIterable<JsonRecord>);
 }

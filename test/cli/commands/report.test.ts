@@ -229,3 +229,70 @@ describe('report engaged-courses --out', () => {
     expect(readdirSync(dir).filter((name) => name !== 'config')).toEqual([]);
   });
 });
+
+describe('report engaged-courses --group-by course', () => {
+  const withCompletion = (n: number, course: string, completion: string) => ({ ...row(n, course), course_completion_percent: completion });
+  const twoCourses = () => {
+    intercept({ top_courses: '10', limit: '2' }).reply(200, cursorPage([withCompletion(1, 'c1', '100.00'), withCompletion(2, 'c1', '50.00')], 'cur2'));
+    intercept({ top_courses: '10', limit: '2', cursor: 'cur2' }).reply(200, cursorPage([withCompletion(3, 'c2', '25.00')], null));
+  };
+  const terminal = (args: string[], options: { columns: number; env?: Record<string, string> }) => {
+    const fake = fakeIo({ env: { MEMBERS_CONFIG_DIR: join(dir, 'config'), ...ENV, ...options.env }, cwd: dir, stdoutTTY: true, columns: options.columns });
+    return main(args, fake.io, { dispatcher: agent }).then((code) => ({ code, stdout: fake.stdout() }));
+  };
+  const args = ['report', 'engaged-courses', '--limit', '2', '--group-by', 'course', '-q', '--no-pager'];
+
+  it('json: one record per course over every page', async () => {
+    twoCourses();
+    const { code, stdout } = await cli([...args, '-o', 'json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([
+      { course_id: 'c1', course: 'Yoga', students: 2, finished: 1, mean_completion: 75, average_score: 64.25 },
+      { course_id: 'c2', course: 'Pilates', students: 1, finished: 0, mean_completion: 25, average_score: 64.25 },
+    ]);
+  });
+
+  it('at a terminal, a bar per course fills the width the other columns leave', async () => {
+    twoCourses();
+    const { code, stdout } = await terminal(args, { columns: 100, env: { NO_COLOR: '1' } });
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.every((line) => line.length <= 100)).toBe(true);
+    const yoga = lines.find((line) => line.includes('Yoga')) as string;
+    const pilates = lines.find((line) => line.includes('Pilates')) as string;
+    const bar = (line: string) => /█+[▏▎▍▌▋▊▉]?/.exec(line)?.[0] ?? '';
+    // 75 % and 25 %: three times as long, to an eighth of a character.
+    expect(bar(yoga).length).toBeGreaterThanOrEqual(3 * bar(pilates).length - 1);
+    expect(bar(yoga).length).toBeGreaterThan(10);
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('on a narrow terminal the bar is narrower; TERM=dumb draws it in ASCII', async () => {
+    twoCourses();
+    const wide = await terminal(args, { columns: 120, env: { NO_COLOR: '1' } });
+    twoCourses();
+    const narrow = await terminal(args, { columns: 90, env: { NO_COLOR: '1', TERM: 'dumb' } });
+    expect(narrow.code).toBe(0);
+    expect(narrow.stdout).not.toMatch(/[█▏▎▍▌▋▊▉─│]/);
+    const hashes = (/#+/.exec(narrow.stdout.split('\n').find((line) => line.includes('Yoga')) as string)?.[0] ?? '').length;
+    const blocks = (/█+/.exec(wide.stdout.split('\n').find((line) => line.includes('Yoga')) as string)?.[0] ?? '').length;
+    expect(hashes).toBeGreaterThan(0);
+    expect(hashes).toBeLessThan(blocks);
+  });
+
+  it('colour paints the bar when colour is on', async () => {
+    twoCourses();
+    const { stdout } = await terminal(args, { columns: 100, env: { FORCE_COLOR: '1' } });
+    expect(stdout).toContain('\u001b[32m███');
+  });
+
+  it.each([
+    [['--chart']],
+    [['--chart', '-o', 'csv', '--out', 'r.csv']],
+    [['--chart', '-o', 'xlsx']],
+  ])('%j without an xlsx --out is exit 2, before any request', async (extra) => {
+    const { code, stderr } = await cli(['report', 'engaged-courses', ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--chart draws into a workbook: add --out FILE.xlsx');
+  });
+});
