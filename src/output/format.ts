@@ -9,6 +9,20 @@ export interface Format {
   one(record: JsonRecord, view: View): Promise<void>;
   /** Streams where the format allows it; resolves to the number of records. */
   list(records: Records, view: View): Promise<number>;
+  /** A workbook of several sheets, one with a chart: xlsx only. */
+  book?(book: Book): Promise<void>;
+}
+
+/** Sheets held whole, for a workbook made to be looked at (report engaged-courses --chart). */
+export interface Book {
+  sheets: ReadonlyArray<{
+    view: View;
+    records: readonly JsonRecord[];
+    /** The field whose numbers get a data bar each, from 0 to `max`. */
+    dataBar?: { path: string; max: number };
+  }>;
+  /** A bar chart of one sheet (its index): a bar of `value` per `category`. */
+  chart?: { sheet: number; title: string; category: string; value: string; max?: number };
 }
 
 /** Hands text on; returns a promise only when the caller must wait (a slow reader, a chunk going out), so a record costs no await otherwise. */

@@ -11,7 +11,7 @@ import { colorEnabled } from './color.js';
 import { csvFormat } from './csv.js';
 import { stdoutDestination, type Destination } from './destination.js';
 import { assertKnownFields } from './fields.js';
-import type { Format, Records } from './format.js';
+import type { Book, Format, Records } from './format.js';
 import { jsonFormat, ndjsonFormat } from './json.js';
 import { createMessages } from './messages.js';
 import { pagedDestination, pagerCommand } from './pager.js';
@@ -21,7 +21,7 @@ import { xlsxFormat } from './xlsx.js';
 import type { JsonRecord, View } from './view.js';
 
 export type { Column, JsonRecord, View } from './view.js';
-export type { Records } from './format.js';
+export type { Book, Records } from './format.js';
 
 export interface Output {
   /** One record. */
@@ -32,6 +32,8 @@ export interface Output {
    * records.
    */
   list(records: Records, view: View): Promise<number>;
+  /** A workbook of several sheets and a chart (Format.book): xlsx only, which the command checks before any request. */
+  book(book: Book): Promise<void>;
   /** Completes the output: with --out, the file appears only now. */
   close(): Promise<void>;
   /** Instead of close() after a failure or Ctrl-C: with --out, no file is left behind. */
@@ -64,6 +66,10 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
         if (!opts.out && opts.output !== 'table' && counted.count > 0) noteIncomplete(error, counted.count);
         throw error;
       }
+    },
+    async book(book) {
+      if (!format.book) throw new Error(`a workbook of several sheets is written as xlsx only, not ${opts.output}`);
+      await format.book(book);
     },
     close: () => destination.close(),
     abort: () => destination.abort(),

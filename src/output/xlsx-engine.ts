@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // The writer alone: exceljs's index brings its reader, csv, jszip and unzipper too (1.1 MB instead of 460 KB).
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
-import type { Style, Worksheet } from 'exceljs';
+import type { PageSetup, Style, Worksheet } from 'exceljs';
+import { columnLetters, decorateWorkbook, type BarChart, type DataBar } from './xlsx-chart.js';
 
 export type XlsxValue = string | number | boolean | Date | null;
 
@@ -46,15 +47,14 @@ export interface XlsxWriter {
 // A complete font: exceljs writes only what it is given, and a bold of <b/> alone has no size or typeface.
 const HEADER_STYLE: Partial<Style> = { font: { bold: true, name: 'Calibri', size: 11, family: 2 }, numFmt: '@' };
 
-export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
-  const rowsPerSheet = layout.rowsPerSheet ?? EXCEL_MAX_ROWS;
-  const sink = byteSink(write);
+type Workbook = InstanceType<typeof WorkbookWriter>;
+type Styles = (numFmt: string) => Partial<Style>;
+
+function newWorkbook(sink: Writable): { workbook: Workbook; styleOf: Styles } {
   // useSharedStrings off: shared strings would hold every distinct text until the end.
   const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   workbook.creator = 'members';
   workbook.lastModifiedBy = 'members';
-  const failed = new Promise<never>((_, reject) => sink.once('error', reject));
-  failed.catch(() => undefined);
   // One style object per number format: exceljs recognises an object it has seen, where a new one costs a lookup per cell.
   const styles = new Map<string, Partial<Style>>();
   const styleOf = (numFmt: string) => {
@@ -62,39 +62,56 @@ export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
     if (!style) styles.set(numFmt, (style = { numFmt }));
     return style;
   };
+  return { workbook, styleOf };
+}
+
+/** A sheet with its column widths and its bold, frozen header row (if any). */
+function addSheet(workbook: Workbook, name: string, { headers, widths }: Pick<XlsxLayout, 'headers' | 'widths'>, pageSetup?: Partial<PageSetup>): Worksheet {
+  const frozen = headers ? [{ state: 'frozen' as const, xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] : [];
+  const added = workbook.addWorksheet(name, { views: frozen, pageSetup });
+  // Before the first row is committed: <cols> comes ahead of the rows in the file.
+  added.columns = widths.map((width) => ({ width }));
+  if (headers) {
+    const header = added.addRow([...headers]);
+    header.eachCell((cell) => void (cell.style = HEADER_STYLE));
+    header.commit();
+  }
+  return added;
+}
+
+function putRow(sheet: Worksheet, styleOf: Styles, values: readonly XlsxValue[], formats: readonly (string | undefined)[]): void {
+  const row = sheet.addRow(values as XlsxValue[]);
+  for (let i = 0; i < formats.length; i++) {
+    const format = formats[i];
+    if (format !== undefined && values[i] !== null) row.getCell(i + 1).style = styleOf(format);
+  }
+  // Committed at once: an uncommitted row stays in memory until the sheet ends.
+  row.commit();
+}
+
+export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
+  const rowsPerSheet = layout.rowsPerSheet ?? EXCEL_MAX_ROWS;
+  const sink = byteSink(write);
+  const { workbook, styleOf } = newWorkbook(sink);
+  const failed = new Promise<never>((_, reject) => sink.once('error', reject));
+  failed.catch(() => undefined);
 
   let sheets = 0;
   let rows = 0;
-  const addSheet = (): Worksheet => {
+  const nextSheet = (): Worksheet => {
     sheets++;
-    const frozen = layout.headers ? [{ state: 'frozen' as const, xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] : [];
-    const added = workbook.addWorksheet(sheets === 1 ? layout.name : `${layout.name} (${sheets})`, { views: frozen });
-    // Before the first row is committed: <cols> comes ahead of the rows in the file.
-    added.columns = layout.widths.map((width) => ({ width }));
-    rows = 0;
-    if (layout.headers) {
-      const header = added.addRow([...layout.headers]);
-      header.eachCell((cell) => void (cell.style = HEADER_STYLE));
-      header.commit();
-      rows = 1;
-    }
-    return added;
+    rows = layout.headers ? 1 : 0;
+    return addSheet(workbook, sheets === 1 ? layout.name : `${layout.name} (${sheets})`, layout);
   };
-  let sheet = addSheet();
+  let sheet = nextSheet();
 
   return {
     row(values, formats) {
       if (rows === rowsPerSheet) {
         sheet.commit();
-        sheet = addSheet();
+        sheet = nextSheet();
       }
-      const row = sheet.addRow(values as XlsxValue[]);
-      for (let i = 0; i < formats.length; i++) {
-        const format = formats[i];
-        if (format !== undefined && values[i] !== null) row.getCell(i + 1).style = styleOf(format);
-      }
-      // Committed at once: an uncommitted row stays in memory until the sheet ends.
-      row.commit();
+      putRow(sheet, styleOf, values, formats);
       rows++;
     },
     // `failed` first: once the output has failed (a reader gone), no more pages are asked for.
@@ -111,6 +128,43 @@ export function openXlsx(write: WriteBytes, layout: XlsxLayout): XlsxWriter {
       (workbook as unknown as { zip: { abort(): void } }).zip.abort();
     },
   };
+}
+
+/** One sheet of a workbook written whole (writeWorkbook). */
+export interface XlsxSheet extends Pick<XlsxLayout, 'name' | 'headers' | 'widths'> {
+  rows: ReadonlyArray<{ values: readonly XlsxValue[]; formats: readonly (string | undefined)[] }>;
+  /** A 1-based column whose numbers get a data bar each, from 0 to `max`. */
+  dataBar?: { column: number; max: number };
+}
+
+/**
+ * A workbook of a few sheets held whole (a report's courses and its rows
+ * per student), with a bar chart if asked: exceljs writes it into memory,
+ * the chart's parts are added to that file (xlsx-chart.ts), then the bytes go out.
+ */
+/** The charted sheet prints a page wide, in landscape: the chart with its table. */
+const PRINTED: Partial<PageSetup> = { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
+
+export async function writeWorkbook(write: WriteBytes, sheets: readonly XlsxSheet[], chart?: BarChart): Promise<void> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk);
+      callback();
+    },
+  });
+  const { workbook, styleOf } = newWorkbook(sink);
+  const dataBars: DataBar[] = [];
+  sheets.forEach((spec, index) => {
+    const sheet = addSheet(workbook, spec.name, spec, chart?.sheet === index + 1 ? PRINTED : undefined);
+    for (const { values, formats } of spec.rows) putRow(sheet, styleOf, values, formats);
+    sheet.commit();
+    const first = spec.headers ? 2 : 1;
+    const column = spec.dataBar && columnLetters(spec.dataBar.column);
+    if (spec.dataBar && spec.rows.length > 0) dataBars.push({ sheet: index + 1, ref: `${column}${first}:${column}${first + spec.rows.length - 1}`, max: spec.dataBar.max });
+  });
+  await workbook.commit();
+  await write(await decorateWorkbook(Buffer.concat(chunks), { chart, dataBars }));
 }
 
 /**

@@ -13,7 +13,7 @@ import { cellText } from './cell.js';
 import { getPath, scalarPaths } from './fields.js';
 import type { Format } from './format.js';
 import type { JsonRecord } from './view.js';
-import type { WriteBytes, XlsxValue, XlsxWriter } from './xlsx-engine.js';
+import type { WriteBytes, XlsxSheet, XlsxValue, XlsxWriter } from './xlsx-engine.js';
 import { batchesOf } from '../lib/batches.js';
 import { spreadsheetDateTime } from '../lib/time/zones.js';
 
@@ -134,17 +134,11 @@ export function xlsxFormat(write: WriteBytes, options: XlsxOptions): Format {
       let sample: XlsxCell[][] = [];
       let writer: XlsxWriter | undefined;
       let count = 0;
-      let cut = 0;
-      const cells = (record: JsonRecord) => (columns as string[]).map((path): XlsxCell => {
-        const cell = xlsxCell(getPath(record, path), path);
-        if (typeof cell[0] !== 'string' || cell[0].length <= MAX_CELL_CHARS) return cell;
-        cut++;
-        return [cell[0].slice(0, MAX_CELL_CHARS), cell[1]];
-      });
+      const cut = { cells: 0 };
+      const cells = (record: JsonRecord) => rowCells(columns as string[], record, cut);
       const start = async () => {
         const paths = columns ?? view.columns.map((column) => column.path);
-        // Loaded only now: exceljs is a bundle of its own (dist/xlsx.cjs), string-width builds a large regex.
-        const [{ openXlsx }, { default: stringWidth }] = await Promise.all([import('./xlsx-engine.js'), import('string-width')]);
+        const [{ openXlsx }, stringWidth] = await engine();
         const widths = columnWidths(paths, sample, stringWidth);
         writer = openXlsx(write, { name: sheetName(view.noun), headers: options.header ? paths : undefined, widths, rowsPerSheet: options.rowsPerSheet });
         for (const row of sample) put(writer, row);
@@ -169,11 +163,68 @@ export function xlsxFormat(write: WriteBytes, options: XlsxOptions): Format {
         writer?.abort();
         throw error;
       }
-      if (cut > 0) options.warn(`${cut === 1 ? '1 cell was' : `${cut} cells were`} cut to ${MAX_CELL_CHARS.toLocaleString('en-US')} characters, the most a spreadsheet cell holds; -o json has the whole text`);
+      warnCut(cut.cells, options);
       return count;
+    },
+    async book({ sheets, chart }) {
+      const [{ writeWorkbook }, stringWidth] = await engine();
+      const cut = { cells: 0 };
+      const specs = sheets.map((sheet): XlsxSheet & { paths: string[] } => {
+        const [first] = sheet.records;
+        const paths = first ? scalarPaths(first) : sheet.view.columns.map((column) => column.path);
+        const rows = sheet.records.map((record) => rowCells(paths, record, cut));
+        const dataBar = sheet.dataBar && paths.includes(sheet.dataBar.path) ? { column: paths.indexOf(sheet.dataBar.path) + 1, max: sheet.dataBar.max } : undefined;
+        return {
+          name: sheetName(sheet.view.noun), headers: paths, widths: columnWidths(paths, rows, stringWidth), paths, dataBar,
+          rows: rows.map((row) => ({ values: row.map((cell) => cell[0]), formats: row.map((cell) => cell[1]) })),
+        };
+      });
+      const charted = chart && specs[chart.sheet];
+      await writeWorkbook(write, specs, charted && {
+        sheet: chart.sheet + 1, sheetName: charted.name, title: chart.title,
+        categoryColumn: charted.paths.indexOf(chart.category) + 1, valueColumn: charted.paths.indexOf(chart.value) + 1, seriesName: chart.value,
+        categories: (sheets[chart.sheet]?.records ?? []).map((record) => cellText(getPath(record, chart.category))),
+        values: (sheets[chart.sheet]?.records ?? []).map((record) => finiteOrNull(getPath(record, chart.value))),
+        max: chart.max, anchor: chartAnchor(charted.paths.indexOf(chart.category), charted.paths.length, charted.rows.length),
+      });
+      warnCut(cut.cells, options);
     },
   };
   return format;
+}
+
+/** Loaded only when a workbook is written: exceljs is a bundle of its own (dist/xlsx.cjs), string-width builds a large regex. */
+async function engine(): Promise<[typeof import('./xlsx-engine.js'), StringWidth]> {
+  const [xlsx, { default: stringWidth }] = await Promise.all([import('./xlsx-engine.js'), import('string-width')]);
+  return [xlsx, stringWidth];
+}
+
+/** A record's cells; a text longer than a cell holds is cut, and counted in `cut`. */
+function rowCells(columns: readonly string[], record: JsonRecord, cut: { cells: number }): XlsxCell[] {
+  return columns.map((path): XlsxCell => {
+    const cell = xlsxCell(getPath(record, path), path);
+    if (typeof cell[0] !== 'string' || cell[0].length <= MAX_CELL_CHARS) return cell;
+    cut.cells++;
+    return [cell[0].slice(0, MAX_CELL_CHARS), cell[1]];
+  });
+}
+
+function warnCut(cut: number, options: XlsxOptions): void {
+  if (cut > 0) options.warn(`${cut === 1 ? '1 cell was' : `${cut} cells were`} cut to ${MAX_CELL_CHARS.toLocaleString('en-US')} characters, the most a spreadsheet cell holds; -o json has the whole text`);
+}
+
+/**
+ * Under the table, two rows down, from the category column to the last one
+ * (a page's width: the chart prints with its table), a row and a half a bar.
+ */
+export function chartAnchor(categoryColumn: number, columns: number, rows: number): { from: { column: number; row: number }; to: { column: number; row: number } } {
+  const top = rows + 1 + 2;
+  return { from: { column: Math.max(0, categoryColumn), row: top }, to: { column: columns, row: top + Math.max(14, Math.ceil(rows * 1.5) + 6) } };
+}
+
+function finiteOrNull(value: unknown): number | null {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
 }
 
 function put(writer: XlsxWriter, row: readonly XlsxCell[]): void {

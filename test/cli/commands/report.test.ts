@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MockAgent } from 'undici';
+import JSZip from 'jszip';
 import { main } from '../../../src/main.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 
@@ -294,5 +295,26 @@ describe('report engaged-courses --group-by course', () => {
     const { code, stderr } = await cli(['report', 'engaged-courses', ...extra]);
     expect(code).toBe(2);
     expect(stderr).toContain('--chart draws into a workbook: add --out FILE.xlsx');
+  });
+
+  it.each([
+    [['--fields', 'email'], '--chart writes every field of each sheet: drop --fields'],
+    [['--no-header'], '--chart needs the header row (the chart names its series there): drop --no-header'],
+  ])('--chart with %j is exit 2, before any request', async (extra, message) => {
+    const { code, stderr } = await cli(['report', 'engaged-courses', '--chart', '--out', 'r.xlsx', ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(readdirSync(dir).filter((name) => name !== 'config')).toEqual([]);
+  });
+
+  it('--chart writes the courses, then the students, into one workbook', async () => {
+    intercept({ top_courses: '10', limit: '2' }).reply(200, cursorPage([row(1), row(2, 'c2')], null));
+    const { code, stdout } = await cli(['report', 'engaged-courses', '--limit', '2', '--chart', '--out', 'r.xlsx', '-q']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    const zip = await JSZip.loadAsync(readFileSync(join(dir, 'r.xlsx')));
+    expect(await zip.file('xl/workbook.xml')?.async('string')).toMatch(/<sheet [^>]*name="courses"[^>]*\/><sheet [^>]*name="students"/);
+    expect(await zip.file('xl/charts/chart1.xml')?.async('string')).toContain('<c:v>Pilates</c:v>');
+    expect(await zip.file('xl/worksheets/sheet2.xml')?.async('string')).toContain('<conditionalFormatting sqref="L2:L3"><cfRule type="dataBar"');
   });
 });
