@@ -6,7 +6,7 @@
  */
 import { batched, batchesOf, type Batched, type Listing } from '../lib/batches.js';
 import { InterruptedError } from '../lib/errors.js';
-import type { Io } from '../lib/io.js';
+import type { GlobalOptions, Io } from '../lib/io.js';
 import type { Output, Records, View } from '../output/index.js';
 import type { Session } from './session.js';
 
@@ -15,8 +15,8 @@ import type { Session } from './session.js';
  * (Ctrl-C and SIGTERM included, see `interruptible`) aborts it instead, so
  * that `--out FILE` never leaves a partial file behind.
  */
-export async function withOutput<T>(session: Session, body: (output: Output) => Promise<T>): Promise<T> {
-  const output = await session.output();
+export async function withOutput<T>(session: Session, body: (output: Output) => Promise<T>, overrides: Partial<GlobalOptions> = {}): Promise<T> {
+  const output = await session.output(overrides);
   try {
     const result = await body(output);
     await output.close();

@@ -15,6 +15,9 @@ import type { Prompter } from './prompter.js';
 import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 import type { ChangeGate } from '../audit/stamp.js';
 
+/** What names one profile's host and tokens in the environment (contract §2). */
+const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
+
 export interface SessionDeps {
   io: Io;
   /** Tests inject an undici MockAgent. */
@@ -35,6 +38,8 @@ export class Session {
   private exposureChecked = false;
   /** While a command that changes something runs (guarded): told when each change begins and ends. */
   gate?: ChangeGate;
+  /** A session of forProfile: what it prints goes here, to be merged with the other profiles'. */
+  private capturedOutput?: Output;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -251,8 +256,23 @@ export class Session {
     return api;
   }
 
+  /**
+   * The session of one of several profiles read at once (--profiles): its
+   * own client, what it prints captured into `output`. The variables that
+   * name one host and its tokens are left out: a token cannot serve two schools.
+   */
+  forProfile(profile: string, output: Output): Session {
+    const env = { ...this.io.env };
+    for (const variable of ONE_PROFILE_VARIABLES) delete env[variable];
+    const io: Io = Object.assign(Object.create(this.io) as Io, { env });
+    const session = new Session({ ...this.globals, profile, output: 'json', out: undefined }, { ...this.deps, io });
+    session.capturedOutput = output;
+    return session;
+  }
+
   /** The renderer for this command's result; `overrides` let a command pick another default format. */
   async output(overrides: Partial<GlobalOptions> = {}): Promise<Output> {
+    if (this.capturedOutput) return this.capturedOutput;
     const { createOutput } = await import('../output/index.js');
     return createOutput(this.io, { ...this.globals, ...overrides });
   }

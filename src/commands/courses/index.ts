@@ -1,4 +1,4 @@
-import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { COURSE_ARGUMENT, PRODUCT_ARGUMENT, examples, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
 import { addListAndGet } from '../shared/catalog/flags.js';
 
 export const registerCourses = registration('Everyday:', (program, runner) => {
@@ -29,7 +29,7 @@ export const registerCourses = registration('Everyday:', (program, runner) => {
     },
   });
 
-  printsRecords(courses.command('accesses'), 'CourseAccess')
+  readsSeveralProfiles(printsRecords(courses.command('accesses'), 'CourseAccess'))
     .description('Who accessed a course: last access, whether and when they finished it; or who holds a product and never opened it')
     .argument('<course>', COURSE_ARGUMENT)
     .option('--finished', 'keep those who finished the course (the certificate list)')

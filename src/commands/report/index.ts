@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { examples, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
 
 export const registerReport = registration('Reports:', (program, runner) => {
   const report = program.command('report').description('Partner reports of the platform')
@@ -7,7 +7,7 @@ export const registerReport = registration('Reports:', (program, runner) => {
       'members report engaged-courses -o csv --out report.csv',
     ));
 
-  printsRecords(report.command('engaged-courses'), 'ReportItem')
+  readsSeveralProfiles(printsRecords(report.command('engaged-courses'), 'ReportItem'))
     .description('Stream the (deprecated) report of the most engaged courses: one row per student and course')
     .option('--top <n>', 'number of courses in the ranking, 1-50', '10')
     .option('--limit <n>', 'rows per page requested from the server, 2-500', '500')

@@ -36,9 +36,28 @@ export function lazyAction<K extends string, M extends Record<K, Action>>(
   runner: Runner, load: () => Promise<M>, name: K,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
+    const command = args.at(-1) as Command;
     const action = (await load())[name];
-    await Reflect.apply(action, undefined, [runner.session(args.at(-1) as Command), ...args.slice(0, -1)]);
+    const session = runner.session(command);
+    const run = async (chosen: Session) => void await Reflect.apply(action, undefined, [chosen, ...args.slice(0, -1)]);
+    const { profiles, allProfiles } = command.opts<{ profiles?: string; allProfiles?: boolean }>();
+    if (profiles === undefined && !allProfiles) return run(session);
+    const { readProfiles } = await import('./several-profiles.js');
+    await readProfiles(session, { profiles, all: allProfiles === true }, run);
   };
+}
+
+/**
+ * A read command that can read several schools at once (issue 38):
+ * `--profiles a,b` or `--all-profiles`, in parallel, into one output whose
+ * first column is the profile (shared/several-profiles.ts). Commands that
+ * change something never get these flags.
+ */
+export function readsSeveralProfiles<T extends Command>(command: T): T {
+  command
+    .option('--profiles <names>', 'read these stored profiles (comma-separated) in parallel; the output gains a first column, profile')
+    .option('--all-profiles', 'read every stored profile in parallel, as --profiles would');
+  return command;
 }
 
 /** `Examples:` block for --help, as gh prints it. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
 import { addListOptions } from '../shared/list-flags.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../shared/bulk/flags.js';
 
@@ -24,7 +24,7 @@ export const registerStudents = registration('Everyday:', (program, runner) => {
     ))
     .action(lazyAction(runner, () => import('./actions.js'), 'list'));
 
-  printsRecords(students.command('search'), 'Student')
+  readsSeveralProfiles(printsRecords(students.command('search'), 'Student'))
     .description('Find students by a name, e-mail, phone, document or reference fragment (reads the whole student list)')
     .argument('<text>', 'part of a name, an e-mail, a phone, a document or a reference; case and accents do not matter')
     .addHelpText('after', examples(
@@ -35,7 +35,7 @@ export const registerStudents = registration('Everyday:', (program, runner) => {
     ))
     .action(lazyAction(runner, () => import('./actions.js'), 'search'));
 
-  students.command('show')
+  readsSeveralProfiles(students.command('show'))
     .description('Everything about one student: subscriptions with access and why, score, course progress, and the changes made from this machine')
     .addHelpText('after', `
 Course progress costs one request per course (the API has course access lists,
@@ -48,7 +48,7 @@ titles when this machine's history names products.`)
     ))
     .action(lazyAction(runner, () => import('./actions.js'), 'show'));
 
-  printsRecords(students.command('get'), 'Student')
+  readsSeveralProfiles(printsRecords(students.command('get'), 'Student'))
     .description('Show one student and its subscriptions')
     .argument('<student>', STUDENT_ARGUMENT)
     .addHelpText('after', examples(

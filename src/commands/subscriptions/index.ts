@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
 import { addListOptions } from '../shared/list-flags.js';
 
 export const registerSubscriptions = registration('Everyday:', (program, runner) => {
@@ -9,7 +9,7 @@ export const registerSubscriptions = registration('Everyday:', (program, runner)
       'members subscriptions list --product "Python Pro" -o csv',
     ));
 
-  addListOptions(printsRecords(subscriptions.command('list'), 'Subscription').description('List subscriptions; filters apply over every page'))
+  addListOptions(readsSeveralProfiles(printsRecords(subscriptions.command('list'), 'Subscription')).description('List subscriptions; filters apply over every page'))
     .option('--status <list>', 'keep these subscription statuses: active, inactive, refunded, chargeback, canceled (comma-separated)')
     .addOption(new Option('--access <state>', 'keep subscriptions whose access is released (active) or not (inactive)').choices(['active', 'inactive']))
     .option('--product <product>', 'keep subscriptions to this product: its id, its title or the start of its title (unknown: exit 2)')

@@ -5,7 +5,7 @@
  * through each module's `list` and `get` actions.
  */
 import type { Command } from 'commander';
-import { examples, lazyAction, printsRecords, type RecordSchema, type Runner } from '../command-kit.js';
+import { examples, lazyAction, printsRecords, readsSeveralProfiles, type RecordSchema, type Runner } from '../command-kit.js';
 import { addListOptions } from '../list-flags.js';
 import type { Session } from '../../../session/session.js';
 
@@ -24,7 +24,7 @@ export interface CatalogCommandsSpec {
 type Action = (session: Session, ...args: never[]) => unknown;
 
 export function addListAndGet(parent: Command, runner: Runner, load: () => Promise<{ list: Action; get: Action }>, spec: CatalogCommandsSpec): void {
-  addListOptions(printsRecords(parent.command('list'), spec.record).description(spec.list.description))
+  addListOptions(readsSeveralProfiles(printsRecords(parent.command('list'), spec.record)).description(spec.list.description))
     .addHelpText('after', examples(...spec.list.examples))
     .action(lazyAction(runner, load, 'list'));
 
