@@ -36,6 +36,8 @@ export class Session {
   /** The tokens read from the keychain item of the profile in force. */
   private revealed?: Revealed;
   private exposureChecked = false;
+  /** The `→ profile (host)` line was said: a read says it once. */
+  private announced = false;
   /** While a command that changes something runs (guarded): told when each change begins and ends. */
   gate?: ChangeGate;
   /** A session of forProfile: what it prints goes here, to be merged with the other profiles'. */
@@ -142,6 +144,8 @@ export class Session {
         `no API base URL for profile "${settings.profile}": run \`members auth login --base-url URL\`, set MEMBERS_BASE_URL, or start \`members sandbox --login\``,
       );
     }
+    // Issue 38: with several schools stored, a person at a terminal is told which one every read reads.
+    if (!this.announced && this.io.stderr.isTTY === true && await this.severalProfilesStored()) await this.announceChange();
     return { ...settings, baseUrl: settings.baseUrl };
   }
 
@@ -285,11 +289,21 @@ export class Session {
     return this.messagesInstance;
   }
 
-  /** Contract §1: before a change, name the profile and host it goes to. */
+  /** Contract §1: before a change, name the profile and host it goes to (a read at a terminal too, once several are stored). */
   async announceChange(): Promise<void> {
+    this.announced = true;
+    (await this.messages()).notice(`→ ${await this.school()}`);
+  }
+
+  /** `profile (host)`: which school this session reads and changes. */
+  async school(): Promise<string> {
     const settings = await this.settings();
-    const host = settings.baseUrl ? new URL(settings.baseUrl).host : 'no host';
-    (await this.messages()).notice(`→ ${settings.profile} (${host})`);
+    return `${settings.profile} (${settings.baseUrl ? new URL(settings.baseUrl).host : 'no host'})`;
+  }
+
+  /** More than one profile is stored: the school a result comes from is worth naming. */
+  async severalProfilesStored(): Promise<boolean> {
+    return (await this.store()).list().length > 1;
   }
 
   /** Asks before a change (see Prompter.confirm): exit 2 off a terminal without --yes, 130 on Ctrl-C. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startSandbox, tempDir, type SandboxProcess } from './harness.js';
+import { HAS_SCRIPT, run, runInTerminal, startSandbox, tempDir, type SandboxProcess } from './harness.js';
 
 let school: SandboxProcess;
 let other: SandboxProcess;
@@ -125,5 +125,31 @@ describe('--all-profiles, one of three schools down', () => {
     const unknown = await members(['products', 'list', '--profiles', 'escola-a,escola-z']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no stored profile "escola-z": the profiles are "escola-a", "escola-b", "fora-do-ar"');
+  });
+});
+
+describe.skipIf(!HAS_SCRIPT)('the school is always named (several profiles stored)', () => {
+  const host = () => new URL(school.url).host;
+
+  it('a read at a terminal says which profile and host it read, once', async () => {
+    const { code, output } = await runInTerminal(['products', 'list', '--profile', 'escola-a', '--no-pager'], { env: { MEMBERS_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    expect(code).toBe(0);
+    expect(output.split(`→ escola-a (${host()})`)).toHaveLength(2);
+    // The report, whose client is its own, too.
+    const report = await runInTerminal(['report', 'engaged-courses', '--top', '1', '--profile', 'escola-a', '--no-pager'], { env: { MEMBERS_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    expect(report.output).toContain(`→ escola-a (${host()})`);
+  });
+
+  it('piped, stderr says nothing of it: scripts read stdout and stderr as before', async () => {
+    const { code, stderr } = await members(['products', 'list', '--profile', 'escola-a']);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('→');
+  });
+
+  it('students show names the school in its card', async () => {
+    const [student] = await alone('escola-a', ['students', 'list']);
+    const { code, output } = await runInTerminal(['students', 'show', student?.email as string, '--profile', 'escola-a', '--no-pager'], { env: { MEMBERS_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    expect(code).toBe(0);
+    expect(output).toMatch(new RegExp(`SCHOOL +│ escola-a \\(${host().replace(/\./g, '\\.')}\\)`));
   });
 });

@@ -75,6 +75,8 @@ export async function search(session: Session, text: string): Promise<void> {
   messages.notice(`${plural(found, 'match', 'matches')} for ${JSON.stringify(text)} among ${count(read)} students (${plural(Math.max(1, Math.ceil(read / 100)), 'page')} of 100 read)`);
 }
 
+const SCHOOL_STUDENT_VIEW: View = { ...STUDENT_VIEW, columns: [{ header: 'School', path: 'school' }, ...STUDENT_VIEW.columns] };
+
 /** One view of a student: in a table, its sections one after the other; otherwise one record holding them all. */
 export async function show(session: Session, input: string): Promise<void> {
   const key = parseStudentKey(input);
@@ -98,7 +100,9 @@ export async function show(session: Session, input: string): Promise<void> {
         if (records.length > 0) await output.list(records, view);
         else empty.push(none);
       };
-      await output.one(student, STUDENT_VIEW);
+      // With several schools stored, the card says which one it was read from (issue 38).
+      const school = await session.severalProfilesStored() ? await session.school() : undefined;
+      await output.one(school ? { school, ...student } : student, school ? SCHOOL_STUDENT_VIEW : STUDENT_VIEW);
       await section(subscriptions, SUBSCRIPTION_STATE_VIEW, 'No subscriptions');
       if (score) await output.one(score, SCORE_VIEW);
       await section(courses as unknown as JsonRecord[], COURSE_PROGRESS_VIEW, 'No course accessed');
