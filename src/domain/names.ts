@@ -7,6 +7,7 @@
  */
 import type { Api } from '../api/client.js';
 import { listCollection } from '../api/endpoints/catalog.js';
+import distance from 'damerau-levenshtein';
 import { NotFoundError, RouteMissError, UsageError } from '../lib/errors.js';
 
 export interface Named {
@@ -100,12 +101,42 @@ export function pick<T extends { id: string; title?: string | null; slug?: strin
   if (prefixed.length > 1) {
     throw new UsageError(`${what.argument} ${JSON.stringify(wanted)} names ${prefixed.length} ${what.noun}s; give more of the title, or the id:${candidates(prefixed)}`);
   }
-  // Any word of 3 letters or more found in a title (or slug) makes it a candidate: "python" → "Programação em Python".
-  const words = key.split(/[\s-]+/).filter((word) => word.length >= 3);
-  const near = items.filter((item) => words.some((word) => fold(`${item.title ?? ''} ${item.slug ?? ''}`).includes(word)));
+  const near = nearest(items, key);
   const hint = near.length > 0 ? ` Did you mean:${candidates(near)}` : ` See \`${what.listCommand}\`.`;
   throw new UnknownNameError(`no ${what.noun} ${JSON.stringify(wanted)} (by id, title${what.noun === 'course' ? ', slug' : ''} or start of title).`, hint);
 }
+
+/**
+ * The titles `key` (folded) may have meant, nearest first: any word of 3
+ * letters or more found in a title (or slug) — "python" → "Programação em
+ * Python" — or a word a typo away from one of its words (Damerau-Levenshtein:
+ * 1 edit up to 5 letters, 2 beyond) — "pyton" → "Python Pro" (issue 38).
+ */
+export function nearest<T extends { title?: string | null; slug?: string | null }>(items: readonly T[], key: string): T[] {
+  const words = key.split(/[\s-]+/).filter((word) => word.length >= 3);
+  const ranked: Array<[T, number]> = [];
+  for (const item of items) {
+    const text = fold(`${item.title ?? ''} ${item.slug ?? ''}`);
+    if (words.some((word) => text.includes(word))) {
+      ranked.push([item, 0]);
+      continue;
+    }
+    const theirs = text.split(/[\s-]+/).filter((word) => word.length >= 3);
+    let best = Number.POSITIVE_INFINITY;
+    for (const word of words) {
+      for (const their of theirs) {
+        const steps = distance(word, their).steps;
+        if (steps <= typoBudget(word)) best = Math.min(best, steps);
+      }
+    }
+    if (best !== Number.POSITIVE_INFINITY) ranked.push([item, best]);
+  }
+  // Stable: equally near titles keep the list's order.
+  return ranked.sort((a, b) => a[1] - b[1]).map(([item]) => item);
+}
+
+/** How many edits a typed word may be from the word meant: 1 up to 5 letters, 2 beyond. */
+const typoBudget = (word: string) => (word.length <= 5 ? 1 : 2);
 
 /** UUIDs and integers are ids as they are: no list is read for them (the server checks them), unless `check`. */
 const LOOKS_LIKE_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i;

@@ -1,6 +1,6 @@
 /** PRODUCT and COURSE by name (contract §7): the rules of pick, and what "unknown" offers instead. */
 import { describe, expect, it } from 'vitest';
-import { fold, pick, UnknownNameError } from '../../../src/domain/names.js';
+import { fold, nearest, pick, UnknownNameError } from '../../../src/domain/names.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
 const COURSES = [
@@ -49,5 +49,33 @@ describe('pick', () => {
     expect((error as UnknownNameError).message).toBe('no course "curso de meditacao" (by id, title, slug or start of title). Did you mean:\n  c3  Yoga e Meditação');
     expect((error as UnknownNameError).hint).toBe(' Did you mean:\n  c3  Yoga e Meditação');
     expect(() => pick(COURSES, 'xyz', what)).toThrow('no course "xyz" (by id, title, slug or start of title). See `members courses list --all`.');
+  });
+});
+
+describe('nearest (did you mean)', () => {
+  const PRODUCTS = [
+    { id: 'p1', title: 'Python Pro' },
+    { id: 'p2', title: 'Clube de Finanças' },
+    { id: 'p3', title: 'Pythagoras Club' },
+    { id: 'p4', title: 'Inglês Sem Fronteiras' },
+  ];
+  it('a word a typo away from a title word: "pyton" is Python Pro', () => {
+    expect(nearest(PRODUCTS, fold('pyton')).map((item) => item.id)).toEqual(['p1']);
+    // "clube" is a swap away; "club" a swap and a letter (2 edits for 5 letters: too far).
+    expect(nearest(PRODUCTS, fold('clbue')).map((item) => item.id)).toEqual(['p2']);
+  });
+  it('a word found in a title comes before a typo', () => {
+    expect(nearest(PRODUCTS, fold('pythagoras pyton')).map((item) => item.id)).toEqual(['p3', 'p1']);
+  });
+  it('longer words allow two edits, short ones one; words under 3 letters count for nothing', () => {
+    expect(nearest(PRODUCTS, fold('fronteras')).map((item) => item.id)).toEqual(['p4']);
+    expect(nearest(PRODUCTS, fold('frnteras')).map((item) => item.id)).toEqual(['p4']);
+    expect(nearest(PRODUCTS, fold('frntras'))).toEqual([]);
+    expect(nearest(PRODUCTS, fold('pxton'))).toEqual([]);
+    expect(nearest(PRODUCTS, fold('py'))).toEqual([]);
+  });
+  it('pick offers them: an unknown product with a typo is exit 2 with the nearest titles', () => {
+    expect(() => pick(PRODUCTS, 'pyton', { noun: 'product', argument: 'PRODUCT', listCommand: 'x' }))
+      .toThrow('no product "pyton" (by id, title or start of title). Did you mean:\n  p1  Python Pro');
   });
 });
