@@ -6,7 +6,7 @@
 // and writes every figure to bench-results/latest.json (partial.json for
 // --only and --quick runs).
 //
-//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput] [--quick]
+//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput,profiles] [--quick]
 //
 // Run `npm run build` first (npm run bench does). See docs/performance.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -586,6 +586,42 @@ async function grantFile(box) {
 // ---------------------------------------------------------------- report export
 // A server of generated report rows (scripts/bench/report-server.mjs): a million rows without a sandbox of
 // 700,000 students. 10,000 and 100,000 rows are its first pages (--max-pages).
+// ---------------------------------------------------------------- several profiles
+// Issue 38: two schools read at once take at most 1.2× the slower one alone (each profile its own client and pace).
+if (wants('profiles')) {
+  const PROFILE_LATENCY_MS = 200;
+  console.error(`profiles: subscriptions list --all for two profiles at once, ${PROFILE_LATENCY_MS} ms latency`);
+  const boxes = await Promise.all([
+    sandbox(['--students', '200', '--seed', '31', '--latency', `${PROFILE_LATENCY_MS}ms`]),
+    sandbox(['--students', '400', '--seed', '32', '--latency', `${PROFILE_LATENCY_MS}ms`, '--flavor', 'laravel']),
+  ]);
+  const profilesDir = join(work, 'profiles-config');
+  mkdirSync(profilesDir, { recursive: true });
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MEMBERS_'))), MEMBERS_CONFIG_DIR: profilesDir };
+  for (const [index, box] of boxes.entries()) {
+    const login = spawnSync(NODE, [BIN, 'auth', 'login', '--profile', `school-${index + 1}`, '--base-url', box.url, '--token-stdin', '--insecure-storage', '--no-verify'], {
+      env, input: `${box.apiToken}\n`, encoding: 'utf8',
+    });
+    if (login.status !== 0) throw new Error(`auth login school-${index + 1}: ${login.stderr}`);
+  }
+  const read = ['subscriptions', 'list', '--all', '-o', 'ndjson', '-q'];
+  const one = (profile) => members(`members ${read.slice(0, 3).join(' ')} --profile ${profile}`, [...read, '--profile', profile], env);
+  const both = members(`members ${read.slice(0, 3).join(' ')} --profiles school-1,school-2`, [...read, '--profiles', 'school-1,school-2'], env);
+  for (const cmd of [one('school-1'), one('school-2'), both]) verify(cmd);
+  const cmds = [one('school-1'), one('school-2'), both];
+  const samples = measure(cmds, { rounds: rounds(3), warmup: 1 });
+  const [a, b, ab] = cmds.map((cmd) => summary(samples[cmd.name], cmd));
+  const slower = Math.max(a.median_ms, b.median_ms);
+  figures.profiles = { latency_ms: PROFILE_LATENCY_MS, school_1: a, school_2: b, both: ab };
+  row({ group: 'profiles', case: cmds[0].name, ...a });
+  row({ group: 'profiles', case: cmds[1].name, ...b });
+  row({
+    group: 'profiles', case: both.name, ...ab, vs: 'the slower profile alone', ratio: ab.median_ms / slower,
+    target: '≤ 1.2×', pass: within(ab.median_ms / slower, 1.2),
+  });
+  for (const box of boxes) await stop(box);
+}
+
 if (wants('report') || wants('xlsx')) {
   const sizes = QUICK ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
   const cases = [wants('report') && `-o csv --out FILE, ${sizes.map((n) => n.toLocaleString('en-US')).join(' / ')} rows`, wants('xlsx') && `--out FILE.xlsx, ${sizes.at(-1).toLocaleString('en-US')} rows`];
