@@ -64,7 +64,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--page"|"products list|--per-page"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--product"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -89,9 +89,9 @@ __members_flags() {
     "") echo "-V --version -h --help" ;;
     "students") echo "-h --help" ;;
     "students list") echo "--with-subscriptions --page --per-page --all --limit -h --help" ;;
-    "students search") echo "-h --help" ;;
-    "students show") echo "-h --help" ;;
-    "students get") echo "-h --help" ;;
+    "students search") echo "--profiles --all-profiles -h --help" ;;
+    "students show") echo "--profiles --all-profiles -h --help" ;;
+    "students get") echo "--profiles --all-profiles -h --help" ;;
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason --forget -h --help" ;;
     "students products") echo "-h --help" ;;
@@ -106,21 +106,21 @@ __members_flags() {
     "scores help") echo "" ;;
     "magic-link") echo "--expire-in --reason -h --help" ;;
     "products") echo "-h --help" ;;
-    "products list") echo "--page --per-page --all -h --help" ;;
+    "products list") echo "--profiles --all-profiles --page --per-page --all -h --help" ;;
     "products get") echo "-h --help" ;;
     "products help") echo "" ;;
     "subscriptions") echo "-h --help" ;;
-    "subscriptions list") echo "--page --per-page --all --status --access --product --student --expiring --expired -h --help" ;;
+    "subscriptions list") echo "--profiles --all-profiles --page --per-page --all --status --access --product --student --expiring --expired -h --help" ;;
     "subscriptions extend") echo "--product --days --until --student --include-status-changes --dry-run --reason -h --help" ;;
     "subscriptions get") echo "-h --help" ;;
     "subscriptions help") echo "" ;;
     "courses") echo "-h --help" ;;
-    "courses list") echo "--page --per-page --all -h --help" ;;
+    "courses list") echo "--profiles --all-profiles --page --per-page --all -h --help" ;;
     "courses get") echo "-h --help" ;;
-    "courses accesses") echo "--finished --not-finished --never --product -h --help" ;;
+    "courses accesses") echo "--profiles --all-profiles --finished --not-finished --never --product -h --help" ;;
     "courses help") echo "" ;;
     "report") echo "-h --help" ;;
-    "report engaged-courses") echo "--top --limit --cursor --max-pages -h --help" ;;
+    "report engaged-courses") echo "--profiles --all-profiles --top --limit --cursor --max-pages --group-by --chart -h --help" ;;
     "report help") echo "" ;;
     "auth") echo "-h --help" ;;
     "auth login") echo "--token-stdin --no-verify --activate --insecure-storage -h --help" ;;
@@ -171,6 +171,7 @@ __members_values() {
     "courses accesses|--fields") __members_list "id name email course.id course.name course.last_access_at course.finished course.finished_at" ;;
     "courses accesses|--product") __members_helper products ;;
     "report engaged-courses|--fields") __members_list "id user_id course_id course_name product_name first_name last_name phone document email registration_date course_completion_percent course_avg_engagement_score" ;;
+    "report engaged-courses|--group-by") __members_words "course" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
     "api|--input") __members_files ;;
     "sandbox|--flavor") __members_words "default laravel" ;;

@@ -16,6 +16,7 @@ export const registerProducts = registration('Everyday:', (program, runner) => {
         'members products list',
         'members products list --all -o csv --out products.csv',
         'members products list --page 2 --per-page 50 --fields id,title,subscribers.active',
+        'members products list --all --all-profiles   # every school stored, a PROFILE column first',
       ],
     },
     get: {

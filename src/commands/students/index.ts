@@ -55,6 +55,7 @@ titles when this machine's history names products.`)
       'members students get maria@example.com',
       'members students get doc:123.456.789-09 -o json',
       'members students get ref:crm-8812 --fields id,email,subscriptions',
+      'members students get maria@example.com --profiles escola-sp,escola-rj   # both schools at once',
     ))
     .action(lazyAction(runner, () => import('./actions.js'), 'get'));
 
