@@ -26,6 +26,7 @@ export default {
     'src/domain/read-plan.ts',
     'src/domain/course-audience.ts',
     'src/domain/course-engagement.ts',
+    'src/domain/counts-over-time.ts',
     'src/output/bar.ts',
     'src/domain/extend.ts',
     'src/domain/transfer.ts',

@@ -38,6 +38,7 @@ export default defineConfig({
       'test/unit/domain/read-plan.test.ts',
       'test/unit/domain/course-audience.test.ts',
       'test/unit/domain/course-engagement.test.ts',
+      'test/unit/domain/counts-over-time.test.ts',
       'test/unit/output/bar.test.ts',
       'test/unit/domain/extend.test.ts',
       'test/unit/domain/transfer.test.ts',

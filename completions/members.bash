@@ -40,6 +40,7 @@ __members_subcommand() {
     "scores|help") echo help ;;
     "products|list") echo list ;;
     "products|get") echo get ;;
+    "products|snapshot") echo snapshot ;;
     "products|help") echo help ;;
     "subscriptions|list") echo list ;;
     "subscriptions|extend") echo extend ;;
@@ -64,7 +65,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"products list|--compare"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
   esac
   return 1
 }
@@ -75,7 +76,7 @@ __members_commands() {
     "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp help" ;;
     "students") echo "list search show get create delete products grant revoke transfer import help" ;;
     "scores") echo "get set help" ;;
-    "products") echo "list get help" ;;
+    "products") echo "list get snapshot help" ;;
     "subscriptions") echo "list extend get help" ;;
     "courses") echo "list get accesses help" ;;
     "report") echo "engaged-courses help" ;;
@@ -106,8 +107,9 @@ __members_flags() {
     "scores help") echo "" ;;
     "magic-link") echo "--expire-in --reason -h --help" ;;
     "products") echo "-h --help" ;;
-    "products list") echo "--profiles --all-profiles --page --per-page --all -h --help" ;;
+    "products list") echo "--profiles --all-profiles --page --per-page --all --compare -h --help" ;;
     "products get") echo "-h --help" ;;
+    "products snapshot") echo "-h --help" ;;
     "products help") echo "" ;;
     "subscriptions") echo "-h --help" ;;
     "subscriptions list") echo "--profiles --all-profiles --page --per-page --all --status --access --product --student --expiring --expired -h --help" ;;
@@ -196,7 +198,7 @@ __members_argument() {
     "students help|0") __members_words "list search show get create delete products grant revoke transfer import" ;;
     "scores help|0") __members_words "get set" ;;
     "products get|0") __members_helper products ;;
-    "products help|0") __members_words "list get" ;;
+    "products help|0") __members_words "list get snapshot" ;;
     "subscriptions help|0") __members_words "list extend get" ;;
     "courses get|0") __members_helper courses ;;
     "courses accesses|0") __members_helper courses ;;

@@ -5,7 +5,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')
     'scores' = @('get', 'set', 'help')
-    'products' = @('list', 'get', 'help')
+    'products' = @('list', 'get', 'snapshot', 'help')
     'subscriptions' = @('list', 'extend', 'get', 'help')
     'courses' = @('list', 'get', 'accesses', 'help')
     'report' = @('engaged-courses', 'help')
@@ -34,8 +34,9 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'scores help' = @()
     'magic-link' = @('--expire-in', '--reason', '-h', '--help')
     'products' = @('-h', '--help')
-    'products list' = @('--profiles', '--all-profiles', '--page', '--per-page', '--all', '-h', '--help')
+    'products list' = @('--profiles', '--all-profiles', '--page', '--per-page', '--all', '--compare', '-h', '--help')
     'products get' = @('-h', '--help')
+    'products snapshot' = @('-h', '--help')
     'products help' = @()
     'subscriptions' = @('-h', '--help')
     'subscriptions list' = @('--profiles', '--all-profiles', '--page', '--per-page', '--all', '--status', '--access', '--product', '--student', '--expiring', '--expired', '-h', '--help')
@@ -123,6 +124,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'products list|--profiles' = @()
     'products list|--page' = @()
     'products list|--per-page' = @()
+    'products list|--compare' = @()
     'products get|--fields' = @('id', 'title', 'description', 'period', 'external_checkout_product', 'lifetime', 'status', 'type', 'sales_page_url', 'support_email', 'trial', 'upsell', 'upsell_url', 'created_at', 'updated_at', 'subscribers.active', 'subscribers.inactive')
     'subscriptions list|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'subscriptions list|--profiles' = @()
@@ -199,7 +201,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import')
     'scores help|0' = @('get', 'set')
     'products get|0' = '__complete-products'
-    'products help|0' = @('list', 'get')
+    'products help|0' = @('list', 'get', 'snapshot')
     'subscriptions help|0' = @('list', 'extend', 'get')
     'courses get|0' = '__complete-courses'
     'courses accesses|0' = '__complete-courses'

@@ -1,4 +1,4 @@
-import { examples, PRODUCT_ARGUMENT, registration } from '../shared/command-kit.js';
+import { examples, lazyAction, PRODUCT_ARGUMENT, registration } from '../shared/command-kit.js';
 import { addListAndGet } from '../shared/catalog/flags.js';
 
 export const registerProducts = registration('Everyday:', (program, runner) => {
@@ -29,4 +29,20 @@ export const registerProducts = registration('Everyday:', (program, runner) => {
       ],
     },
   });
+
+  // Counts over time (issue 38): the API keeps none, so they are kept here.
+  products.commands.find((command) => command.name() === 'list')
+    ?.option('--compare <date>', 'each product now against the snapshot kept on or before DATE (YYYY-MM-DD or last-month)');
+  products.command('snapshot')
+    .description('Keep today\'s subscriber counts of every product, for list --compare (run it daily, from cron)')
+    .addHelpText('after', `
+The platform's API keeps no history of subscriber counts: a product answers
+with today's only. Each snapshot is kept in product-counts.jsonl beside the
+record of changes in the config directory.
+${examples(
+    'members products snapshot -q',
+    'members products list --compare last-month',
+    'members products list --compare 2026-01-31 -o csv',
+  )}`)
+    .action(lazyAction(runner, () => import('./actions.js'), 'snapshot'));
 });

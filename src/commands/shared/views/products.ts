@@ -42,3 +42,32 @@ export const PRODUCT_VIEW: View = {
 export const productTitleColumn = (titles: ReadonlyMap<string, string>): Column => ({
   header: 'product', path: 'product_id', kind: 'name', format: (value) => (value == null ? '' : titles.get(String(value)) || String(value)),
 });
+
+/** `products snapshot`: the counts kept for the day. */
+export const PRODUCT_COUNTS_VIEW: View = {
+  noun: 'products',
+  columns: [
+    { header: 'Date', path: 'date' },
+    { header: 'Title', path: 'title', kind: 'name' },
+    { header: 'Active', path: 'active', whole: true },
+    { header: 'Inactive', path: 'inactive', whole: true },
+  ],
+};
+
+/** `+3`, `-2`, `0`; empty for a product the snapshot did not know. */
+const change = (value: unknown) => (typeof value === 'number' ? `${value > 0 ? '+' : ''}${value}` : '');
+
+/** `products list --compare`: each product now, then, and the difference. */
+export const PRODUCT_COMPARE_VIEW: View = {
+  noun: 'products',
+  columns: [
+    { header: 'Title', path: 'title', kind: 'name' },
+    { header: 'Then', path: 'then' },
+    { header: 'Active then', path: 'active_then', whole: true },
+    { header: 'Active now', path: 'active_now', whole: true },
+    { header: 'Change', path: 'active_change', format: change, whole: true },
+    { header: 'Inactive then', path: 'inactive_then', whole: true },
+    { header: 'Inactive now', path: 'inactive_now', whole: true },
+    { header: 'Change', path: 'inactive_change', format: change, whole: true },
+  ],
+};
