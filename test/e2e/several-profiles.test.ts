@@ -122,6 +122,10 @@ describe('--all-profiles, one of three schools down', () => {
       expect(code).toBe(2);
       expect(stderr).toMatch(/unknown option '--(all-)?profiles'/);
     }
+    // A command line wrong for every school is said once, as for one.
+    const chart = await members(['report', 'engaged-courses', '--chart', '--out', join(configDir, 'r.xlsx'), '--all-profiles']);
+    expect(chart.code).toBe(2);
+    expect(chart.stderr).toBe('error: --chart makes the workbook of one school: drop --profiles or --all-profiles, or run it once per profile\n');
     const unknown = await members(['products', 'list', '--profiles', 'escola-a,escola-z']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no stored profile "escola-z": the profiles are "escola-a", "escola-b", "fora-do-ar"');

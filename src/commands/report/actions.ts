@@ -17,6 +17,9 @@ export interface ReportFlags {
   maxPages?: string;
   groupBy?: 'course';
   chart?: boolean;
+  /** Several profiles (shared/several-profiles.ts): the workbook with a chart is made for one. */
+  profiles?: string;
+  allProfiles?: boolean;
 }
 
 /** The ranges of api-spec §4.5, checked before any request (exit 2). */
@@ -33,7 +36,7 @@ export function reportQuery(flags: ReportFlags): Omit<ReportQuery, 'developerTok
 
 export async function engagedCoursesReport(session: Session, flags: ReportFlags): Promise<void> {
   const query = reportQuery(flags);
-  if (flags.chart) checkChartFlags(session);
+  if (flags.chart) checkChartFlags(session, flags);
   const { api, developerToken, platformToken } = await reportClient(session);
   (await session.messages()).warn(
     'the engaged-courses report is deprecated by the platform and may stop working without notice',
@@ -55,7 +58,8 @@ export async function engagedCoursesReport(session: Session, flags: ReportFlags)
 }
 
 /** --chart writes a workbook with a header on each sheet (the chart reads its series' name there), of its own columns. */
-function checkChartFlags(session: Session): void {
+function checkChartFlags(session: Session, flags: ReportFlags): void {
+  if (flags.profiles !== undefined || flags.allProfiles) throw new UsageError('--chart makes the workbook of one school: drop --profiles or --all-profiles, or run it once per profile');
   const { output, out, fields, header } = session.globals;
   if (output !== 'xlsx' || !out) throw new UsageError('--chart draws into a workbook: add --out FILE.xlsx');
   if (fields) throw new UsageError('--chart writes every field of each sheet: drop --fields (or drop --chart for a sheet of those fields)');

@@ -66,6 +66,9 @@ export async function readProfiles(session: Session, choice: ProfileChoice, run:
   const sessions = names.map((name, index) => session.forProfile(name, capturingOutput(captured[index] as Captured)));
   try {
     const outcomes = await Promise.allSettled(sessions.map((one) => run(one)));
+    // The command line itself is wrong (a bad flag, --chart): said once, as for one profile, not once per school.
+    const sameUsage = commonUsageError(outcomes);
+    if (sameUsage) throw sameUsage;
     const messages = await session.messages();
     const failures: ExitCodeValue[] = [];
     outcomes.forEach((outcome, index) => {
@@ -89,6 +92,14 @@ export async function readProfiles(session: Session, choice: ProfileChoice, run:
   } finally {
     await Promise.allSettled(sessions.map((one) => one.close()));
   }
+}
+
+/** The usage error every profile failed with, when they all failed with the same one. */
+export function commonUsageError(outcomes: ReadonlyArray<PromiseSettledResult<unknown>>): UsageError | undefined {
+  const errors = outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome.reason as unknown : undefined));
+  const [first] = errors;
+  if (!(first instanceof UsageError)) return undefined;
+  return errors.every((error) => error instanceof UsageError && error.message === first.message) ? first : undefined;
 }
 
 /** An Output that keeps what a profile's run prints, for the merged output. */

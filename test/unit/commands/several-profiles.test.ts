@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chosenProfiles, profileView, withProfile, worstExitCode } from '../../../src/commands/shared/several-profiles.js';
-import { ExitCode } from '../../../src/lib/errors.js';
+import { chosenProfiles, commonUsageError, profileView, withProfile, worstExitCode } from '../../../src/commands/shared/several-profiles.js';
+import { CliError, ExitCode, UsageError } from '../../../src/lib/errors.js';
 
 describe('chosenProfiles', () => {
   const stored = ['escola-a', 'escola-b', 'escola-c'];
@@ -42,5 +42,16 @@ describe('withProfile and profileView', () => {
     const view = profileView({ noun: 'students', columns: [{ header: 'Id', path: 'id' }], renderTable: () => 'card' });
     expect(view.columns.map((column) => column.path)).toEqual(['profile', 'id']);
     expect(view.renderTable).toBeUndefined();
+  });
+});
+
+describe('commonUsageError', () => {
+  it('the one usage error every profile failed with, else none', () => {
+    const failed = (reason: unknown): PromiseSettledResult<unknown> => ({ status: 'rejected', reason });
+    const same = new UsageError('--top 51');
+    expect(commonUsageError([failed(same), failed(new UsageError('--top 51'))])).toBe(same);
+    expect(commonUsageError([failed(same), failed(new UsageError('other'))])).toBeUndefined();
+    expect(commonUsageError([failed(same), { status: 'fulfilled', value: undefined }])).toBeUndefined();
+    expect(commonUsageError([failed(new CliError('down', ExitCode.transient))])).toBeUndefined();
   });
 });
