@@ -14,7 +14,7 @@ const work = mkdtempSync(join(tmpdir(), 'members-demo-'));
 const env = { ...process.env, MEMBERS_CONFIG_DIR: join(work, 'config'), MEMBERS_PAGER: '' };
 for (const key of ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN']) delete env[key];
 
-// Headings in bold only where members itself would colour (contract §1): a terminal, and no NO_COLOR.
+// Headings in bold only where members itself would colour (contract §1.1): a terminal, and no NO_COLOR.
 const bold = process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb'
   ? (text) => `\x1b[1m${text}\x1b[22m`
   : (text) => text;

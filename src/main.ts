@@ -38,7 +38,7 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
   }
-  // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §5), whatever
+  // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §24.2), whatever
   // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).
   if (reference && io.env.MEMBERS_DEBUG === '1') io.stderr.write('debug: update notice: off (help, version or completion)\n');
   if (io.startUpdateCheck && !interrupted && !reference) {

@@ -1,5 +1,5 @@
 /**
- * The local audit trail (contract §5 `history`): `audit.jsonl` in the config
+ * The local audit trail (contract §8.1): `audit.jsonl` in the config
  * directory, one JSON record per line, mode 0600.
  *
  * Concurrent runs never interleave or lose lines: the file is opened with

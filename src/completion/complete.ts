@@ -61,7 +61,7 @@ export function lineSettings(line: string): { profile?: string; baseUrl?: string
   return found;
 }
 
-/** The base URL a command typed on `line` would use (contract §1: flag > environment > profile > the active profile). */
+/** The base URL a command typed on `line` would use (contract §1.1: flag > environment > profile > the active profile). */
 function baseUrlOf(dir: string, env: Record<string, string | undefined>, line: string): string | undefined {
   const typed = lineSettings(line);
   const given = givenBaseUrl(typed, env);

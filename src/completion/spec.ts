@@ -51,7 +51,7 @@ export interface CommandSpec {
 
 export interface CompletionSpec {
   bin: string;
-  /** The root's options, valid on every command before or after its name (contract §2). */
+  /** The root's options, valid on every command before or after its name (contract §2.1). */
   globals: OptionSpec[];
   root: CommandSpec;
 }

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The directory of the config file and the audit log (contract §2).
+ * The directory of the config file and the audit log (contract §6).
  * `platform` and `home` are parameters so every platform's rule is testable
  * anywhere; Windows paths are built with `path.win32` for the same reason.
  * (env-paths would add a `-nodejs` suffix and reads the real process only.)

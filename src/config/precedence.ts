@@ -1,5 +1,5 @@
 /**
- * Contract §1's order for choosing a profile and a base URL: flag >
+ * Contract §1.1's order for choosing a profile and a base URL: flag >
  * environment > profile > default; an empty value counts as unset. Imports
  * nothing, so the completion helpers (src/completion/complete.ts) follow the same rule
  * as a run without loading the rest of the config layer.

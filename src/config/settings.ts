@@ -33,7 +33,7 @@ export interface Revealed {
   tokens: Tokens;
 }
 
-/** Contract §1: flag > environment > profile > default. No flag ever carries a secret. */
+/** Contract §1.1: flag > environment > profile > default. No flag ever carries a secret. */
 export function resolveSettings(
   flags: { profile?: string; baseUrl?: string },
   env: Record<string, string | undefined>,
@@ -148,7 +148,7 @@ export function maskSecret(secret: string): string {
 }
 
 /**
- * Checks a base URL before any request (contract §6): https anywhere, plain
+ * Checks a base URL before any request (contract §7.1): https anywhere, plain
  * http only to this machine, where nothing crosses a network. Trailing
  * slashes are removed from the path, which is kept as a prefix
  * (`https://host/members/` → pathname `/members`; a bare host keeps `/`).

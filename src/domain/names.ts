@@ -1,5 +1,5 @@
 /**
- * PRODUCT and COURSE arguments (contract §7): the id, the exact title (case-
+ * PRODUCT and COURSE arguments (contract §1.3): the id, the exact title (case-
  * and accent-insensitive; a course's slug too), or a unique prefix of a
  * title. Products and courses are few: each list is read once per run and
  * kept with the API client. Unknown or ambiguous is a usage error (exit 2)

@@ -1,5 +1,5 @@
 /**
- * STUDENT arguments → student ids (contract §5). Commands that need an id
+ * STUDENT arguments → student ids (contract §1.3). Commands that need an id
  * look the student up first when given an e-mail, `doc:` or `ref:`; an id is
  * taken as it is unless the caller needs the record. Bulk runs pass one cache
  * per run so that a student named on many rows is looked up once.

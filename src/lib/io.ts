@@ -59,7 +59,7 @@ export interface Io {
   onPage?(): void;
 }
 
-/** Global options of contract §2, after parsing and defaults. */
+/** Global options of contract §2.1, after parsing and defaults. */
 export interface GlobalOptions {
   profile?: string;
   output: OutputFormat;

@@ -1,4 +1,4 @@
-/** Parsers for the value types of contract §2 (DURATION, DATE) and small integers. */
+/** Parsers for the value types of contract §1.2 (DURATION, DATE) and small integers. */
 import { UsageError } from './errors.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

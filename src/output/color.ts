@@ -2,7 +2,7 @@ import type { Io } from '../lib/io.js';
 import { inCi } from '../lib/ci.js';
 
 /**
- * Contract §1 and the common conventions (no-color.org, bixense.com/clicolors):
+ * Contract §1.1 and the common conventions (no-color.org, bixense.com/clicolors):
  * colour only on a terminal whose TERM is not `dumb`; never with `--no-color`,
  * `NO_COLOR` (set and not empty) or `CLICOLOR=0`; `FORCE_COLOR` or
  * `CLICOLOR_FORCE` (not `0`) force it, except `FORCE_COLOR=0` or `false`,

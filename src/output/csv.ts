@@ -144,7 +144,7 @@ export function csvFormat(write: Write, options: { fields?: string[]; header: bo
           if (full) await full;
         }
       }
-      // No record to take the fields from: the view's column paths make the header (contract §3).
+      // No record to take the fields from: the view's column paths make the header (contract §3.1).
       if (count === 0 && options.header) await header(columns ?? view.columns.map((column) => column.path));
       return count;
     },

@@ -85,7 +85,7 @@ function terminalOrPipe(io: Io, opts: GlobalOptions): Destination {
 function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Format {
   const { isTTY } = destination;
   const { fields, header } = opts;
-  // Server text on a terminal is made harmless (contract §7), losslessly for JSON; a pipe or a file gets it as sent.
+  // Server text on a terminal is made harmless (contract §1.1), losslessly for JSON; a pipe or a file gets it as sent.
   const write = isTTY && (opts.output === 'json' || opts.output === 'ndjson') ? (text: string) => destination.write(printableJson(text)) : destination.write;
   switch (opts.output) {
     case 'json':

@@ -1,5 +1,5 @@
 /**
- * Everything for people on stderr (contract §1): notices, warnings, errors,
+ * Everything for people on stderr (contract §1.1): notices, warnings, errors,
  * a spinner and a progress bar. stdout carries the result only.
  * ora and cli-progress are loaded only when a terminal will show them.
  */

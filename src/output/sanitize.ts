@@ -1,5 +1,5 @@
 /**
- * The one sanitizer for server text on its way to a terminal (contract §7):
+ * The one sanitizer for server text on its way to a terminal (contract §1.1):
  * error messages, prompts, notices, table cells, and csv or json printed to a
  * terminal. A hostile or broken server
  * must not be able to move the cursor, rewrite what was printed, set the

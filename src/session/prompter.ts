@@ -1,5 +1,5 @@
 /**
- * Questions on the terminal (contract §1): never asked off a terminal, where
+ * Questions on the terminal (contract §1.1): never asked off a terminal, where
  * the answer is a usage error telling the caller to pass --yes; Ctrl-C at a
  * question is a quiet cancel (exit 130), not a crash. Loaded only when a
  * command asks something.

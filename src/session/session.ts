@@ -15,7 +15,7 @@ import type { Prompter } from './prompter.js';
 import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 import type { ChangeGate } from '../audit/stamp.js';
 
-/** What names one profile's host and tokens in the environment (contract §2). */
+/** What names one profile's host and tokens in the environment (contract §5). */
 const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
 
 export interface SessionDeps {
@@ -289,7 +289,7 @@ export class Session {
     return this.messagesInstance;
   }
 
-  /** Contract §1: before a change, name the profile and host it goes to (a read at a terminal too, once several are stored). */
+  /** Contract §1.1: before a change, name the profile and host it goes to (a read at a terminal too, once several are stored). */
   async announceChange(): Promise<void> {
     this.announced = true;
     (await this.messages()).notice(`→ ${await this.school()}`);

@@ -1,5 +1,5 @@
 /**
- * csv (contract §3): what `-o csv --csv-raw` writes, an RFC 4180 parser reads
+ * csv (contract §3.1): what `-o csv --csv-raw` writes, an RFC 4180 parser reads
  * back as the same records, for any Unicode, quotes, commas and CR/LF; and the
  * formula guard of the default mode.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract §5: every value placed in a URL path is one percent-encoded
+ * Contract §1.3: every value placed in a URL path is one percent-encoded
  * segment. For arbitrary Unicode — slashes, dots, `%`, `?`, `#`, `@`,
  * backslashes, whole URLs — the request stays on the base URL's host, has
  * exactly the expected segments, and the last one decodes back to the value.
@@ -109,7 +109,7 @@ describe('segment and apiPath', () => {
 });
 
 describe('parseStudentKey', () => {
-  /** The rules of contract §5, written out independently of the implementation. */
+  /** The rules of contract §1.3, written out independently of the implementation. */
   function expected(input: string): { kind: string; value: string } | 'usage' {
     const raw = input.trim();
     let key: { kind: string; value: string };

@@ -1,5 +1,5 @@
 /**
- * DATE and DURATION (contract §2) over their whole input space: every real
+ * DATE and DURATION (contract §1.2) over their whole input space: every real
  * calendar date of 0001–9999 comes back unchanged, every impossible or
  * non-canonical one is a UsageError; every `n`, `ns`, `nm`, `nh`, `nd` gives
  * its seconds and anything else is a UsageError.

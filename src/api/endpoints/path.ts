@@ -1,6 +1,6 @@
 /**
  * Every value placed in a URL path is one percent-encoded segment (contract
- * §5): `RG/12345` or `../products` can never change which endpoint is called.
+ * §1.3): `RG/12345` or `../products` can never change which endpoint is called.
  */
 import { UsageError } from '../../lib/errors.js';
 

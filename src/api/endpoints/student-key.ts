@@ -1,5 +1,5 @@
 /**
- * STUDENT arguments (contract §5 and §7): `@` → e-mail, `doc:` → document,
+ * STUDENT arguments (contract §1.3): `@` → e-mail, `doc:` → document,
  * `ref:` → reference, a CPF typed with or without punctuation → document,
  * else id.
  */

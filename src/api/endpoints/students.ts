@@ -143,7 +143,7 @@ export function magicLink(api: Api, key: { kind: 'email' | 'id'; value: string }
 }
 
 /**
- * A POST is never resent blindly (contract §6): the transport's one retry
+ * A POST is never resent blindly (contract §7.1): the transport's one retry
  * layer resends it after a failure whose outcome is unknown only when
  * `lookForEffect` finds nothing; when it finds the effect, that is the result.
  */

@@ -1,4 +1,4 @@
-/** Replaces every secret, raw or percent-encoded, with `***` (contract §6). */
+/** Replaces every secret, raw or percent-encoded, with `***` (contract §1.5). */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
   const needles = [...new Set(
     secrets.filter((s): s is string => typeof s === 'string' && s.length > 0)

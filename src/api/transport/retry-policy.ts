@@ -1,5 +1,5 @@
 /**
- * Contract §6: which failures are retried, and how long to wait. Pure, so the
+ * Contract §7.1: which failures are retried, and how long to wait. Pure, so the
  * rules are tested without a clock; `http.ts` hands these lists to undici's
  * RetryHandler (which filters statuses with them before asking us) and asks
  * `retryDecision` about every failure it sees: one retry layer, one budget.

@@ -88,7 +88,7 @@ export class Exchange {
     if (decision === null) return callback(err);
     const again = () => this.again(decision, status, failure.code, () => callback(null));
     if (!decision.checkFirst) return again();
-    // A POST that may have been applied goes again only when a check finds no trace of it (contract §6).
+    // A POST that may have been applied goes again only when a check finds no trace of it (contract §7.1).
     const { alreadyApplied } = this.request;
     if (!alreadyApplied) return callback(err);
     alreadyApplied().then(

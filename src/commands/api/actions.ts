@@ -57,7 +57,7 @@ async function afterChange(session: Session, record: Record<string, unknown>, me
 
 /**
  * Known secrets never print, even inside a body: the report answers with its
- * two tokens in `path` and `next_page_url` (contract §6).
+ * two tokens in `path` and `next_page_url` (contract §1.5).
  */
 function redacted(api: Api, value: unknown): unknown {
   if (typeof value === 'string') return api.redact(value);

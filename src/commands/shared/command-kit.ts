@@ -65,9 +65,9 @@ export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-/** The STUDENT argument of every command (contract §5). */
+/** The STUDENT argument of every command (contract §1.3). */
 export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE';
-/** PRODUCT and COURSE arguments (contract §7). */
+/** PRODUCT and COURSE arguments (contract §1.3). */
 export const PRODUCT_ARGUMENT = 'the product: its id, its title (case and accents ignored) or the start of its title';
 export const COURSE_ARGUMENT = 'the course: its id, its slug, its title (case and accents ignored) or the start of its title';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;

@@ -1,5 +1,5 @@
 /**
- * What every paged list shares (contract §3): the flags `--page`, `--per-page`,
+ * What every paged list shares (contract §3.2): the flags `--page`, `--per-page`,
  * `--all` (and `--limit` where the contract lists it), their validation, and
  * the table-mode footer `Page 1 of 288 (4,312 students). Use --page N or --all.`
  * Printing goes through the run kit (run-kit.ts).

@@ -1,5 +1,5 @@
 /**
- * `members students transfer FROM TO [--delete-source]` (contract §20.8): a
+ * `members students transfer FROM TO [--delete-source]` (contract §10.10): a
  * purchase made under a mistyped e-mail, a student who changed e-mail. Two
  * lookups (each returns the student's subscriptions), the plan
  * (domain/transfer.ts) shown before anything is sent, then, under one audit

@@ -1,6 +1,6 @@
 /**
  * `members subscriptions extend --product P (--days N | --until DATE)
- * [--student S]` (contract §20.7): every subscription of P with access (or
+ * [--student S]` (contract §14.2): every subscription of P with access (or
  * one student's) gets a later expiration. The API has no update, so each is
  * renewed — revoked, then granted again with its accession and the new
  * expiration — through the changes `members sync` applies (bulk engine,

@@ -1,4 +1,4 @@
-/** `members sync` (contract §21): a plan from a file, or a saved plan applied. */
+/** `members sync` (contract §17): a plan from a file, or a saved plan applied. */
 import type { Session } from '../../session/session.js';
 import { syncRequest, type SyncFlags } from './flags.js';
 

@@ -1,5 +1,5 @@
 /**
- * `members sync --file F` (contract §21): read and check every row of the
+ * `members sync --file F` (contract §17): read and check every row of the
  * desired state before any request, resolve its products, read the
  * platform's state once (domain/snapshot.ts), plan (domain/sync/plan.ts),
  * print the plan and its summary, refuse a plan over its revocation caps

@@ -1,5 +1,5 @@
 /**
- * The CSV input of the bulk commands (contract §5): UTF-8 with or without a
+ * The CSV input of the bulk commands (contract §9.2): UTF-8 with or without a
  * BOM, LF, CRLF or CR line ends, RFC 4180 quoting (commas, quotes and line
  * breaks inside quoted fields), parsed by csv-parse. Header names are matched
  * case-insensitively after trimming; unknown or missing columns are usage

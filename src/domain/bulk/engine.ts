@@ -250,7 +250,7 @@ export interface BulkSummary {
   seconds: number;
   interrupted: boolean;
   dryRun: boolean;
-  /** Every failed row failed for a transient reason (429, 5xx, network, timeout): exit 6, not 7 (contract §7). */
+  /** Every failed row failed for a transient reason (429, 5xx, network, timeout): exit 6, not 7 (contract §9.6). */
   transientOnly: boolean;
   /** The run stopped early: rows kept failing transiently one after another. */
   tripped: boolean;

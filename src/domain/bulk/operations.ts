@@ -45,7 +45,7 @@ export type { CsvColumns } from './csv.js';
 /** Every result a row may have; `members sync` adds `restored`, `expiration-changed` and `stale` (a state changed since it was planned). */
 export type BulkResultKind = 'granted' | 'revoked' | 'renewed' | 'created' | 'restored' | 'expiration-changed' | 'skipped' | 'stale' | 'failed';
 
-/** The record printed for each row (contract §5), keys in this order. */
+/** The record printed for each row (contract §9.6), keys in this order. */
 export interface BulkResult {
   line: number;
   student: string;

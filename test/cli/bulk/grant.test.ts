@@ -269,7 +269,7 @@ describe('students grant --file: the run', () => {
     grantPost('s2', 'p1').reply(503, { message: 'Service Unavailable' });
     const file = csvFile(rows('s1,p1,2024-01-01', 's2,p1,2024-01-01'));
     const { code, stdout } = await cli(['students', 'grant', '--file', file, '--retries', '1', '--concurrency', '1', '-o', 'json']);
-    // The only failure is transient (a 503): exit 6, not 7 (contract §7).
+    // The only failure is transient (a 503): exit 6, not 7 (contract §9.6).
     expect(code).toBe(6);
     expect(JSON.parse(stdout)).toEqual([
       {

@@ -289,7 +289,7 @@ describe('links to other origins', () => {
 });
 
 /**
- * Network errors injected into POSTs (contract §6): a POST whose connection is
+ * Network errors injected into POSTs (contract §7.1): a POST whose connection is
  * cut may or may not have been applied, so it goes again only after a check
  * finds no trace of it, and never twice when it was applied.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract §6: secrets never appear in stdout, stderr, logs or error
+ * Contract §1.5: secrets never appear in stdout, stderr, logs or error
  * messages. The built binary runs commands of every kind — reads, changes,
  * bulk runs, the report, `api`, `history`, `auth`, with `--verbose`, with
  * `--out`, and failing with 401, 403, 404, 422 and network errors — against a

@@ -6,7 +6,7 @@ import {
 
 const backoff: Backoff = { baseMs: 100, maxMs: 1_000, maxRetryAfterMs: 5_000, rateLimitBudgetMs: 60_000, random: () => 0 };
 
-/** Contract §6, written out: the lists in the source must say exactly this (a code dropped from them fails here). */
+/** Contract §7.1, written out: the lists in the source must say exactly this (a code dropped from them fails here). */
 const TRANSIENT_CODES = [
   'ECONNRESET', 'ECONNREFUSED', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'ETIMEDOUT',
   'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED',

@@ -1,4 +1,4 @@
-/** PRODUCT and COURSE by name (contract §7): the rules of pick, and what "unknown" offers instead. */
+/** PRODUCT and COURSE by name (contract §1.3): the rules of pick, and what "unknown" offers instead. */
 import { describe, expect, it } from 'vitest';
 import { fold, nearest, pick, UnknownNameError } from '../../../src/domain/names.js';
 import { UsageError } from '../../../src/lib/errors.js';

@@ -1,6 +1,6 @@
 /**
  * `members students grant --file F`, `members students revoke --file F`,
- * `members students import F`: the bulk forms (contract §5). Each returns the
+ * `members students import F`: the bulk forms (contract §9.1). Each returns the
  * run's report, or throws after printing the results and the summary (exit 7
  * when a row failed, 130 when interrupted); `hooks.onFinish` receives the
  * report in every case where something was sent. Each applied row is

@@ -1,6 +1,6 @@
 /**
- * A bulk run (contract §5, bulk forms): read and check EVERY row of the CSV
- * before the first request, confirm as the blast radius asks (contract §1),
+ * A bulk run (contract §9): read and check EVERY row of the CSV
+ * before the first request, confirm as the blast radius asks (contract §9.4),
  * then apply the rows with a bounded pool over the run's one keep-alive
  * connection pool, and print one result per row in INPUT order, then a
  * summary on stderr.
@@ -10,7 +10,7 @@
  * only one small record per row. When stdout is a terminal (and no --out) they
  * are printed at the end instead, so they do not tear the progress bar.
  *
- * Confirmation (contract §1 "confirmations scale with the blast radius" and
+ * Confirmation (contract §1.1 "confirmations scale with the blast radius" and
  * "nothing ever waits for input when stdin is not a TTY"): a run that on a
  * terminal would ask — more than 20 rows (type the row count), or a revoke of
  * any size (y/N up to 20 rows) — needs --yes off a terminal, or when the rows
