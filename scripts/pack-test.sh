@@ -37,7 +37,7 @@ const fs = require('node:fs');
 const [pack] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const paths = pack.files.map((file) => file.path);
 const allowed = [
-  /^package\.json$/, /^README\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
+  /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
   /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/, /^man\/members\.1$/,
 ];
 const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
