@@ -33,12 +33,48 @@ const CACHE_PREFIX = 'code-cache-';
  * in the user's cache directory; the file name carries what would make it
  * stale, and V8 refuses a cache of another version or other flags anyway.
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off.
+ * The bundles the program requires beside it (SIDE_BUNDLES) get caches of
+ * their own, saved with the program's.
  * `describe()` says what became of it (MEMBERS_DEBUG=1, bin/members.js).
  */
 function loadProgram(file, argv) {
+  const kind = isHelpRun(argv) ? '-help' : isMcpRun(argv) ? '-mcp' : '';
+  const sides = [];
+  const base = createRequire(file);
+  // The bundle's own require, but for the bundles beside it that have a cache of their own.
+  const bundleRequire = Object.assign((id) => {
+    const side = SIDE_BUNDLES[id];
+    if (side === undefined) return base(id);
+    if (side.loaded === undefined) {
+      side.loaded = compileCached(join(dirname(file), id.slice(2)), { prefix: side.prefix, kind: '' }, base);
+      sides.push(side.loaded);
+    }
+    return side.loaded.exports;
+  }, base);
+  const program = compileCached(file, { prefix: CACHE_PREFIX, kind }, bundleRequire);
+  if (program.place.refused) tellOnce(program.place.refused, program.exports.firstTimeTold);
+  return {
+    exports: program.exports,
+    save() {
+      for (const compiled of [program, ...sides]) compiled.save(program.exports.writeFileAtomically);
+    },
+    describe: () => [program, ...sides].map((compiled) => compiled.describe()).join('\ndebug: '),
+  };
+}
+
+/*
+ * The bundles the program requires beside dist/main.cjs that are worth a
+ * cache of their own: the MCP SDK (scripts/build/mcp-sdk-apart.mjs), ~440 KB
+ * that `members mcp` compiled at every start (~20 ms, docs/performance.md).
+ * Its own prefix: each bundle removes only its own older builds' caches.
+ */
+const SIDE_BUNDLES = { './mcp-sdk.cjs': { prefix: 'mcp-sdk-cache-' } };
+
+/** One CommonJS bundle compiled with its code cache (`prefix`, `kind`: its file name), run with `require`. */
+function compileCached(file, { prefix, kind }, require) {
   // Pure ASCII (scripts/build.mjs checks): latin1 reads it without decoding UTF-8, ~5 ms sooner.
   const source = readFileSync(file, 'latin1');
-  const place = cachePlace(source, argv);
+  const place = cachePlace(source, prefix, kind);
   const cache = place.path === undefined ? undefined : readCodeCache(place);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -46,13 +82,13 @@ function loadProgram(file, argv) {
     // No importModuleDynamically: the bundle holds no import() (scripts/build.mjs says why).
   });
   const bundle = { exports: {} };
-  script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
-  if (place.refused) tellOnce(place.refused, bundle.exports.firstTimeTold);
+  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file));
   let outcome = place.refused ? `not used: ${place.refused.why}`
     : place.path === undefined ? place.off : cache === undefined ? 'none read' : script.cachedDataRejected ? 'refused by V8' : 'used';
   return {
     exports: bundle.exports,
-    save() {
+    place,
+    save(writeFileAtomically) {
       if (place.path === undefined) return;
       const weight = runWeight();
       // Rewritten only when V8 refused it or this run went further than the one that wrote it.
@@ -61,8 +97,8 @@ function loadProgram(file, argv) {
       const header = Buffer.alloc(CACHE_DATA_START);
       header.write(CACHE_HEADER);
       header.writeUInt32LE(weight, CACHE_HEADER.length);
-      if (saveCodeCache(place.path, Buffer.concat([header, data]), bundle.exports.writeFileAtomically)) outcome += ', written';
-      removeOtherBuilds(dirname(place.path), place.buildId);
+      if (saveCodeCache(place.path, Buffer.concat([header, data]), writeFileAtomically)) outcome += ', written';
+      removeOtherBuilds(dirname(place.path), prefix, place.buildId);
     },
     describe: () => ['code cache', place.path ?? place.dir, outcome].filter(Boolean).join(': '),
   };
@@ -97,7 +133,7 @@ function readCodeCache(place) {
  * build id); else `off`, why there is none, or `refused`, the directory that
  * may not be trusted and what to tell the user.
  */
-function cachePlace(source, argv) {
+function cachePlace(source, prefix, kind) {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return { off: 'off (NODE_DISABLE_COMPILE_CACHE)' };
   const env = process.env;
   const base = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache'));
@@ -119,11 +155,7 @@ function cachePlace(source, argv) {
       refused: { path: dir, why: `the directory ${problem}`, text: `the code cache directory ${dir} ${problem}, who could put code in it that members would run: members runs without it; ${fix}` },
     };
   }
-  // Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms. So does
-  // `members mcp`: its runs hold the MCP SDK's bytecode too, so they weigh more than any command's, and the
-  // cache they wrote (the functions the tools used, not a table's) would never be replaced by a command's.
-  const kind = isHelpRun(argv) ? '-help' : isMcpRun(argv) ? '-mcp' : '';
-  return { path: join(dir, `${CACHE_PREFIX}${buildId}-${process.version}-${process.arch}${kind}.bin`), dir, buildId };
+  return { path: join(dir, `${prefix}${buildId}-${process.version}-${process.arch}${kind}.bin`), dir, buildId };
 }
 
 /*
@@ -150,6 +182,12 @@ function tellOnce(refused, firstTimeTold) {
   if (firstTimeTold(process.env, `code cache refused: ${refused.path}`)) process.stderr.write(`warning: ${refused.text} (said once)\n`);
 }
 
+/*
+ * Help gets a cache of its own: deserializing the larger cache of an API run cost --help 3-4 ms. So does
+ * `members mcp`: its runs hold the MCP SDK's bytecode too, so they weigh more than any command's, and the
+ * cache they wrote (the functions the tools used, not a table's) would never be replaced by a command's.
+ */
+
 /** `members mcp`, whatever global options come first (a word `mcp` elsewhere only picks another cache). */
 function isMcpRun(args) {
   const end = args.indexOf('--');
@@ -170,11 +208,11 @@ function isHelpRun(args) {
  */
 const OTHER_BUILD_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-function removeOtherBuilds(dir, buildId) {
+function removeOtherBuilds(dir, prefix, buildId) {
   try {
     const node = `-${process.version}-${process.arch}`;
     for (const name of readdirSync(dir)) {
-      if (!name.startsWith(CACHE_PREFIX) || !name.includes(node) || name.startsWith(`${CACHE_PREFIX}${buildId}-`)) continue;
+      if (!name.startsWith(prefix) || !name.includes(node) || name.startsWith(`${prefix}${buildId}-`)) continue;
       const path = join(dir, name);
       if (Date.now() - statSync(path).mtimeMs > OTHER_BUILD_KEPT_MS) rmSync(path, { force: true });
     }

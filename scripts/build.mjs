@@ -65,13 +65,16 @@ await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dis
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 
-// The code cache of bin/members.js is keyed by this: V8 itself only checks the source's length.
-const bundle = await readFile(new URL('../dist/main.cjs', import.meta.url), 'utf8');
-// bin/members.js reads the bundle as latin1, 4x faster than decoding UTF-8 (~5 ms of every run):
-// esbuild's default charset escapes everything outside ASCII, and this keeps it so.
-if (!/^[\x20-\x7e\t\n\r]*$/.test(bundle)) throw new Error('dist/main.cjs holds characters outside ASCII; bin/members.js reads it as latin1');
-const buildId = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-await writeFile(new URL('../dist/main.cjs', import.meta.url), `${bundle}// build-id: ${buildId}\n`);
+// The code caches of bin/members.js (the program's, and the MCP SDK's: bin/code-cache.js) are keyed by this:
+// V8 itself only checks the source's length.
+for (const name of ['main.cjs', 'mcp-sdk.cjs']) {
+  const bundle = await readFile(new URL(`../dist/${name}`, import.meta.url), 'utf8');
+  // bin/members.js reads the bundle as latin1, 4x faster than decoding UTF-8 (~5 ms of every run):
+  // esbuild's default charset escapes everything outside ASCII, and this keeps it so.
+  if (!/^[\x20-\x7e\t\n\r]*$/.test(bundle)) throw new Error(`dist/${name} holds characters outside ASCII; bin/members.js reads it as latin1`);
+  const buildId = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+  await writeFile(new URL(`../dist/${name}`, import.meta.url), `${bundle}// build-id: ${buildId}\n`);
+}
 
 /*
  * `members --help` at the width of a pipe (80 columns), rendered by the

@@ -12,15 +12,26 @@ import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 
 const sandbox = useSandboxProcess(['--students', '3']);
 
-/** Runs members with a preload that writes the Node modules the process loaded, and the files it required, as it exits. */
+/**
+ * Runs members with a preload that writes, as it exits, the Node modules the process loaded and the files it
+ * loaded code from: those it required, and the bundles bin compiles itself (bin/code-cache.js reads them with
+ * fs.readFileSync, which the preload watches: none of them is in require.cache).
+ */
 async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cache-')): Promise<{ stdout: string; stderr: string; modules: string[]; files: string[] }> {
   const dir = tempDir('members-load-');
   const preload = join(dir, 'record.cjs');
   const list = join(dir, 'modules.txt');
   const files = join(dir, 'files.txt');
-  writeFileSync(preload, `process.on('exit', () => {
-  require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n'));
-  require('node:fs').writeFileSync(${JSON.stringify(files)}, Object.keys(require.cache).join('\\n'));
+  writeFileSync(preload, `const fs = require('node:fs');
+const read = [];
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && file.endsWith('.cjs')) read.push(file);
+  return readFileSync.call(this, file, ...rest);
+};
+process.on('exit', () => {
+  fs.writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n'));
+  fs.writeFileSync(${JSON.stringify(files)}, [...Object.keys(require.cache), ...read].join('\\n'));
 });\n`);
   const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require ${preload}` } });
   expect(result.code).toBe(0);
@@ -37,7 +48,8 @@ describe('one GET', () => {
       const { stdout, stderr, modules, files } = await modulesLoadedBy(['students', 'get', id, '-o', 'json'], cacheHome);
       expect(stderr).toBe('');
       expect(JSON.parse(stdout).id).toBe(id);
-      // The MCP SDK is a bundle of its own, which `members mcp` alone requires.
+      // The MCP SDK is a bundle of its own, which `members mcp` alone loads.
+      expect(files.filter((file) => file.endsWith('main.cjs'))).toHaveLength(1);
       expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toEqual([]);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
@@ -47,7 +59,7 @@ describe('one GET', () => {
     }
   });
 
-  it('leaves the MCP SDK to `members mcp`: main.cjs holds none of it, and mcp requires its bundle', async () => {
+  it('leaves the MCP SDK to `members mcp`: main.cjs holds none of it, and mcp loads its bundle', async () => {
     const bundle = readFileSync(new URL('../../dist/main.cjs', import.meta.url), 'latin1');
     expect(bundle).not.toContain('node_modules/@modelcontextprotocol/');
     const { stdout, files } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);

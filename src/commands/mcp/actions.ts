@@ -5,7 +5,6 @@ import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { changes, type McpSettings, type Tool } from './tool.js';
 import { READ_TOOLS } from './tools/read.js';
-import { WRITE_TOOLS } from './tools/write.js';
 import { MCP_TOOLS_VIEW } from './view.js';
 
 export interface McpFlags {
@@ -24,12 +23,17 @@ export function mcpSettings(flags: McpFlags): McpSettings {
   };
 }
 
-/** Read-only unless --allow-writes: without it, no tool that changes anything is even listed. */
-export const toolsFor = (settings: McpSettings): readonly Tool[] => (settings.allowWrites ? [...READ_TOOLS, ...WRITE_TOOLS] : READ_TOOLS);
+/**
+ * Read-only unless --allow-writes: without it, no tool that changes anything is even listed,
+ * nor loaded (the change record and its crypto: ~20 ms of a read-only server's start).
+ */
+export async function toolsFor(settings: McpSettings): Promise<readonly Tool[]> {
+  return settings.allowWrites ? [...READ_TOOLS, ...(await import('./tools/write.js')).WRITE_TOOLS] : READ_TOOLS;
+}
 
 export async function mcp(session: Session, flags: McpFlags): Promise<void> {
   const settings = mcpSettings(flags);
-  const tools = toolsFor(settings);
+  const tools = await toolsFor(settings);
   // The profile must reach its server: a base URL and a token, checked before a client connects (exit 2, exit 3).
   await session.api();
   const { createServer, serve } = await import('./server.js');

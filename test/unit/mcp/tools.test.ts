@@ -17,7 +17,8 @@ import { mockApi } from '../../helpers/mock-api.js';
 
 const { api, pool } = mockApi();
 const SETTINGS = mcpSettings({ maxRows: '50', allowWrites: true });
-const named = (name: string) => toolsFor(SETTINGS).find((tool) => tool.name === name) as Tool;
+const ALL_TOOLS = await toolsFor(SETTINGS);
+const named = (name: string) => ALL_TOOLS.find((tool) => tool.name === name) as Tool;
 
 const MARIA = { id: 's1', first_name: 'Maria', last_name: 'Souza', email: 'maria@example.com' };
 const page = (data: unknown[]) => ({ data, meta: { current_page: 1, last_page: 1, per_page: 100, total: data.length } });
@@ -53,10 +54,10 @@ function readsBeforeGrant() {
 }
 
 describe('the tool list', () => {
-  it('holds no tool that changes anything without --allow-writes, and annotates every change', () => {
-    const readOnly = toolsFor(mcpSettings({ maxRows: '50' }));
+  it('holds no tool that changes anything without --allow-writes, and annotates every change', async () => {
+    const readOnly = await toolsFor(mcpSettings({ maxRows: '50' }));
     expect(readOnly.every((tool) => tool.annotations.readOnlyHint)).toBe(true);
-    const all = toolsFor(SETTINGS);
+    const all = ALL_TOOLS;
     expect(all.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual(['grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link', 'undo_change']);
     // No tool takes an argument that could stand for the person's answer.
     for (const tool of all) expect(Object.keys(tool.input.shape).filter((key) => /confirm|reason|yes|approve/i.test(key))).toEqual([]);
