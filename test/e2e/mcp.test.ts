@@ -6,17 +6,19 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, run, sandboxGet, useSandboxProcess } from './harness.js';
+import { BIN, run, sandboxGet, tempDir, useSandboxProcess } from './harness.js';
 
 const sandbox = useSandboxProcess(['--students', '40']);
 
 interface Student { id: string; first_name: string; email: string; document: string | null }
 interface Subscription { product_id: string }
 interface Product { id: string; title: string }
-interface ElicitParams { message: string; requestedSchema: { required?: string[] } }
+interface ElicitParams { message: string; requestedSchema: { properties: Record<string, unknown>; required?: string[] } }
 
-type Answer = { action: 'accept'; content: { reason: string } } | { action: 'decline' | 'cancel' };
+type Answer = { action: 'accept'; content: { reason: string; file?: string } } | { action: 'decline' | 'cancel' };
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -211,6 +213,34 @@ describe('members mcp --allow-writes: changes confirmed by a person', () => {
     const records = (await historyJson()).filter((record) => record.action === 'magic-link');
     expect(records.at(0)).toMatchObject({ student_id: student.id, expire_in: 1800, via: 'mcp', client: 'e2e-desk 1.0.0', reason: 'ticket 77: cannot log in' });
     expect(JSON.stringify(records)).not.toContain(url);
+  });
+
+  it('writes a magic link to the file the person names in the form (0600), never to a tool result; a relative path creates nothing', async () => {
+    const student = await firstStudent();
+    const file = join(tempDir('members-mcp-link-'), 'link.txt');
+    let named = 'link.txt';
+    const { client, forms } = await connect(['--allow-writes'], () => ({ action: 'accept', content: { reason: 'ticket 78: new phone', file: named } }));
+    const before = (await historyJson()).filter((record) => record.action === 'magic-link').length;
+    const refused = await client.callTool({ name: 'magic_link', arguments: { student: student.id } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('must be a full path');
+    expect((await historyJson()).filter((record) => record.action === 'magic-link')).toHaveLength(before);
+
+    named = file;
+    const result = await client.callTool({ name: 'magic_link', arguments: { student: student.id } });
+    expect(result.isError).toBeFalsy();
+    // The field is the person's, in the confirmation form: no tool argument names a file.
+    expect(Object.keys(forms[1]?.requestedSchema.properties ?? {})).toEqual(['reason', 'file']);
+    const magicLink = (await client.listTools()).tools.find((tool) => tool.name === 'magic_link');
+    expect(Object.keys((magicLink?.inputSchema as { properties: object }).properties)).toEqual(['student', 'expire_in']);
+    expect(forms).toHaveLength(2);
+    const url = /^(https?:\/\/\S+)\n$/.exec(readFileSync(file, 'utf8'))?.[1];
+    expect(url).toBeDefined();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    for (const answer of [refused, result]) expect(JSON.stringify(answer)).not.toMatch(/https?:\/\//);
+    expect(forms.map((form) => form.message).join('\n')).not.toContain(url);
+    expect(result.structuredContent).toMatchObject({ student_id: student.id, delivered_to: 'a file the person named in the form' });
+    expect((await historyJson()).filter((record) => record.action === 'magic-link')).toHaveLength(before + 1);
   });
 
   it('undoes a grant it made once the person confirms, recorded as an undo via mcp', async () => {

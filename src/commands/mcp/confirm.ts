@@ -9,7 +9,7 @@ import { CliError, ExitCode } from '../../lib/errors.js';
 import { printable } from '../../output/sanitize.js';
 import { maskText } from './mask.js';
 import type { McpServer, ServerContext } from './sdk.js';
-import type { Confirmation, McpSettings } from './tool.js';
+import type { Confirmation, Confirmed, McpSettings } from './tool.js';
 
 /** Nothing was changed: the person said no, or could not be asked. */
 export class NotConfirmedError extends CliError {
@@ -33,19 +33,21 @@ export function confirmer(server: McpServer, ctx: ServerContext, settings: Pick<
   const canAsk = () => server.server.getClientCapabilities()?.elicitation !== undefined;
   const text = (message: string) => printable(settings.showPersonalData ? message : maskText(message));
   return {
-    async confirm(confirmation: Confirmation): Promise<string> {
+    async confirm(confirmation: Confirmation): Promise<Confirmed> {
       if (!canAsk()) throw new NotConfirmedError(NO_ELICITATION);
+      const file = confirmation.file && { type: 'string', ...confirmation.file } as const;
       const answer = await ctx.mcpReq.elicitInput({
         mode: 'form',
         message: `${text(confirmation.message)}\n\nConfirm only if you, not the assistant, want this change. Give the reason to make it; decline to change nothing.`,
-        requestedSchema: { type: 'object', properties: { reason: REASON_FIELD }, required: ['reason'] },
+        requestedSchema: { type: 'object', properties: { reason: REASON_FIELD, ...(file && { file }) }, required: ['reason'] },
       });
       if (answer.action !== 'accept') {
         throw new NotConfirmedError(`the person ${answer.action === 'decline' ? 'declined' : 'cancelled'} the change in the confirmation form: nothing was changed`);
       }
       const reason = typeof answer.content?.reason === 'string' ? answer.content.reason.trim() : '';
       if (reason === '') throw new NotConfirmedError('the confirmation form came back without a reason: nothing was changed');
-      return reason;
+      const named = confirmation.file && typeof answer.content?.file === 'string' ? answer.content.file.trim() : '';
+      return named === '' ? { reason } : { reason, file: named };
     },
     /** For the person's eyes: a form with nothing to fill in, whose message the tool's answer never holds. */
     async showPerson(message: string): Promise<void> {

@@ -27,9 +27,10 @@ Changes: without --allow-writes no tool that changes anything is listed. With
 it, each change is shown to the person in a form of the client (MCP
 elicitation: the student, the product and the dates by name) and needs their
 reason; a client without forms is refused, and no argument lets the model
-confirm. A magic link is shown to the person in a second form, never to the
-model. Every change is recorded with via mcp, the client's name and the
-reason (members history).
+confirm. A magic link never reaches the model: a second form shows it to the
+person, or it is written (0600) to a file they name in the confirmation form.
+Every change is recorded with via mcp, the client's name and the reason
+(members history).
 
 Personal data (LGPD): tool answers go to the assistant's model, usually a
 service outside your company. By default e-mails (m***@gmail.com), CPFs

@@ -21,6 +21,14 @@ export interface McpSettings {
 export interface Confirmation {
   /** What will change, by name: the student, the product, the dates. */
   message: string;
+  /** A file the person may name in the same form (a field of theirs: no tool argument can), and what it is for. */
+  file?: { title: string; description: string };
+}
+
+/** The person's answer to a confirmation: the reason, and the file they named, if asked and given. */
+export interface Confirmed {
+  reason: string;
+  file?: string;
 }
 
 export interface ToolContext {
@@ -29,10 +37,10 @@ export interface ToolContext {
   api(): Promise<Api>;
   /**
    * Asks the person, through the client's form (MCP elicitation), to confirm
-   * a change and give its reason; resolves to that reason. Throws, and so
+   * a change and give its reason; resolves to their answer. Throws, and so
    * nothing is sent, when they decline or the client cannot ask.
    */
-  confirm(confirmation: Confirmation): Promise<string>;
+  confirm(confirmation: Confirmation): Promise<Confirmed>;
   /** Shows the person a message through the client's form, outside the tool's answer (a magic link). */
   showPerson(message: string): Promise<void>;
   /** The assistant's client as it named itself (initialize clientInfo): `Claude Desktop 1.2.3`. */

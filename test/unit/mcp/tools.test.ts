@@ -37,9 +37,9 @@ function context(answer: (confirmation: Confirmation) => Promise<string>): { con
     asked,
     context: {
       session, settings: SETTINGS, api: async () => client, client: () => 'Claude Desktop 1.2.3',
-      confirm: (confirmation) => {
+      confirm: async (confirmation) => {
         asked.push(confirmation);
-        return answer(confirmation);
+        return { reason: await answer(confirmation) };
       },
       showPerson: async () => undefined,
     },
@@ -59,8 +59,8 @@ describe('the tool list', () => {
     expect(readOnly.every((tool) => tool.annotations.readOnlyHint)).toBe(true);
     const all = ALL_TOOLS;
     expect(all.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual(['grant_product', 'revoke_product', 'set_score', 'add_score_points', 'magic_link', 'undo_change']);
-    // No tool takes an argument that could stand for the person's answer.
-    for (const tool of all) expect(Object.keys(tool.input.shape).filter((key) => /confirm|reason|yes|approve/i.test(key))).toEqual([]);
+    // No tool takes an argument that could stand for the person's answer, nor name a file (the person does, in the form).
+    for (const tool of all) expect(Object.keys(tool.input.shape).filter((key) => /confirm|reason|yes|approve|file|path/i.test(key))).toEqual([]);
   });
 
   it('refuses a --max-rows that is not a positive count', () => {

@@ -6,6 +6,7 @@
  * dates by name, and a required reason); then sends it, recorded as the
  * commands record it, with `via: mcp`, the client's name and that reason.
  */
+import { isAbsolute, join } from 'node:path';
 import * as z from 'zod';
 import type { Subscription } from '../../../api/endpoints/schemas.js';
 import { openJournal, type Journal } from '../../../audit/journal.js';
@@ -21,9 +22,11 @@ import { applyUndo, planUndo, undoLabel, undoQuestion } from '../../../domain/un
 import { parseDuration } from '../../../lib/values.js';
 import { resolveStudent, studentLabel, type ResolvedStudent } from '../../../domain/resolve.js';
 import { UsageError } from '../../../lib/errors.js';
+import { openAtomicFile, type AtomicFile } from '../../../lib/atomic-file.js';
+import { NotConfirmedError } from '../confirm.js';
 import { productTitlesOf } from '../../shared/product-titles.js';
 import { DATA_NOTE } from '../answer.js';
-import { tool, type Answer, type Tool, type ToolContext } from '../tool.js';
+import { tool, type Answer, type Confirmation, type Confirmed, type Tool, type ToolContext } from '../tool.js';
 import { STUDENT_KEY } from './read.js';
 
 const PRODUCT = 'The product: its id, its title (case and accents ignored) or the start of its title.';
@@ -42,17 +45,24 @@ async function where(context: ToolContext): Promise<string> {
  * record before its request, and this journal refuses to begin one before
  * the person said yes: no path can send a change they did not confirm.
  */
-function personConfirms(context: ToolContext, command: string): { journal: Journal; ask(message: string): Promise<void> } {
+function personConfirms(context: ToolContext, command: string): {
+  journal: Journal; ask(message: string): Promise<void>; askFor(confirmation: Confirmation): Promise<Confirmed>;
+} {
   let opened: Journal | undefined;
   const current = () => {
     if (!opened) throw new Error(`a change (${command}) was about to be sent before the person confirmed it; nothing was sent`);
     return opened;
   };
+  const askFor = async (confirmation: Confirmation) => {
+    const confirmed = await context.confirm(confirmation);
+    opened = await openJournal(context.session, { command, reason: confirmed.reason, via: 'mcp', client: context.client() });
+    return confirmed;
+  };
   return {
     journal: deferred(current),
+    askFor,
     async ask(message) {
-      const reason = await context.confirm({ message });
-      opened = await openJournal(context.session, { command, reason, via: 'mcp', client: context.client() });
+      await askFor({ message });
     },
   };
 }
@@ -187,11 +197,19 @@ const addScoreTool = tool({
   run: ({ student, points }, context) => scoreChange(context, student, 'scores add', (previous) => (previous ?? 0) + points),
 });
 
+/** The magic link form's own field: the person, not the model, may name a file for the link. */
+const LINK_FILE = {
+  title: 'Or write the link to this file',
+  description: 'Optional. A full path on this computer (/… or ~/…): the link is written there, readable only by you, and not shown. '
+    + 'Left empty, the link is shown to you in the next form.',
+};
+
 const magicLinkTool = tool({
   name: 'magic_link',
-  title: 'Create a magic login link, shown to the person',
-  description: 'Create a magic link that logs a student in, for the person at the desk to send. The link is a credential: it is shown to the person '
-    + `in a second form of the client and never comes back to you; the answer says it was shown. ${CONFIRMED} ${DATA_NOTE}`,
+  title: 'Create a magic login link, for the person only',
+  description: 'Create a magic link that logs a student in, for the person at the desk to send. The link is a credential: it never comes back to you. '
+    + 'The person sees it in a second form of the client, or has it written to a file they name in the confirmation form (you cannot choose it); '
+    + `the answer says which. ${CONFIRMED} ${DATA_NOTE}`,
   input: z.object({
     student: z.string().min(1).describe(STUDENT_KEY),
     expire_in: z.string().optional().describe('How long the link works: 30m, 2h, 1d… (default 1h).'),
@@ -201,19 +219,70 @@ const magicLinkTool = tool({
     const expireIn = parseDuration(args.expire_in ?? '1h', 'expire_in');
     const api = await context.api();
     const student = await resolveStudent(api, args.student, { fetch: true });
-    const { journal, ask } = personConfirms(context, 'magic-link');
-    const link = await createMagicLink(api, student.id, expireIn, {
-      journal,
-      beforeChange: async () => ask(`Create a magic link that logs ${who(student)} in, valid ${args.expire_in ?? '1h'}. `
-        + `It will be shown to you in the next form, not to the assistant. On ${await where(context)}.`),
-    });
-    await context.showPerson(`Magic link for ${studentLabel(student)}, valid ${link.expire_in} seconds. Copy it and send it to the student; it logs them in:\n\n${link.url}`);
-    return {
-      summary: `✓ created a magic link for ${studentLabel(student)} and showed it to the person (it is not part of this answer)`,
-      data: { student_id: student.id, expire_in: link.expire_in, shown_to: 'the person, in the client\'s form' },
-    };
+    const { journal, askFor } = personConfirms(context, 'magic-link');
+    let file: AtomicFile | undefined;
+    try {
+      const link = await createMagicLink(api, student.id, expireIn, {
+        journal,
+        beforeChange: async () => {
+          const confirmed = await askFor({
+            message: `Create a magic link that logs ${who(student)} in, valid ${args.expire_in ?? '1h'}. It is shown to you in the next form, `
+              + `or written to the file you name below, never to the assistant. On ${await where(context)}.`,
+            file: LINK_FILE,
+          });
+          // Opened before the link is asked for: a file that cannot be written leaves nothing created.
+          if (confirmed.file !== undefined) file = await openLinkFile(confirmed.file, context.session.io.env);
+        },
+      });
+      const label = studentLabel(student);
+      const named = file !== undefined;
+      const written = file !== undefined && await committed(file, `${link.url}\n`);
+      file = undefined; // committed, or discarded
+      if (written) {
+        return {
+          summary: `✓ created a magic link for ${label} and wrote it to the file the person named (it is not part of this answer)`,
+          data: { student_id: student.id, expire_in: link.expire_in, delivered_to: 'a file the person named in the form' },
+        };
+      }
+      const unwritten = named ? 'It could not be written to the file you named. ' : '';
+      await context.showPerson(`${unwritten}Magic link for ${label}, valid ${link.expire_in} seconds. Copy it and send it to the student; it logs them in:\n\n${link.url}`);
+      return {
+        summary: `✓ created a magic link for ${label} and showed it to the person (it is not part of this answer)`,
+        data: { student_id: student.id, expire_in: link.expire_in, delivered_to: 'the person, in the client\'s form' },
+      };
+    } finally {
+      // The link was not asked for, or the server refused it: the file is left as it was.
+      await file?.discard();
+    }
   },
 });
+
+/**
+ * The file the person named for a link: a full path, since the server's
+ * working directory is wherever the client started it. 0600, replaced in one
+ * step, never through a link placed there (src/lib/atomic-file.ts).
+ */
+async function openLinkFile(named: string, env: Record<string, string | undefined>): Promise<AtomicFile> {
+  const path = named.startsWith('~/') && env.HOME ? join(env.HOME, named.slice(2)) : named;
+  if (!isAbsolute(path)) throw new NotConfirmedError(`the file for the link must be a full path (/… or ~/…), not "${named}": nothing was changed; ask again with one`);
+  try {
+    return await openAtomicFile(path);
+  } catch (error) {
+    throw new NotConfirmedError(`cannot write the link to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was changed; ask again with a file in a folder you can write`);
+  }
+}
+
+/** True once the link is in its file; false (the person is shown it instead) when the disk refused it. */
+async function committed(file: AtomicFile, text: string): Promise<boolean> {
+  try {
+    file.write(text);
+    await file.commit();
+    return true;
+  } catch {
+    await file.discard();
+    return false;
+  }
+}
 
 const undoTool = tool({
   name: 'undo_change',
