@@ -3,6 +3,7 @@
  * and lazy access to settings, the API, output and prompts. Nothing heavy is
  * loaded until an action asks for it, so `--help` never pays for undici.
  */
+import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { quitAtOnce, type Io, type GlobalOptions } from '../lib/io.js';
 import type { Api } from '../api/client.js';
@@ -22,7 +23,15 @@ export interface SessionDeps {
   io: Io;
   /** Tests inject an undici MockAgent. */
   dispatcher?: Dispatcher;
+  /**
+   * A fresh program whose commands run in the sessions `session` makes
+   * (program.ts buildProgram): `members each` runs a command per row with it.
+   */
+  newProgram?(io: Io, session: SessionFactory): Command;
 }
+
+/** How a command's session is made from its global options (parsed, and as commander gave them). */
+export type SessionFactory = (options: GlobalOptions, raw: Record<string, unknown>) => Session;
 
 export class Session {
   readonly io: Io;
@@ -45,6 +54,12 @@ export class Session {
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
+  }
+
+  /** A fresh program running its commands in sessions `session` makes; see SessionDeps.newProgram. */
+  newProgram(io: Io, session: SessionFactory): Command {
+    if (!this.deps.newProgram) throw new Error('this session cannot build a program');
+    return this.deps.newProgram(io, session);
   }
 
   get version(): string {

@@ -166,6 +166,8 @@ export interface CsvOptions {
   ignoreExtra?: boolean;
   /** Told how the header was read as soon as it is, before any row. */
   onHeader?: (reading: HeaderReading) => void;
+  /** `members each`: every column is read under its own header, as written (none is required, none unknown). */
+  anyColumns?: boolean;
 }
 
 /** How the header was read: each column as written in the file, and the bulk column it was read as (none: ignored). */
@@ -174,7 +176,7 @@ export interface HeaderReading {
 }
 
 /** A header as people type it: case, accents, spaces, `-`, `_` and `.` do not count (`E-mail`, `Data da compra`, `student.email`). */
-const headerKey = (name: string) => fold(name).replace(/[\s_.-]/g, '');
+export const headerKey = (name: string) => fold(name).replace(/[\s_.-]/g, '');
 
 /**
  * Other names of the bulk columns, by headerKey: what members itself exports
@@ -198,6 +200,7 @@ const ALIAS_RANK = new Map(Object.keys(HEADER_ALIASES).map((key, index) => [key,
  * missing required columns are usage errors naming them.
  */
 function readHeader(fields: string[], columns: CsvColumns, source: string, options: CsvOptions): { names: Array<string | undefined>; reading: HeaderReading } {
+  if (options.anyColumns) return { names: fields, reading: { columns: fields.map((header) => ({ header, as: header })) } };
   const allowed: readonly string[] = [...columns.required, ...columns.optional];
   const exact = new Map(allowed.map((name) => [headerKey(name), name]));
   const claims = fields.map((field) => {
