@@ -206,7 +206,9 @@ function outputFormat(raw: Record<string, unknown>): OutputFormat {
     const named = (OUTPUT_FORMATS as readonly string[]).includes(extension) ? `, or use -o ${extension}` : '';
     throw new UsageError(`-o xlsx writes a workbook, but --out ${raw.out as string} is named .${extension}: name the file .xlsx${named}`);
   }
-  return output ?? (workbook ? 'xlsx' : 'table');
+  // Without -o, a file named .csv, .json or .ndjson is written in that format (a text table would not open as one).
+  const byExtension = (['csv', 'json', 'ndjson', 'xlsx'] as const).find((format) => format === extension);
+  return output ?? byExtension ?? 'table';
 }
 
 /** MEMBERS_CSV_DIALECT sets a desk's spreadsheet once; it applies only where the output is csv. */

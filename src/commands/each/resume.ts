@@ -4,7 +4,10 @@
  * bytes. Its run ids are kept under that key (`each-runs/KEY.json` in the
  * config directory) until every row of the file is done; a run of the same
  * command on the same file then leaves out the rows the record shows done
- * by those runs, and those whose change is still in flight. The record
+ * by those runs, and those whose change is still in flight. A change whose
+ * outcome cannot be checked on the server (a magic link sent as the run was
+ * killed) is run again: a second link is harmless, a missing one is not,
+ * and the first was printed nowhere. The record
  * itself (audit/journal.ts, each row's change with its run id and line) is
  * the truth; this file only names the runs to look in.
  */
@@ -17,7 +20,7 @@ import { listIntents } from '../../audit/intents.js';
 /** A row an earlier run of the same command did (or may have: its change is in flight, or cannot be checked). */
 export interface DoneRow {
   runId: string;
-  /** The change's result (`created`, `updated`…), `unknown` when it cannot be checked, `in flight`. */
+  /** The change's result (`created`, `updated`…), or `in flight`. */
   result: string;
 }
 
@@ -59,7 +62,7 @@ export async function doneRows(dir: string, runs: readonly string[]): Promise<Ma
   const wanted = new Set(runs);
   for await (const record of readAudit(dir)) {
     if (record.action === 'bulk' || record.run_id === undefined || record.line === undefined || !wanted.has(record.run_id)) continue;
-    if (record.result === 'not applied') continue;
+    if (record.result === 'not applied' || record.result === 'unknown') continue;
     done.set(record.line, { runId: record.run_id, result: record.result });
   }
   for (const { intent } of listIntents(dir)) {

@@ -225,9 +225,7 @@ function resultsInOrder(rows: readonly CheckedRow[], outcomes: ReadonlyMap<numbe
     if (outcome) return [outcome];
     const earlier = done.get(row.line);
     if (!earlier) return [];
-    const how = earlier.result === 'in flight' ? 'its change from run ID is still in flight (checked by the next command)'
-      : earlier.result === 'unknown' ? 'begun by run ID, which was killed before the answer (it cannot be checked on the server)'
-        : 'done by run ID';
+    const how = earlier.result === 'in flight' ? 'its change from run ID is still in flight (checked by the next command)' : 'done by run ID';
     return [{ row, result: 'skipped', message: how.replace('ID', earlier.runId), fields: {} }];
   });
 }
