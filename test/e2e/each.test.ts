@@ -173,7 +173,8 @@ describe.each([
     const canary = await members(env, ['each', file, '--yes', '--first', '2', '-o', 'json', '--', 'scores', 'set', '{E-mail}', '{Pontos}']);
     expect(canary.code, canary.stderr).toBe(0);
     expect((JSON.parse(canary.stdout) as unknown[]).length).toBe(2);
-    expect(canary.stderr).toContain('3 not run: --first 2');
+    expect(canary.stderr).toContain('2 of 5 rows: 2 done, 0 skipped, 0 failed');
+    expect(canary.stderr).toContain('3 not run: --first 2; run the same command again for the rest');
     const rest = await members(env, ['each', file, '--yes', '-o', 'json', '--', 'scores', 'set', '{E-mail}', '{Pontos}']);
     expect(rest.code, rest.stderr).toBe(0);
     expect((JSON.parse(rest.stdout) as Array<{ result: string }>).map((row) => row.result)).toEqual(['skipped', 'skipped', 'done', 'done', 'done']);

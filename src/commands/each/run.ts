@@ -136,10 +136,11 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const runId = await journal?.finish({ counts, interrupted });
   const notes = [
     runId ? `run ${runId}: members undo ${runId}` : '',
-    left > 0 && !interrupted ? `${left} not run: --first ${options.first ?? ''}; run again without it for the rest` : '',
+    left > 0 && !interrupted ? `${left} not run: ${counts.failed > 0 && options.halt !== 'never' ? `--halt ${options.halt} after a failed row` : `--first ${options.first}`}; run the same command again for the rest` : '',
     interrupted ? 'interrupted' : '',
   ].filter(Boolean);
-  messages.notice(`${plural(checked.length, 'row')}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+  const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
+  messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   if (left === 0 && counts.failed === 0 && !interrupted) forgetRuns(dir, key);
 
   if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);
