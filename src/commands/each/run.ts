@@ -30,6 +30,7 @@ import { monotonicMs } from '../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../output/view.js';
 import type { Session } from '../../session/session.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../shared/bulk/run.js';
+import { refuseOutputOverInput } from '../shared/input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
 import type { RowKind } from './policy.js';
@@ -74,6 +75,7 @@ interface Outcome {
 export async function runEach(session: Session, options: EachOptions): Promise<void> {
   const messages = await session.messages();
   const source = options.file === '-' ? 'stdin' : options.file;
+  refuseOutputOverInput(session.io.cwd, options.file, [['--out', session.globals.out]]);
   if (options.file === '-' && session.io.stdin.isTTY) messages.notice('Reading the rows from the terminal; end them with Ctrl-D…');
   const input = await readCsvSource(session.io, options.file);
   const { headers, rows: all } = await readRows(input, source);

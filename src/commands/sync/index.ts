@@ -16,6 +16,7 @@ export const registerSync = registration('Everyday:', (program, runner) => {
     .option('--plan-out <plan.json>', 'write the plan to a file and change nothing; apply it later with --apply')
     .option('--apply <plan.json>', 'apply a plan written by --plan-out, each change checked against the state it was planned from')
     .option('--include-status-changes', 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)')
+    .option('--ignore-extra-columns', 'leave out the columns of the file that are no sync column (Nome, Valor…), listing them, instead of refusing the file')
     .option('--concurrency <n>', 'changes in flight at once, 1–32 (default 4)')
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(

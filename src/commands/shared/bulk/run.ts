@@ -48,6 +48,7 @@ import { bulkResultView } from '../views/bulk.js';
 import { describeHeader, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import { openRun } from '../../../audit/journal.js';
+import { refuseOutputOverInput } from '../input-output.js';
 
 export type { BulkSummary } from '../../../domain/bulk/engine.js';
 
@@ -106,6 +107,7 @@ export async function runBulk<Plan>(
   const view = bulkResultView(op);
   if (globals.fields) assertKnownFields(SAMPLE_RESULT, globals.fields, view);
   const source = options.file === '-' ? 'stdin' : options.file;
+  refuseOutputOverInput(io.cwd, options.file, [['--out', globals.out]]);
   const messages = await session.messages();
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
   const input = await readCsvSource(io, options.file);
