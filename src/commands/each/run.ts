@@ -23,7 +23,7 @@ import { plural } from '../../lib/values.js';
 import { quitAtOnce } from '../../lib/io.js';
 import { auditBaseUrl } from '../../audit/stamp.js';
 import { openRun, type RunJournal } from '../../audit/journal.js';
-import { readCsvRows, readCsvSource, type CsvInput } from '../../domain/bulk/csv.js';
+import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../domain/bulk/csv.js';
 import { runPool } from '../../domain/bulk/pool.js';
 import { shareLookups } from '../../domain/resolve.js';
 import { monotonicMs } from '../../lib/time/monotonic.js';
@@ -78,7 +78,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   refuseOutputOverInput(session.io.cwd, options.file, [['--out', session.globals.out]]);
   if (options.file === '-' && session.io.stdin.isTTY) messages.notice('Reading the rows from the terminal; end them with Ctrl-D…');
   const input = await readCsvSource(session.io, options.file);
-  const { headers, rows: all } = await readRows(input, source);
+  const { headers, rows: all } = await readRows(input, source, (text) => messages.notice(text));
   const rows = options.onlyFailed ? onlyFailed(all, headers, source) : all;
   if (options.maxRows !== undefined && rows.length > options.maxRows) {
     throw new UsageError(`${source} has ${plural(rows.length, 'row')}, more than --max-rows ${options.maxRows}; nothing was sent`);
@@ -151,9 +151,9 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   }
 }
 
-async function readRows(input: CsvInput, source: string): Promise<{ headers: string[]; rows: InputRow[] }> {
+async function readRows(input: CsvInput, source: string, notice: (text: string) => void): Promise<{ headers: string[]; rows: InputRow[] }> {
   const rows: InputRow[] = [];
-  const reading = await readCsvRows(input, { required: [], optional: [] }, source, (row) => void rows.push(row), { anyColumns: true });
+  const reading = await readCsvRows(input, { required: [], optional: [] }, source, (row) => void rows.push(row), { anyColumns: true, onRepeatedHeader: tellRepeatedHeaders(source, notice) });
   return { headers: reading.columns.map((column) => column.header), rows };
 }
 

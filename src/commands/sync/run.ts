@@ -11,8 +11,8 @@
 import { DriftError, RevokeCapError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { Api } from '../../api/client.js';
-import { RunPlanner, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
-import { describeHeader, readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
+import { RunPlanner, collapsedNotice, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
+import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
 import { productTitles, resolveProduct } from '../../domain/names.js';
 import { capMessage, overCap, planSummary, planSync, type SyncPlan } from '../../domain/sync/plan.js';
 import { planRecord } from '../../domain/sync/records.js';
@@ -102,6 +102,7 @@ async function readRows(session: Session, request: FileSync, source: string, mes
     planner.add(row);
   }, {
     ignoreExtra: request.ignoreExtra,
+    onRepeatedHeader: tellRepeatedHeaders(source, (notice) => messages.notice(notice)),
     // Which column was read as what, and which were left out (--ignore-extra-columns), before any row's error.
     onHeader: (header) => {
       const described = describeHeader(header, source);
@@ -109,6 +110,8 @@ async function readRows(session: Session, request: FileSync, source: string, mes
     },
   });
   const offline = planner.done();
+  const collapsed = collapsedNotice(offline);
+  if (collapsed) messages.notice(collapsed);
   refuseEmpty(offline.rows.length, source);
   refuseInvalid(offline, source, 'nothing was sent', messages);
   return offline;

@@ -34,7 +34,7 @@ import type { Api } from '../../../api/client.js';
 import { chooseReads, type BulkReads } from '../../../domain/bulk/reads.js';
 import type { StrategyChoice } from '../../../domain/read-plan.js';
 import {
-  RunPlanner, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+  RunPlanner, collapsedNotice, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../../domain/bulk/engine.js';
 import { readsProductList, resolveProduct, type Named } from '../../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome, RowContext } from '../../../domain/bulk/operations.js';
@@ -45,7 +45,7 @@ import type { Session } from '../../../session/session.js';
 import { plural } from '../../../lib/values.js';
 import { quitAtOnce } from '../../../lib/io.js';
 import { bulkResultView } from '../views/bulk.js';
-import { describeHeader, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
+import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import { openRun } from '../../../audit/journal.js';
 import { refuseOutputOverInput } from '../input-output.js';
@@ -115,6 +115,7 @@ export async function runBulk<Plan>(
   let told = false;
   const csv: CsvOptions = {
     ignoreExtra: options.ignoreExtra,
+    onRepeatedHeader: tellRepeatedHeaders(source, (notice) => messages.notice(notice)),
     // Which column was read as what, when the file names them its own way (a spreadsheet export): said once, before any row's error.
     onHeader: (header) => {
       const described = told ? undefined : describeHeader(header, source);
@@ -130,18 +131,26 @@ export async function runBulk<Plan>(
   if (!options.skipInvalid) {
     const check = rowChecker(op, now);
     let invalid = 0;
+    const collapsed: number[] = [];
     await readCsvRows(input, op.columns, source, (row) => {
       const checked = check(row);
+      if (checked.sameAs !== undefined) collapsed.push(checked.line);
       if (checked.problem === undefined) return;
       invalid++;
       messages.error(`line ${checked.line}: ${checked.problem}`);
     }, csv);
-    if (invalid > 0) throw refusal(invalid, 'nothing was sent');
+    if (invalid > 0) {
+      const notice = collapsedNotice({ collapsed });
+      if (notice) messages.notice(notice);
+      throw refusal(invalid, 'nothing was sent');
+    }
   }
   // Second pass: the file again, each row planned as it is read (its cells are never all held beside their plans).
   const planner = new RunPlanner(op, now);
   await readCsvRows(input, op.columns, source, (row) => planner.add(row), csv);
   const offline = planner.done();
+  const collapsed = collapsedNotice(offline);
+  if (collapsed) messages.notice(collapsed);
   const products = op.products;
   // A dry run checks ids too, and a question names the products by title: both read the product list.
   const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
