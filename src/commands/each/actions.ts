@@ -2,7 +2,7 @@
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { bulkSettings } from '../shared/bulk/flags.js';
-import { runEach, type Halt } from './run.js';
+import { runEach, type Halt } from '../shared/each/run.js';
 
 export async function each(session: Session, file: string, args: string[], flags: {
   dryRun?: boolean; first?: string; maxRows?: string; concurrency?: string; onlyFailed?: boolean; halt: Halt;

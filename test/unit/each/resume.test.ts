@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey } from '../../../src/commands/each/resume.js';
+import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey } from '../../../src/commands/shared/each/resume.js';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { writeIntent } from '../../../src/audit/intents.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileTemplate } from '../../../src/commands/each/template.js';
-import { rowKind } from '../../../src/commands/each/policy.js';
-import { doneMessage, printedFields } from '../../../src/commands/each/rows.js';
+import { compileTemplate } from '../../../src/commands/shared/each/template.js';
+import { rowKind } from '../../../src/commands/shared/each/policy.js';
+import { doneMessage, printedFields } from '../../../src/commands/shared/each/rows.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
 const HEADER = ['Carimbo de data/hora', 'Nome completo', 'E-mail', 'WhatsApp'];

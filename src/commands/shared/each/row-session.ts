@@ -6,12 +6,12 @@
  * asks nor listens.
  */
 import { Readable } from 'node:stream';
-import type { Api } from '../../api/client.js';
-import type { Journal } from '../../audit/journal.js';
-import type { Settings } from '../../config/settings.js';
-import type { GlobalOptions, Io, OutStream } from '../../lib/io.js';
-import { UsageError } from '../../lib/errors.js';
-import { Session } from '../../session/session.js';
+import type { Api } from '../../../api/client.js';
+import type { Journal } from '../../../audit/journal.js';
+import type { Settings } from '../../../config/settings.js';
+import type { GlobalOptions, Io, OutStream } from '../../../lib/io.js';
+import { UsageError } from '../../../lib/errors.js';
+import { Session } from '../../../session/session.js';
 
 /** Thrown by a row checked before the run (RowSession in `check` mode) where it would first reach the server: its checks passed. */
 export class RowChecked extends Error {

@@ -18,19 +18,19 @@
  * 5. Results in input order: the input's columns, `result`, `message` and
  *    the command's own fields; a summary line; exit 7 when a row failed.
  */
-import { BulkFailedError, InterruptedError, UsageError } from '../../lib/errors.js';
-import { plural } from '../../lib/values.js';
-import { quitAtOnce } from '../../lib/io.js';
-import { auditBaseUrl } from '../../audit/stamp.js';
-import { openRun, type RunJournal } from '../../audit/journal.js';
-import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../domain/bulk/csv.js';
-import { runPool } from '../../domain/bulk/pool.js';
-import { shareLookups } from '../../domain/resolve.js';
-import { monotonicMs } from '../../lib/time/monotonic.js';
-import type { JsonRecord } from '../../output/view.js';
-import type { Session } from '../../session/session.js';
-import { TYPE_TO_CONFIRM_ABOVE } from '../shared/bulk/run.js';
-import { refuseOutputOverInput } from '../shared/input-output.js';
+import { BulkFailedError, InterruptedError, UsageError } from '../../../lib/errors.js';
+import { plural } from '../../../lib/values.js';
+import { quitAtOnce } from '../../../lib/io.js';
+import { auditBaseUrl } from '../../../audit/stamp.js';
+import { openRun, type RunJournal } from '../../../audit/journal.js';
+import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../../domain/bulk/csv.js';
+import { runPool } from '../../../domain/bulk/pool.js';
+import { shareLookups } from '../../../domain/resolve.js';
+import { monotonicMs } from '../../../lib/time/monotonic.js';
+import type { JsonRecord } from '../../../output/view.js';
+import type { Session } from '../../../session/session.js';
+import { TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
+import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
 import type { RowKind } from './policy.js';
@@ -42,8 +42,8 @@ export type Halt = (typeof HALT)[number];
 
 export interface EachOptions {
   file: string;
-  /** The command line with its placeholders. */
-  args: readonly string[];
+  /** The command line with its placeholders, or how to make it from the file's header (magic-link --file: shorthand.ts). */
+  args: readonly string[] | ((headers: readonly string[]) => string[]);
   concurrency: number;
   dryRun: boolean;
   /** Run this many rows (a canary), show them, and stop. */
@@ -83,8 +83,9 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   if (options.maxRows !== undefined && rows.length > options.maxRows) {
     throw new UsageError(`${source} has ${plural(rows.length, 'row')}, more than --max-rows ${options.maxRows}; nothing was sent`);
   }
-  if (options.args.length === 0) throw new UsageError('no command to run: `members each FILE -- COMMAND ARGS…`, e.g. members each turma.csv -- magic-link {E-mail}');
-  const template = compileTemplate(options.args, headers, source);
+  const args = typeof options.args === 'function' ? options.args(headers) : options.args;
+  if (args.length === 0) throw new UsageError('no command to run: `members each FILE -- COMMAND ARGS…`, e.g. members each turma.csv -- magic-link {E-mail}');
+  const template = compileTemplate(args, headers, source);
 
   // Every row checked before anything is sent.
   const checked = await checkRows(session, template, rows);
@@ -107,7 +108,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   shareLookups(api);
   const settings = await session.settings();
   const dir = await session.configDir();
-  const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...options.args], await bytesOf(input));
+  const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
   const runs = earlierRuns(dir, key);
   const done = await doneRows(dir, runs);
   const pending = checked.filter((row) => !done.has(row.line));

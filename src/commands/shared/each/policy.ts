@@ -6,7 +6,7 @@
  * commands that are runs or files of their own, that change the setup, that
  * ask or print for a person, or whose changes no record would hold.
  */
-import { UsageError } from '../../lib/errors.js';
+import { UsageError } from '../../../lib/errors.js';
 
 /** What a row's command does: `changes` needs the run's confirmation (and --yes off a terminal); `reads` does not. */
 export type RowKind = 'changes' | 'reads';

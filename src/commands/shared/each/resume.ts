@@ -14,8 +14,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readAudit } from '../../audit/log.js';
-import { listIntents } from '../../audit/intents.js';
+import { readAudit } from '../../../audit/log.js';
+import { listIntents } from '../../../audit/intents.js';
 
 /** A row an earlier run of the same command did (or may have: its change is in flight, or cannot be checked). */
 export interface DoneRow {

@@ -1,5 +1,5 @@
 /** How the rows of `members each` look: each record is the input's columns, `result`, `message` and the command's own fields. */
-import type { View } from '../../output/view.js';
+import type { View } from '../../../output/view.js';
 
 /** The table shows the row's line, the columns the command line names, what happened, and the command's fields. */
 export function eachView(columns: readonly string[], fields: readonly string[]): View {

@@ -5,8 +5,8 @@
  * literal brace. Compiled once against the header, so that a placeholder
  * naming no column refuses the run before any row is read.
  */
-import { UsageError } from '../../lib/errors.js';
-import { headerKey } from '../../domain/bulk/csv.js';
+import { UsageError } from '../../../lib/errors.js';
+import { headerKey } from '../../../domain/bulk/csv.js';
 
 /** A piece of one argument: text as written, a column (by its header as written in the file) or the line. */
 type Piece = string | { column: string } | { line: true };

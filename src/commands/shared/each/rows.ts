@@ -5,10 +5,10 @@
  * its output captured as JSON for the results.
  */
 import { CommanderError, type Command } from 'commander';
-import { CliError, ExitCode, UsageError } from '../../lib/errors.js';
-import type { Journal } from '../../audit/journal.js';
-import type { Session } from '../../session/session.js';
-import { oneLine } from '../../domain/bulk/engine.js';
+import { CliError, ExitCode, UsageError } from '../../../lib/errors.js';
+import type { Journal } from '../../../audit/journal.js';
+import type { Session } from '../../../session/session.js';
+import { oneLine } from '../../../domain/bulk/engine.js';
 import { rowKind, type RowKind } from './policy.js';
 import { RowChecked, RowSession, rowIo, rowOptions } from './row-session.js';
 
