@@ -160,6 +160,49 @@ describe.each([
     expect((JSON.parse(third.stdout) as Array<{ result: string }>).every((row) => row.result === 'done')).toBe(true);
   }, 60_000);
 
+  it('magic-link --file: the student column found by its header, the rows back with url and expire_in', async () => {
+    const chosen = someStudents(3);
+    const file = writeCsv(bulk.dir, 'form.csv', [FORM_HEADER, ...formRows(chosen)]);
+    const env = ownEnv();
+    const result = await members(env, ['magic-link', '--file', file, '--expire-in', '2h', '--yes', '-o', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(rows.map((row) => [row['E-mail'], row.result, row.expire_in])).toEqual(chosen.map((student) => [student.email, 'done', 7200]));
+    expect(rows.every((row) => String(row.url).startsWith('http'))).toBe(true);
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => record.command)).toEqual(['each magic-link']);
+  }, 60_000);
+
+  it('scores add --file killed with SIGKILL, then again: every row added once; undo RUN restores every score', async () => {
+    const chosen = someStudents(12);
+    const before = await Promise.all(chosen.map((student) => scoreOf(student.id)));
+    const file = writeCsv(bulk.dir, 'points.csv', ['Nome;E-mail;Pontos', ...chosen.map((student, index) => `N${index};${student.email};${index + 1}`)]);
+    const env = ownEnv();
+    await settled(bulk.sandbox);
+    await resetCounts(bulk.sandbox);
+    const argv = ['scores', 'add', '--file', file, '--yes', '-o', 'json', '--reason', 'contest'];
+    const child = spawnMembers([...argv.slice(0, 5), '--quiet', ...argv.slice(5)], env);
+    await waitFor(async () => ((await stats(bulk.sandbox))[PUT_SCORES] ?? 0) >= 4);
+    child.child.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+    await settled(bulk.sandbox);
+    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBeLessThan(12);
+
+    const rerun = await members(env, argv);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before.map((score, index) => score + index + 1));
+    const results = JSON.parse(rerun.stdout) as Array<{ result: string }>;
+    expect(results.filter((row) => row.result === 'skipped').length).toBeGreaterThanOrEqual(3);
+
+    // Undo both runs, newest first: every score as it was.
+    const runs = [...new Set(logOf(env).filter((record) => record.action === 'scores.set' && record.run_id).map((record) => record.run_id as string))];
+    expect(runs).toHaveLength(2);
+    for (const runId of runs.reverse()) {
+      const undo = await members(env, ['undo', runId, '--yes']);
+      expect(undo.code, undo.stderr).toBe(0);
+    }
+    expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before);
+  }, 60_000);
+
   it('--dry-run prints the commands and sends nothing; --first 2 is a canary, the rest follows without it', async () => {
     const chosen = someStudents(5);
     const file = writeCsv(bulk.dir, 'canary.csv', ['E-mail,Pontos', ...chosen.map((student, index) => `${student.email},${index + 1}`)]);

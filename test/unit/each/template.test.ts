@@ -68,3 +68,14 @@ describe('what a row printed', () => {
     expect(doneMessage('→ default (h)\n')).toBe('');
   });
 });
+
+describe('the columns of the file shorthands', () => {
+  it('finds the student and the score by their headers, the first kind listed winning', async () => {
+    const { findColumn, STUDENT_COLUMN, SCORE_COLUMN, POINTS_COLUMN } = await import('../../../src/commands/shared/each/shorthand.js');
+    expect(findColumn(['Nome', 'E-mail', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toBe('E-mail');
+    expect(findColumn(['CPF', 'Student'], STUDENT_COLUMN, 'p.csv')).toBe('Student');
+    expect(findColumn(['Nome', 'E-mail', 'Pontos'], SCORE_COLUMN, 'p.csv')).toBe('Pontos');
+    expect(findColumn(['Score', 'Points'], POINTS_COLUMN, 'p.csv')).toBe('Points');
+    expect(() => findColumn(['Nome', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toThrow(/^p\.csv has no student column: its header is "Nome", "Pontos"; name one of them student, studentemail, email, cpf…/);
+  });
+});

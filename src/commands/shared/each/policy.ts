@@ -15,6 +15,7 @@ const ALLOWED: Readonly<Record<string, RowKind>> = {
   'magic-link': 'changes',
   'scores get': 'reads',
   'scores set': 'changes',
+  'scores add': 'changes',
   'students get': 'reads',
   'students show': 'reads',
   'students search': 'reads',
