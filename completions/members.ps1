@@ -70,7 +70,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'each' = @('--dry-run', '--first', '--max-rows', '--concurrency', '--only-failed', '--halt', '-h', '--help')
     'help' = @('-h', '--help')
   }
-  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out')
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out', '--summary')
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'
@@ -82,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     '|--timeout' = @()
     '|--retries' = @()
     '|--out' = 'files'
+    '|--summary' = 'files'
     'students list|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
     'students list|--page' = @()
     'students list|--per-page' = @()

@@ -9,6 +9,7 @@ import { CliError, DriftError, ExitCode, InterruptedError, StdoutClosedError, ty
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 import { noticeUpdate } from './config/update-notice.js';
+import { monotonicMs } from './lib/time/monotonic.js';
 
 // What bin/members.js and bin/code-cache.js take from the bundle besides main().
 export { processIo, type ProcessIo } from './entry/process-io.js';
@@ -24,8 +25,14 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
   let code: number;
   /** Help, the version or a completion script: what bin/members.js answers itself when it can, with no notice. */
   let reference = false;
+  /** The command run (`scores add`), for --summary. */
+  let ran: string | undefined;
+  const started = monotonicMs();
   program.hook('preAction', (_program, action) => {
     reference = ['help', 'version', 'completion'].includes(action.name()) || action.name().startsWith('__complete-');
+    const names: string[] = [];
+    for (let command: Command | null = action; command?.parent; command = command.parent) names.unshift(command.name());
+    ran = names.join(' ');
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -37,6 +44,14 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
     code = reportError(error, io, argv, program);
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
+  }
+  const summaryPath = program.opts().summary as string | undefined;
+  if (summaryPath !== undefined) {
+    const { runSummary, writeRunSummary } = await import('./entry/run-summary.js');
+    const session = sessions[0];
+    const profile = await session?.settings().then((settings) => settings.profile, () => undefined);
+    const command = ran ?? commandPath(program, argv).replace(/^members ?/, '');
+    await writeRunSummary(io, summaryPath, runSummary({ command, profile, exitCode: code, seconds: (monotonicMs() - started) / 1000, facts: session?.runSummary }));
   }
   // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §24.2), whatever
   // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).

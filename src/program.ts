@@ -160,7 +160,8 @@ function addGlobalOptions(program: Command): void {
     .option('--retries <n>', 'retry budget per request', '3')
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-pager', 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)')
-    .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout');
+    .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout; without -o, .csv .json .ndjson .xlsx choose the format')
+    .option('--summary <file>', 'when the command ends, whatever its exit code, write one JSON object there: command, profile, run id, exit code, duration, counts (for cron)');
 }
 
 /** Validates and normalises the global options; a bad value is a usage error. */

@@ -33,6 +33,14 @@ export interface SessionDeps {
 /** How a command's session is made from its global options (parsed, and as commander gave them). */
 export type SessionFactory = (options: GlobalOptions, raw: Record<string, unknown>) => Session;
 
+/** What a run over rows tells `--summary FILE`: its record's id, rows by result and by product, its first failures. */
+export interface RunSummaryFacts {
+  run_id?: string;
+  counts: Readonly<Record<string, number>>;
+  by_product?: Record<string, Record<string, number>>;
+  failures: Array<{ line?: number; student?: string; product_id?: string; message: string }>;
+}
+
 export class Session {
   readonly io: Io;
   private apiInstance?: Api;
@@ -51,6 +59,8 @@ export class Session {
   gate?: ChangeGate;
   /** A session of forProfile: what it prints goes here, to be merged with the other profiles'. */
   private capturedOutput?: Output;
+  /** What a run over rows did (bulk forms, sync, each), for `--summary FILE` (entry/run-summary.ts). */
+  runSummary?: RunSummaryFacts;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;

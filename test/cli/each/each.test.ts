@@ -1,4 +1,6 @@
 /** `members each` in-process against undici's MockAgent: the rows read from stdin, run through the one program, halted, refused. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mockCli } from '../../helpers/mock-cli.js';
 
@@ -21,10 +23,12 @@ describe('members each', () => {
     expect(stderr).toMatch(/^→ default \(members\.example\.com\)\n3 rows: 3 done, 0 skipped, 0 failed in \d+\.\ds \(run \S+: members undo \S+\)\n$/);
   });
 
-  it('rows from stdin need --yes: exit 2 before any request', async () => {
+  it('rows from stdin need --yes: exit 2 before any request (and --summary says a person is needed)', async () => {
     t.agent.enableCallHistory();
-    const { code, stderr } = await t.cli(['each', '-', '--', 'magic-link', '{E-mail}'], { stdin: LINKS });
+    const summary = join(t.configDir, 'summary.json');
+    const { code, stderr } = await t.cli(['each', '-', '--summary', summary, '--', 'magic-link', '{E-mail}'], { stdin: LINKS });
     expect(code).toBe(2);
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({ command: 'each', exit_code: 2, person_needed: true, run_id: null, counts: null, failures: [] });
     expect(stderr).toContain('error: Run `magic-link {E-mail}` for 3 rows of stdin: confirmation needed but the rows come from stdin; pass --yes to proceed');
     expect(t.agent.getCallHistory()?.calls() ?? []).toEqual([]);
   });
@@ -40,8 +44,14 @@ describe('members each', () => {
 
   it('--halt soon starts no row after a failure; exit 7 with the failed row\'s reason', async () => {
     link('ana@x.co', 422);
-    const { code, stdout, stderr } = await t.cli(['each', '-', '--yes', '--halt', 'soon', '--concurrency', '1', '-o', 'json', '--', 'magic-link', '{E-mail}'], { stdin: LINKS });
+    const summary = join(t.configDir, 'summary.json');
+    const { code, stdout, stderr } = await t.cli(['each', '-', '--yes', '--halt', 'soon', '--concurrency', '1', '-o', 'json', '--summary', summary, '--', 'magic-link', '{E-mail}'], { stdin: LINKS });
     expect(code).toBe(7);
+    // --summary: one object for cron, whatever the exit code; a person is needed.
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toEqual({
+      command: 'each', profile: 'default', run_id: null, exit_code: 7, person_needed: true, duration_s: expect.any(Number) as number,
+      counts: { done: 0, skipped: 0, failed: 1 }, by_product: null, failures: [{ line: 2, message: expect.stringContaining('(422)') as string }],
+    });
     expect((JSON.parse(stdout) as Array<{ line: number; result: string }>).map((row) => [row.line, row.result])).toEqual([[2, 'failed']]);
     expect(stderr).toContain('1 of 3 rows: 0 done, 0 skipped, 1 failed in');
     expect(stderr).toContain('2 not run: --halt soon after a failed row; run the same command again for the rest');

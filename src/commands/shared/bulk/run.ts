@@ -41,7 +41,7 @@ import type { BulkOperation, BulkResult, BulkRowOutcome, RowContext } from '../.
 import { assertKnownFields } from '../../../output/fields.js';
 import type { JsonRecord, Output, View } from '../../../output/index.js';
 import type { Messages } from '../../../output/messages.js';
-import type { Session } from '../../../session/session.js';
+import type { RunSummaryFacts, Session } from '../../../session/session.js';
 import { plural } from '../../../lib/values.js';
 import { quitAtOnce } from '../../../lib/io.js';
 import { bulkResultView } from '../views/bulk.js';
@@ -343,6 +343,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await hooks.onFinish?.(report);
   const runId = await journal?.finish({ counts: summary.counts, interrupted: summary.interrupted });
+  session.runSummary = runSummaryFacts(report.outcomes, summary.counts, runId);
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
@@ -361,6 +362,22 @@ function undeliveredError(cause: Error, summary: BulkSummary, out: string | unde
   const where = out === undefined ? 'the results to stdout' : `--out ${out}`;
   return new CliError(`could not write ${where} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: the rows already applied come back skipped (with their results), the others are applied`, ExitCode.internal, undefined, { cause });
 }
+
+/** For --summary FILE: rows by result and by product, and the first failures. */
+function runSummaryFacts(outcomes: readonly BulkRowOutcome[], counts: Readonly<Record<string, number>>, runId: string | undefined): RunSummaryFacts {
+  const byProduct: Record<string, Record<string, number>> = {};
+  for (const { product_id: product, result } of outcomes) {
+    if (!product) continue;
+    const tally = (byProduct[product] ??= {});
+    tally[result] = (tally[result] ?? 0) + 1;
+  }
+  const failures = outcomes.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES)
+    .map(({ line, student, product_id, message }) => ({ line, student, product_id, message }));
+  return { ...(runId ? { run_id: runId } : {}), counts, by_product: byProduct, failures };
+}
+
+/** How many failed rows a run summary names (the rest are in the results). */
+export const FIRST_FAILURES = 10;
 
 /** The printed record: exactly the contract's fields, in its order. */
 const printed = ({ line, student, product_id, result, message }: BulkResult): JsonRecord => ({ line, student, product_id, result, message });

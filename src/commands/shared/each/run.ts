@@ -29,7 +29,7 @@ import { shareLookups } from '../../../domain/resolve.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../../output/view.js';
 import type { Session } from '../../../session/session.js';
-import { TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
+import { FIRST_FAILURES, TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
 import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
@@ -137,6 +137,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const left = checked.length - results.length;
   const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
   const runId = await journal?.finish({ counts, interrupted });
+  session.runSummary = {
+    ...(runId ? { run_id: runId } : {}), counts,
+    failures: results.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES).map(({ row, message }) => ({ line: row.line, message })),
+  };
   const notes = [
     runId ? `run ${runId}: members undo ${runId}` : '',
     left > 0 && !interrupted ? `${left} not run: ${counts.failed > 0 && options.halt !== 'never' ? `--halt ${options.halt} after a failed row` : `--first ${options.first}`}; run the same command again for the rest` : '',
