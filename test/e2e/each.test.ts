@@ -203,6 +203,30 @@ describe.each([
     expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before);
   }, 60_000);
 
+  it('a phone number is a student key for magic-link: one student found as search finds it, several exit 2, none exit 4', async () => {
+    const env = ownEnv();
+    const withPhone = bulk.students.slice(taken).find((student) => typeof (student as Student & { phone?: string }).phone === 'string' && /\d{4}/.test((student as Student & { phone?: string }).phone ?? '')) as Student & { phone: string };
+    expect(withPhone).toBeDefined();
+    const digits = withPhone.phone.replace(/\D/g, '');
+    const national = digits.replace(/^55(?=\d{10,11}$)/, '');
+    const spelled = `(${national.slice(0, 2)}) ${national.slice(2, -4)}-${national.slice(-4)}`;
+    for (const typed of [withPhone.phone, spelled, national]) {
+      const found = await members(env, ['magic-link', typed, '--expire-in', '10m', '-o', 'json', '-v']);
+      expect(found.code, `${typed}: ${found.stderr}`).toBe(0);
+      expect(JSON.parse(found.stdout)).toMatchObject({ expire_in: 600 });
+      expect(found.stderr).toMatch(new RegExp(`the phone of .*${withPhone.email.replace(/[.+]/g, '\\$&')}.*, found in \\d+ requests?`, 'i'));
+    }
+    const none = await members(env, ['magic-link', '+55 99 90000-0001']);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('no student has the phone +55 99 90000-0001 (the whole student list was read');
+    const twin = await members(env, ['students', 'create', '--first-name', 'Gêmea', '--last-name', 'Fone', '--email', `twin-${Date.now()}@example.org`, '--phone', withPhone.phone, '--yes']);
+    expect(twin.code, twin.stderr).toBe(0);
+    const several = await members(env, ['magic-link', spelled]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain(`2 students have the phone ${spelled}; give one's e-mail or id:`);
+    expect(several.stderr).toContain(withPhone.id);
+  }, 60_000);
+
   it('--dry-run prints the commands and sends nothing; --first 2 is a canary, the rest follows without it', async () => {
     const chosen = someStudents(5);
     const file = writeCsv(bulk.dir, 'canary.csv', ['E-mail,Pontos', ...chosen.map((student, index) => `${student.email},${index + 1}`)]);

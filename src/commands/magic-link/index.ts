@@ -10,6 +10,7 @@ export const registerMagicLink = registration('Everyday:', (program, runner) => 
     .addHelpText('after', examples(
       'url=$(members magic-link maria@example.com)',
       'members magic-link doc:123.456.789-09 --expire-in 2h',
+      'members magic-link "+55 61 93986-2924"      # a phone: the student list is read, as students search does',
       'members magic-link ref:crm-8812 --expire-in 15m -o json',
       'members magic-link --file turma.csv --expire-in 7d --yes --out links.csv',
     ))
