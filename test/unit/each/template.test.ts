@@ -46,7 +46,7 @@ describe('rowKind', () => {
 
   it.each([
     ['each', 'a run of its own'], ['sync', 'a run of its own over a whole file'], ['auth login', 'it changes the setup'],
-    ['sandbox', 'it starts a server'], ['completion', 'it prints shell code'], ['help', 'it prints help'], ['undo', 'it undoes whole runs itself'],
+    ['sandbox', 'it starts a server'], ['mcp', 'it serves an assistant'], ['completion', 'it prints shell code'], ['help', 'it prints help'], ['undo', 'it undoes whole runs itself'],
     ['api', 'its requests are not recorded'], ['students list', 'it is not a command of one student or record'],
   ])('refuses %s (exit 2), saying why', (path, why) => {
     expect(() => rowKind(path)).toThrow(UsageError);

@@ -38,6 +38,7 @@ const REFUSED: Readonly<Record<string, string>> = {
   history: 'one history answers for every row: `members history`',
   api: 'its requests are not recorded, so the run could not be resumed nor undone',
   auth: 'it changes the setup, not the members',
+  mcp: 'it serves an assistant until it is stopped',
   sandbox: 'it starts a server',
   completion: 'it prints shell code',
   help: 'it prints help',
