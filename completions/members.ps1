@@ -70,7 +70,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'each' = @('--dry-run', '--first', '--max-rows', '--concurrency', '--only-failed', '--halt', '-h', '--help')
     'help' = @('-h', '--help')
   }
-  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out', '--summary')
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out', '--summary', '--notify', '--notify-always', '--ping')
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'
@@ -83,6 +83,8 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     '|--retries' = @()
     '|--out' = 'files'
     '|--summary' = 'files'
+    '|--notify' = @()
+    '|--ping' = @()
     'students list|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
     'students list|--page' = @()
     'students list|--per-page' = @()

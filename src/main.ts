@@ -34,6 +34,13 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
     for (let command: Command | null = action; command?.parent; command = command.parent) names.unshift(command.name());
     ran = names.join(' ');
   });
+  // --ping URL: the monitor hears of the start before the command runs.
+  program.hook('preAction', async () => {
+    const { ping } = program.opts() as { ping?: string };
+    if (ping === undefined) return;
+    const { pingStart } = await import('./entry/run-report.js');
+    await pingStart(io, { ping }, deps.dispatcher);
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     code = ExitCode.ok;
@@ -45,13 +52,15 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
   }
-  const summaryPath = program.opts().summary as string | undefined;
-  if (summaryPath !== undefined) {
-    const { runSummary, writeRunSummary } = await import('./entry/run-summary.js');
+  const report = program.opts() as { summary?: string; notify?: string; notifyAlways?: boolean; ping?: string };
+  if (report.summary !== undefined || report.notify !== undefined || report.ping !== undefined) {
+    const [{ runSummary, writeRunSummary }, { reportEnd }] = await Promise.all([import('./entry/run-summary.js'), import('./entry/run-report.js')]);
     const session = sessions[0];
     const profile = await session?.settings().then((settings) => settings.profile, () => undefined);
     const command = ran ?? commandPath(program, argv).replace(/^members ?/, '');
-    await writeRunSummary(io, summaryPath, runSummary({ command, profile, exitCode: code, seconds: (monotonicMs() - started) / 1000, facts: session?.runSummary }));
+    const summary = runSummary({ command, profile, exitCode: code, seconds: (monotonicMs() - started) / 1000, facts: session?.runSummary });
+    if (report.summary !== undefined) await writeRunSummary(io, report.summary, summary);
+    await reportEnd(io, report, summary, deps.dispatcher);
   }
   // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §24.2), whatever
   // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).

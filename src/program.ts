@@ -161,7 +161,10 @@ function addGlobalOptions(program: Command): void {
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-pager', 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)')
     .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout; without -o, .csv .json .ndjson .xlsx choose the format')
-    .option('--summary <file>', 'when the command ends, whatever its exit code, write one JSON object there: command, profile, run id, exit code, duration, counts (for cron)');
+    .option('--summary <file>', 'when the command ends, whatever its exit code, write one JSON object there: command, profile, run id, exit code, duration, counts (for cron)')
+    .option('--notify <url>', 'POST the summary to a webhook (Slack, Google Chat, Teams by host; JSON elsewhere) when a person is needed: exit 2, or 7 and above')
+    .option('--notify-always', 'with --notify: whatever the exit code')
+    .option('--ping <url>', 'tell a monitor, healthchecks style: URL/start at the start, URL on exit 0, URL/fail otherwise (the exit code as the body)');
 }
 
 /** Validates and normalises the global options; a bad value is a usage error. */

@@ -6,6 +6,8 @@
  * results fed back with --only-failed, a canary with --first.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -225,6 +227,47 @@ describe.each([
     expect(several.code).toBe(2);
     expect(several.stderr).toContain(`2 students have the phone ${spelled}; give one's e-mail or id:`);
     expect(several.stderr).toContain(withPhone.id);
+  }, 60_000);
+
+  it('--summary, --notify and --ping for cron: received by a local server; its 500 leaves the exit code alone', async () => {
+    const [a] = someStudents(1) as [Student];
+    const file = writeCsv(bulk.dir, 'cron.csv', ['Nome;E-mail;Pontos', `A;${a.email};5`, 'X;nobody-cron@example.org;1']);
+    const received: Array<{ path: string; body: string }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
+        received.push({ path: request.url ?? '', body });
+        response.statusCode = request.url === '/hook/T0-secret' ? 500 : 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const summary = join(tempDir(), 'summary.json');
+    try {
+      const env = ownEnv();
+      const result = await members(env, ['each', file, '--yes', '-q', '--summary', summary, '--notify', `${base}/hook/T0-secret`, '--ping', `${base}/ping/uuid-1`, '--', 'scores', 'set', '{E-mail}', '{Pontos}']);
+      expect(result.code).toBe(7);
+      expect(result.stderr).toContain(`warning: --notify to 127.0.0.1:${(server.address() as AddressInfo).port} was answered 500; the exit code is the run's`);
+      expect(result.stderr).not.toContain('T0-secret');
+      // The start before anything; the end's ping and the notification together.
+      expect(received[0]?.path).toBe('/ping/uuid-1/start');
+      expect(received.slice(1).map((request) => request.path).sort()).toEqual(['/hook/T0-secret', '/ping/uuid-1/fail']);
+      expect(received.find((request) => request.path === '/ping/uuid-1/fail')?.body).toBe('7');
+      const posted = JSON.parse(received.find((request) => request.path === '/hook/T0-secret')?.body ?? '{}') as Record<string, unknown>;
+      const written = JSON.parse(readFileSync(summary, 'utf8')) as Record<string, unknown>;
+      expect(posted).toEqual(written);
+      expect(written).toMatchObject({ command: 'each', exit_code: 7, person_needed: true, counts: { done: 1, skipped: 0, failed: 1 }, failures: [{ line: 3 }] });
+      expect(written.run_id).toMatch(/^\S+-\S+$/);
+
+      // Success: the ping says so, nobody is paged.
+      received.length = 0;
+      const ok = await members(env, ['scores', 'get', a.email, '-q', '--notify', `${base}/hook/T0-secret`, '--ping', `${base}/ping/uuid-1`]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(received.map((request) => request.path)).toEqual(['/ping/uuid-1/start', '/ping/uuid-1']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 
   it('--dry-run prints the commands and sends nothing; --first 2 is a canary, the rest follows without it', async () => {

@@ -45,7 +45,7 @@ export function rowIo(parent: Io): Io & { stdout: Captured; stderr: Captured } {
 }
 
 /** Global options a row's command line may not set: they are the run's (given before `each`). */
-const RUN_OPTIONS = ['profile', 'baseUrl', 'output', 'json', 'out', 'fields', 'csvDialect', 'timeout', 'retries', 'summary'] as const;
+const RUN_OPTIONS = ['profile', 'baseUrl', 'output', 'json', 'out', 'fields', 'csvDialect', 'timeout', 'retries', 'summary', 'notify', 'notifyAlways', 'ping'] as const;
 
 /**
  * The options a row runs with: the run's, printing JSON (its fields go into
