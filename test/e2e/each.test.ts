@@ -270,6 +270,24 @@ describe.each([
     }
   }, 60_000);
 
+  it('sync reads a sales export with an extra column (--ignore-extra-columns) and one that arrived twice', async () => {
+    const chosen = someStudents(3);
+    const product = bulk.catalog[0] as { id: string; title: string };
+    const half = chosen.map((student) => `${student.email},${product.id},${student.email.split('@')[0]}`);
+    const file = writeCsv(bulk.dir, 'sales-twice.csv', ['student,product_id,nome', ...half, 'Student,Product_ID,Nome', ...half]);
+    const env = ownEnv();
+    const refused = await members(env, ['sync', '--file', file, '--dry-run']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('or pass --ignore-extra-columns to ignore them');
+    const read = await members(env, ['sync', '--file', file, '--dry-run', '--ignore-extra-columns', '--add-only', '-o', 'json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).toContain(`ignored (--ignore-extra-columns): "nome"`);
+    expect(read.stderr).toContain(`the header of ${file} was found again at line 5 and skipped`);
+    expect(read.stderr).toContain('3 duplicate rows ignored (the same as an earlier row, cell for cell: lines 6, 7, 8)');
+    const plan = JSON.parse(read.stdout) as Array<{ line: number | null }>;
+    expect(plan.every((change) => change.line === null || change.line <= 4)).toBe(true);
+  }, 60_000);
+
   it('--dry-run prints the commands and sends nothing; --first 2 is a canary, the rest follows without it', async () => {
     const chosen = someStudents(5);
     const file = writeCsv(bulk.dir, 'canary.csv', ['E-mail,Pontos', ...chosen.map((student, index) => `${student.email},${index + 1}`)]);

@@ -24,6 +24,8 @@ export const registerSync = registration('Everyday:', (program, runner) => {
       'members sync --file buyers.csv --product "Python Pro" --check',
       'members sync --file access.csv --max-revoke 5% --yes --reason "nightly sync"',
       'members sync --file access.csv --plan-out plan.json && members sync --apply plan.json --yes',
+      'members sync --file sales.csv --product "Python Pro" --ignore-extra-columns --dry-run   # an export with Nome, Valor…',
+      'members sync --file access.csv --yes --quiet --summary sync.json --notify "$SLACK_WEBHOOK" --ping "https://hc-ping.com/$UUID"   # nightly',
       'members undo RUN_ID                                      # reverses a whole sync',
     )}
 The file is the desired state: every student and product it names should have access; every
