@@ -51,6 +51,11 @@ export default {
     'src/domain/bulk/seen-keys.ts',
     'src/commands/mcp/mask.ts',
     'src/commands/mcp/answer.ts',
+    // members each: the expander, the policy, the resume planner and the file shorthands' columns.
+    'src/commands/shared/each/template.ts',
+    'src/commands/shared/each/policy.ts',
+    'src/commands/shared/each/resume.ts',
+    'src/commands/shared/each/shorthand.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -22,6 +22,7 @@ __members_subcommand() {
     "|version") echo version ;;
     "|sync") echo sync ;;
     "|mcp") echo mcp ;;
+    "|each") echo each ;;
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
@@ -37,6 +38,7 @@ __members_subcommand() {
     "students|help") echo help ;;
     "scores|get") echo get ;;
     "scores|set") echo set ;;
+    "scores|add") echo add ;;
     "scores|help") echo help ;;
     "products|list") echo list ;;
     "products|get") echo get ;;
@@ -65,7 +67,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--reason"|"magic-link|--expire-in"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"products list|--compare"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--file"|"scores set|--reason"|"scores add|--file"|"scores add|--reason"|"magic-link|--expire-in"|"magic-link|--file"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"products list|--compare"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|"each|--first"|"each|--max-rows"|"each|--concurrency"|"each|--halt"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out"|*"|--summary"|*"|--notify"|*"|--ping") return 0 ;;
   esac
   return 1
 }
@@ -73,9 +75,9 @@ __members_takes_value() {
 # __members_commands PATH: the subcommands of PATH.
 __members_commands() {
   case "$1" in
-    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp help" ;;
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp each help" ;;
     "students") echo "list search show get create delete products grant revoke transfer import help" ;;
-    "scores") echo "get set help" ;;
+    "scores") echo "get set add help" ;;
     "products") echo "list get snapshot help" ;;
     "subscriptions") echo "list extend get help" ;;
     "courses") echo "list get accesses help" ;;
@@ -103,9 +105,10 @@ __members_flags() {
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;
     "scores get") echo "-h --help" ;;
-    "scores set") echo "--reason -h --help" ;;
+    "scores set") echo "--file --reason -h --help" ;;
+    "scores add") echo "--file --reason -h --help" ;;
     "scores help") echo "" ;;
-    "magic-link") echo "--expire-in --reason -h --help" ;;
+    "magic-link") echo "--expire-in --file --reason -h --help" ;;
     "products") echo "-h --help" ;;
     "products list") echo "--profiles --all-profiles --page --per-page --all --compare -h --help" ;;
     "products get") echo "-h --help" ;;
@@ -137,11 +140,12 @@ __members_flags() {
     "history") echo "--student --run --since --limit --forget --reason -h --help" ;;
     "undo") echo "--last --student --reason -h --help" ;;
     "version") echo "-h --help" ;;
-    "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --concurrency --reason -h --help" ;;
+    "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --ignore-extra-columns --concurrency --reason -h --help" ;;
     "mcp") echo "--allow-writes --max-rows --show-personal-data --check -h --help" ;;
+    "each") echo "--dry-run --first --max-rows --concurrency --only-failed --halt -h --help" ;;
     "help") echo "-h --help" ;;
   esac
-  echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --no-pager --out"
+  echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --no-pager --out --summary --notify --notify-always --ping"
 }
 
 # __members_values PATH FLAG: completes the value of FLAG.
@@ -159,7 +163,11 @@ __members_values() {
     "students import|--strategy") __members_words "auto rows snapshot" ;;
     "scores get|--fields") __members_list "score posts comments replies" ;;
     "scores set|--fields") __members_list "score posts comments replies" ;;
+    "scores set|--file") __members_files ;;
+    "scores add|--fields") __members_list "score posts comments replies" ;;
+    "scores add|--file") __members_files ;;
     "magic-link|--fields") __members_list "expire_in url" ;;
+    "magic-link|--file") __members_files ;;
     "products list|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
     "products get|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
     "subscriptions list|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
@@ -182,10 +190,12 @@ __members_values() {
     "version|--fields") __members_list "version node platform" ;;
     "sync|--file") __members_files ;;
     "sync|--product") __members_helper products ;;
+    "each|--halt") __members_words "now soon never" ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv xlsx" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;
     *"|--out") __members_files ;;
+    *"|--summary") __members_files ;;
   esac
 }
 
@@ -196,7 +206,7 @@ __members_argument() {
     "students revoke|"*) (( $2 >= 1 )) && __members_helper products ;;
     "students import|0") __members_files ;;
     "students help|0") __members_words "list search show get create delete products grant revoke transfer import" ;;
-    "scores help|0") __members_words "get set" ;;
+    "scores help|0") __members_words "get set add" ;;
     "products get|0") __members_helper products ;;
     "products help|0") __members_words "list get snapshot" ;;
     "subscriptions help|0") __members_words "list extend get" ;;
@@ -208,6 +218,7 @@ __members_argument() {
     "auth help|0") __members_words "login status switch logout token" ;;
     "completion|0") __members_words "bash zsh fish powershell" ;;
     "undo|0") __members_helper undo ;;
+    "each|0") __members_files ;;
   esac
 }
 

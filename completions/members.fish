@@ -38,6 +38,8 @@ function __members_subcommand --argument-names path word
             echo sync
         case '|mcp'
             echo mcp
+        case '|each'
+            echo each
         case '|help'
             echo help
         case 'students|list'
@@ -68,6 +70,8 @@ function __members_subcommand --argument-names path word
             echo get
         case 'scores|set'
             echo set
+        case 'scores|add'
+            echo add
         case 'scores|help'
             echo help
         case 'products|list'
@@ -118,7 +122,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students search|--profiles' 'students show|--profiles' 'students get|--profiles' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--reason' 'magic-link|--expire-in' 'magic-link|--reason' 'products list|--profiles' 'products list|--page' 'products list|--per-page' 'products list|--compare' 'subscriptions list|--profiles' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--profiles' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--profiles' 'courses accesses|--product' 'report engaged-courses|--profiles' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'report engaged-courses|--group-by' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' 'mcp|--max-rows' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students search|--profiles' 'students show|--profiles' 'students get|--profiles' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--file' 'scores set|--reason' 'scores add|--file' 'scores add|--reason' 'magic-link|--expire-in' 'magic-link|--file' 'magic-link|--reason' 'products list|--profiles' 'products list|--page' 'products list|--per-page' 'products list|--compare' 'subscriptions list|--profiles' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--profiles' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--profiles' 'courses accesses|--product' 'report engaged-courses|--profiles' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'report engaged-courses|--group-by' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' 'mcp|--max-rows' 'each|--first' 'each|--max-rows' 'each|--concurrency' 'each|--halt' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out' '*|--summary' '*|--notify' '*|--ping'
             return 0
     end
     return 1
@@ -212,7 +216,11 @@ complete -c members -l timeout -x -d 'per-request timeout'
 complete -c members -l retries -x -d 'retry budget per request'
 complete -c members -s y -l yes -d 'answer yes to confirmations'
 complete -c members -l no-pager -d 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)'
-complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600); - is stdout'
+complete -c members -l out -r -F -d 'write the result to FILE (atomically, mode 0600); - is stdout; without -o, .csv .json .ndjson .xlsx choose the format'
+complete -c members -l summary -r -F -d 'when the command ends, whatever its exit code, write one JSON object there: command, profile, run id, exit code, duration, counts (for cron)'
+complete -c members -l notify -x -d 'POST the summary to a webhook (Slack, Google Chat, Teams by host; JSON elsewhere) when a person is needed: exit 2, or 7 and above'
+complete -c members -l notify-always -d 'with --notify: whatever the exit code'
+complete -c members -l ping -x -d 'tell a monitor, healthchecks style: URL/start at the start, URL on exit 0, URL/fail otherwise (the exit code as the body)'
 
 # Commands, their options and arguments
 complete -c members -n '__members_arg \'\' 0' -a students -d 'List, look up, create and delete students; grant and revoke their products'
@@ -231,6 +239,7 @@ complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recor
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
 complete -c members -n '__members_arg \'\' 0' -a mcp -d 'Serve an AI assistant (Claude Desktop, VS Code, Cursor) over MCP on stdio: read-only tools, personal data masked'
+complete -c members -n '__members_arg \'\' 0' -a each -d 'Run a members command once per row of a CSV file, as one run ({column} placeholders)'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
@@ -318,16 +327,23 @@ complete -c members -n '__members_arg \'students import\' 0' -r -F
 complete -c members -n '__members_arg \'students help\' 0' -x -a 'list search show get create delete products grant revoke transfer import'
 complete -c members -n '__members_arg \'scores\' 0' -a get -d 'Show a student\'s score, posts, comments and replies'
 complete -c members -n '__members_arg \'scores\' 0' -a set -d 'Set a student\'s score (an integer)'
+complete -c members -n '__members_arg \'scores\' 0' -a add -d 'Add N to a student\'s score (negative N takes away); the record keeps the score before and after'
 complete -c members -n '__members_arg \'scores\' 0' -a help -d 'display help for command'
 complete -c members -n '__members_at \'scores\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'scores get\'' -l fields -x -a '(__members_list score posts comments replies)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'scores get\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'scores set\'' -l fields -x -a '(__members_list score posts comments replies)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
+complete -c members -n '__members_at \'scores set\'' -l file -r -F -d 'set the score of every row of a CSV file (- for stdin): a student column (E-mail, CPF, student…) and a score column (score, Pontos…); one run, undone as one'
 complete -c members -n '__members_at \'scores set\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'scores set\'' -s h -l help -d 'show help for a command'
-complete -c members -n '__members_arg \'scores help\' 0' -x -a 'get set'
+complete -c members -n '__members_at \'scores add\'' -l fields -x -a '(__members_list score posts comments replies)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
+complete -c members -n '__members_at \'scores add\'' -l file -r -F -d 'add the points of every row of a CSV file (- for stdin): a student column and a points column (points, Pontos, score…); one run, undone as one, each row once across a kill and a re-run'
+complete -c members -n '__members_at \'scores add\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
+complete -c members -n '__members_at \'scores add\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'scores help\' 0' -x -a 'get set add'
 complete -c members -n '__members_at \'magic-link\'' -l fields -x -a '(__members_list expire_in url)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
 complete -c members -n '__members_at \'magic-link\'' -l expire-in -x -d 'life of the link: seconds, or a number with s, m, h or d'
+complete -c members -n '__members_at \'magic-link\'' -l file -r -F -d 'a link for every row of a CSV file (- for stdin), the student found by its header (E-mail, CPF, student…); the results are the rows plus url and expire_in, as members each writes them'
 complete -c members -n '__members_at \'magic-link\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'magic-link\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'products\' 0' -a list -d 'List products, one page at a time (--all for every page)'
@@ -482,6 +498,7 @@ complete -c members -n '__members_at \'sync\'' -l dry-run -d 'print the plan and
 complete -c members -n '__members_at \'sync\'' -l plan-out -x -d 'write the plan to a file and change nothing; apply it later with --apply'
 complete -c members -n '__members_at \'sync\'' -l apply -x -d 'apply a plan written by --plan-out, each change checked against the state it was planned from'
 complete -c members -n '__members_at \'sync\'' -l include-status-changes -d 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)'
+complete -c members -n '__members_at \'sync\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no sync column (Nome, Valor…), listing them, instead of refusing the file'
 complete -c members -n '__members_at \'sync\'' -l concurrency -x -d 'changes in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'sync\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'sync\'' -s h -l help -d 'show help for a command'
@@ -490,4 +507,12 @@ complete -c members -n '__members_at \'mcp\'' -l max-rows -x -d 'the most record
 complete -c members -n '__members_at \'mcp\'' -l show-personal-data -d 'send e-mails, CPFs, phones and birth dates unmasked to the assistant (see LGPD below)'
 complete -c members -n '__members_at \'mcp\'' -l check -d 'start the server, list its tools and exit 0 (for the person setting it up)'
 complete -c members -n '__members_at \'mcp\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'each\'' -l dry-run -d 'check every row and print the command each would run; send nothing'
+complete -c members -n '__members_at \'each\'' -l first -x -d 'run the first N rows only, show their results and stop (a canary); run again without it for the rest'
+complete -c members -n '__members_at \'each\'' -l max-rows -x -d 'refuse a file with more rows (exit 2)'
+complete -c members -n '__members_at \'each\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'each\'' -l only-failed -d 'run only the rows whose result column says failed (the --out file of an earlier run)'
+complete -c members -n '__members_at \'each\'' -l halt -x -a 'now soon never' -d 'what a failed row does to the rest: never (run them all), soon or now (start no new row)'
+complete -c members -n '__members_at \'each\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'each\' 0' -r -F
 complete -c members -n '__members_at \'help\'' -s h -l help -d 'show help for a command'

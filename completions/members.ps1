@@ -2,9 +2,9 @@
 Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
-    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'help')
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'each', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')
-    'scores' = @('get', 'set', 'help')
+    'scores' = @('get', 'set', 'add', 'help')
     'products' = @('list', 'get', 'snapshot', 'help')
     'subscriptions' = @('list', 'extend', 'get', 'help')
     'courses' = @('list', 'get', 'accesses', 'help')
@@ -30,9 +30,10 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students help' = @()
     'scores' = @('-h', '--help')
     'scores get' = @('-h', '--help')
-    'scores set' = @('--reason', '-h', '--help')
+    'scores set' = @('--file', '--reason', '-h', '--help')
+    'scores add' = @('--file', '--reason', '-h', '--help')
     'scores help' = @()
-    'magic-link' = @('--expire-in', '--reason', '-h', '--help')
+    'magic-link' = @('--expire-in', '--file', '--reason', '-h', '--help')
     'products' = @('-h', '--help')
     'products list' = @('--profiles', '--all-profiles', '--page', '--per-page', '--all', '--compare', '-h', '--help')
     'products get' = @('-h', '--help')
@@ -64,11 +65,12 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history' = @('--student', '--run', '--since', '--limit', '--forget', '--reason', '-h', '--help')
     'undo' = @('--last', '--student', '--reason', '-h', '--help')
     'version' = @('-h', '--help')
-    'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--concurrency', '--reason', '-h', '--help')
+    'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--ignore-extra-columns', '--concurrency', '--reason', '-h', '--help')
     'mcp' = @('--allow-writes', '--max-rows', '--show-personal-data', '--check', '-h', '--help')
+    'each' = @('--dry-run', '--first', '--max-rows', '--concurrency', '--only-failed', '--halt', '-h', '--help')
     'help' = @('-h', '--help')
   }
-  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out')
+  $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out', '--summary', '--notify', '--notify-always', '--ping')
   $optionValues = @{
     '|-p' = '__complete-profiles'
     '|--profile' = '__complete-profiles'
@@ -80,6 +82,9 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     '|--timeout' = @()
     '|--retries' = @()
     '|--out' = 'files'
+    '|--summary' = 'files'
+    '|--notify' = @()
+    '|--ping' = @()
     'students list|--fields' = @('id', 'first_name', 'last_name', 'full_name', 'email', 'photo_url', 'phone', 'genre', 'birth', 'document', 'reference_id', 'created_at', 'updated_at', 'subscriptions')
     'students list|--page' = @()
     'students list|--per-page' = @()
@@ -116,9 +121,14 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students import|--strategy' = @('auto', 'rows', 'snapshot')
     'scores get|--fields' = @('score', 'posts', 'comments', 'replies')
     'scores set|--fields' = @('score', 'posts', 'comments', 'replies')
+    'scores set|--file' = 'files'
     'scores set|--reason' = @()
+    'scores add|--fields' = @('score', 'posts', 'comments', 'replies')
+    'scores add|--file' = 'files'
+    'scores add|--reason' = @()
     'magic-link|--fields' = @('expire_in', 'url')
     'magic-link|--expire-in' = @()
+    'magic-link|--file' = 'files'
     'magic-link|--reason' = @()
     'products list|--fields' = @('id', 'title', 'description', 'period', 'external_checkout_product', 'lifetime', 'status', 'type', 'sales_page_url', 'support_email', 'trial', 'upsell', 'upsell_url', 'created_at', 'updated_at', 'subscribers.active', 'subscribers.inactive')
     'products list|--profiles' = @()
@@ -191,6 +201,10 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sync|--concurrency' = @()
     'sync|--reason' = @()
     'mcp|--max-rows' = @()
+    'each|--first' = @()
+    'each|--max-rows' = @()
+    'each|--concurrency' = @()
+    'each|--halt' = @('now', 'soon', 'never')
   }
   $argumentValues = @{
     'students grant|0' = @()
@@ -199,7 +213,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students revoke|*' = '__complete-products'
     'students import|0' = 'files'
     'students help|0' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import')
-    'scores help|0' = @('get', 'set')
+    'scores help|0' = @('get', 'set', 'add')
     'products get|0' = '__complete-products'
     'products help|0' = @('list', 'get', 'snapshot')
     'subscriptions help|0' = @('list', 'extend', 'get')
@@ -211,6 +225,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'auth help|0' = @('login', 'status', 'switch', 'logout', 'token')
     'completion|0' = @('bash', 'zsh', 'fish', 'powershell')
     'undo|0' = '__complete-undo'
+    'each|0' = 'files'
   }
   $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
   if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }

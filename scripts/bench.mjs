@@ -6,7 +6,7 @@
 // and writes every figure to bench-results/latest.json (partial.json for
 // --only and --quick runs).
 //
-//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput,profiles] [--quick]
+//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput,profiles,each] [--quick]
 //
 // Run `npm run build` first (npm run bench does). See docs/performance.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -689,6 +689,50 @@ if (wants('report') || wants('xlsx')) {
 // `members sync` reads the platform once (the product list and the student list with subscriptions) and then sends
 // each change's own requests, none per row: 1,000 rows on 2,000 students cost the walk's pages plus the changes,
 // within 1.05 × that + 3. Counted by the sandbox; a re-run right after sends no change.
+// ---------------------------------------------------------------- each: a command per row, one run (issue 37)
+// `members each` over 300 rows that name 200 distinct students (by CPF: a lookup each) costs at most one lookup per
+// distinct student plus one request per change, within 1.05 × that + 3 (sandbox counters): the rows share one
+// client and one cache of lookups. scores set also reads each score before changing it (undo puts it back): shown
+// against the same floor, with that read named.
+if (wants('each')) {
+  const EACH_STUDENTS = 500;
+  const DISTINCT = 200;
+  const EACH_ROWS = 300;
+  console.error(`each: ${EACH_ROWS} rows naming ${DISTINCT} students by CPF, ${LATENCY_MS} ms latency`);
+  const box = await sandbox(['--students', String(EACH_STUDENTS), '--seed', '37', '--latency', `${LATENCY_MS}ms`]);
+  const students = [];
+  for (let page = 1; students.length < DISTINCT; page++) {
+    const body = await box.api(`/api/v1/students?per_page=100&page=${page}`);
+    students.push(...body.data.filter((student) => /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/.test(student.document ?? '')));
+    if (!body.links?.next) break;
+  }
+  if (students.length < DISTINCT) throw new Error(`each: only ${students.length} students with a CPF`);
+  const chosen = students.slice(0, DISTINCT);
+  const named = [...chosen, ...chosen.slice(0, EACH_ROWS - DISTINCT)];
+  const file = join(work, 'each.csv');
+  writeFileSync(file, `CPF;Pontos\n${named.map((student, index) => `${student.document};${index + 1}`).join('\n')}\n`);
+  figures.each = {};
+  for (const [id, command, extra] of [['magic-link', ['magic-link', 'doc:{CPF}'], 0], ['scores set', ['scores', 'set', 'doc:{CPF}', '{Pontos}'], EACH_ROWS]]) {
+    await box.api('/__sandbox/stats/reset', { method: 'POST' });
+    const argv = [NODE, BIN, 'each', file, '--yes', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet', '--', ...command];
+    const t0 = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { env: box.env(join(work, `config-each-${id.replace(' ', '-')}`)), encoding: 'utf8', maxBuffer: 1 << 28 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (result.status !== 0) throw new Error(`each ${id} exited ${result.status}: ${result.stderr}`);
+    const stats = await box.api('/__sandbox/stats');
+    const changes = Object.entries(stats.requests).filter(([route]) => /^(POST|PUT|DELETE) /.test(route)).reduce((sum, [, n]) => sum + n, 0);
+    const floor = DISTINCT + changes;
+    figures.each[id] = { rows: EACH_ROWS, distinct: DISTINCT, ms, requests: stats.total, changes, floor, by_route: stats.requests };
+    row({
+      group: 'each', case: `members each … ${id}: ${EACH_ROWS} rows, ${DISTINCT} students by CPF`, median_ms: ms,
+      vs: `${DISTINCT} lookups + ${changes} changes = ${floor}${extra ? ` (+ ${extra} reads of the score before, for undo)` : ''}`, ratio: stats.total / (floor + extra),
+      target: '≤ 1.05 × floor + 3 requests', pass: stats.total <= 1.05 * (floor + extra) + 3 && changes === EACH_ROWS,
+      note: `${stats.total} requests`,
+    });
+  }
+  await stop(box);
+}
+
 if (wants('sync')) {
   const SYNC_STUDENTS = 2_000;
   const SYNC_ROWS = 1_000;

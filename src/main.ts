@@ -9,6 +9,7 @@ import { CliError, DriftError, ExitCode, InterruptedError, StdoutClosedError, ty
 import { buildProgram } from './program.js';
 import { printable } from './output/sanitize.js';
 import { noticeUpdate } from './config/update-notice.js';
+import { monotonicMs } from './lib/time/monotonic.js';
 
 // What bin/members.js and bin/code-cache.js take from the bundle besides main().
 export { processIo, type ProcessIo } from './entry/process-io.js';
@@ -24,8 +25,21 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
   let code: number;
   /** Help, the version or a completion script: what bin/members.js answers itself when it can, with no notice. */
   let reference = false;
+  /** The command run (`scores add`), for --summary. */
+  let ran: string | undefined;
+  const started = monotonicMs();
   program.hook('preAction', (_program, action) => {
     reference = ['help', 'version', 'completion'].includes(action.name()) || action.name().startsWith('__complete-');
+    const names: string[] = [];
+    for (let command: Command | null = action; command?.parent; command = command.parent) names.unshift(command.name());
+    ran = names.join(' ');
+  });
+  // --ping URL: the monitor hears of the start before the command runs.
+  program.hook('preAction', async () => {
+    const { ping } = program.opts() as { ping?: string };
+    if (ping === undefined) return;
+    const { pingStart } = await import('./entry/run-report.js');
+    await pingStart(io, { ping }, deps.dispatcher);
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -37,6 +51,16 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
     code = reportError(error, io, argv, program);
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close(interrupted)));
+  }
+  const report = program.opts() as { summary?: string; notify?: string; notifyAlways?: boolean; ping?: string };
+  if (report.summary !== undefined || report.notify !== undefined || report.ping !== undefined) {
+    const [{ runSummary, writeRunSummary }, { reportEnd }] = await Promise.all([import('./entry/run-summary.js'), import('./entry/run-report.js')]);
+    const session = sessions[0];
+    const profile = await session?.settings().then((settings) => settings.profile, () => undefined);
+    const command = ran ?? commandPath(program, argv).replace(/^members ?/, '');
+    const summary = runSummary({ command, profile, exitCode: code, seconds: (monotonicMs() - started) / 1000, facts: session?.runSummary });
+    if (report.summary !== undefined) await writeRunSummary(io, report.summary, summary);
+    await reportEnd(io, report, summary, deps.dispatcher);
   }
   // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §24.2), whatever
   // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).

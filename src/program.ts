@@ -6,8 +6,8 @@
 import type { EventEmitter } from 'node:events';
 import { extname } from 'node:path';
 import { Command, Help, Option } from 'commander';
-import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type OutputFormat } from './lib/io.js';
-import { Session, type SessionDeps } from './session/session.js';
+import { CSV_DIALECTS, OUTPUT_FORMATS, type CsvDialect, type GlobalOptions, type Io, type OutputFormat } from './lib/io.js';
+import { Session, type SessionDeps, type SessionFactory } from './session/session.js';
 import { parseDuration, parseInteger } from './lib/values.js';
 import { UsageError } from './lib/errors.js';
 import { HELP_SECTIONS, type Registration, type Runner } from './commands/shared/command-kit.js';
@@ -29,14 +29,15 @@ import { registerVersion } from './commands/version/index.js';
 import { versionText } from './lib/version.js';
 import { registerSync } from './commands/sync/index.js';
 import { registerMcp } from './commands/mcp/index.js';
+import { registerEach } from './commands/each/index.js';
 
 const registrations: Registration[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo, registerVersion, registerSync, registerMcp, registerHelp,
+  registerHistory, registerUndo, registerVersion, registerSync, registerMcp, registerEach, registerHelp,
 ];
 
-export function buildProgram(deps: SessionDeps): { program: Command; sessions: Session[] } {
+export function buildProgram(deps: SessionDeps & { session?: SessionFactory }): { program: Command; sessions: Session[] } {
   const sessions: Session[] = [];
   const program = new Command('members')
     .description('Administer the students, products and subscriptions of a membership platform.')
@@ -59,12 +60,15 @@ export function buildProgram(deps: SessionDeps): { program: Command; sessions: S
 
   const runner: Runner = {
     session(command) {
-      const options = globalOptions(command.optsWithGlobals(), deps.io.env);
+      const raw = command.optsWithGlobals();
+      const options = globalOptions(raw, deps.io.env);
       // A workbook is bytes a terminal would show as garbage (and could be driven by): refused before anything is sent.
       if (options.output === 'xlsx' && !options.out && deps.io.stdout.isTTY) {
         throw new UsageError('-o xlsx writes a workbook, not text for a terminal: add --out FILE.xlsx, or redirect stdout to a file');
       }
-      const session = new Session(options, deps);
+      // `members each` runs its rows in programs of their own (commands/each/row-session.ts).
+      const newProgram = (io: Io, session: SessionFactory) => buildProgram({ io, dispatcher: deps.dispatcher, session }).program;
+      const session = deps.session?.(options, raw) ?? new Session(options, { ...deps, newProgram });
       sessions.push(session);
       return session;
     },
@@ -156,7 +160,11 @@ function addGlobalOptions(program: Command): void {
     .option('--retries <n>', 'retry budget per request', '3')
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-pager', 'never page long output at a terminal (env MEMBERS_PAGER, PAGER; default less -FRX)')
-    .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout');
+    .option('--out <file>', 'write the result to FILE (atomically, mode 0600); - is stdout; without -o, .csv .json .ndjson .xlsx choose the format')
+    .option('--summary <file>', 'when the command ends, whatever its exit code, write one JSON object there: command, profile, run id, exit code, duration, counts (for cron)')
+    .option('--notify <url>', 'POST the summary to a webhook (Slack, Google Chat, Teams by host; JSON elsewhere) when a person is needed: exit 2, or 7 and above')
+    .option('--notify-always', 'with --notify: whatever the exit code')
+    .option('--ping <url>', 'tell a monitor, healthchecks style: URL/start at the start, URL on exit 0, URL/fail otherwise (the exit code as the body)');
 }
 
 /** Validates and normalises the global options; a bad value is a usage error. */
@@ -202,7 +210,9 @@ function outputFormat(raw: Record<string, unknown>): OutputFormat {
     const named = (OUTPUT_FORMATS as readonly string[]).includes(extension) ? `, or use -o ${extension}` : '';
     throw new UsageError(`-o xlsx writes a workbook, but --out ${raw.out as string} is named .${extension}: name the file .xlsx${named}`);
   }
-  return output ?? (workbook ? 'xlsx' : 'table');
+  // Without -o, a file named .csv, .json or .ndjson is written in that format (a text table would not open as one).
+  const byExtension = (['csv', 'json', 'ndjson', 'xlsx'] as const).find((format) => format === extension);
+  return output ?? byExtension ?? 'table';
 }
 
 /** MEMBERS_CSV_DIALECT sets a desk's spreadsheet once; it applies only where the output is csv. */

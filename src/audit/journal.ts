@@ -158,8 +158,14 @@ export function inFlightMs(globals: AuditContext['globals'], record: Pick<AuditR
   return timeoutMs * (retries + 1) * requests;
 }
 
-/** A journal for one command's changes; `bound` fields (`command`, `reason`…) go on every record. */
-export async function openJournal(context: AuditContext, bound: Partial<AuditEntry> & { command: string }): Promise<Journal> {
+/**
+ * A journal for one command's changes; `bound` fields (`command`, `reason`…) go on every record.
+ * A command run as a row of a larger run (`members each`) is given that run's journal as `context.run`:
+ * its changes then carry the run's id and the row's line.
+ */
+export async function openJournal(context: AuditContext & { readonly run?: Journal }, bound: Partial<AuditEntry> & { command: string }): Promise<Journal> {
+  // A row's own unset fields (no --reason) leave the run's as they are.
+  if (context.run) return context.run.with(Object.fromEntries(Object.entries(bound).filter(([, value]) => value !== undefined)));
   return journal(await shared(context), bound);
 }
 

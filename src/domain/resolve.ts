@@ -37,6 +37,14 @@ export interface CpfSpellingMemory {
   value?: CpfSpelling;
 }
 
+/** The lookups a run of many commands shares on its client (`members each`): a student named on several rows is looked up once. */
+const sharedLookups = new WeakMap<Api, StudentCache>();
+
+/** From now on, every resolveStudent through `api` without a cache of its own shares one. */
+export function shareLookups(api: Api): void {
+  if (!sharedLookups.has(api)) sharedLookups.set(api, new Map());
+}
+
 const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
 /**
  * A student found by a CPF, under its digits: a row naming the same CPF in
@@ -54,7 +62,7 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   const key = parseStudentKey(input);
   if (key.kind === 'id' && !options.fetch) return { input, key, id: key.value };
 
-  const { cache } = options;
+  const cache = options.cache ?? sharedLookups.get(api);
   const name = cacheKey(key);
   const alias = cpfAlias(key);
   const cached = cache?.get(name) ?? (alias === undefined ? undefined : cache?.get(alias));

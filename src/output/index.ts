@@ -51,15 +51,20 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
     : terminalOrPipe(io, opts);
   const format = formatFor(io, opts, destination);
   const { fields } = opts;
+  /** Records written, for the line a file export ends with at a terminal. */
+  let written: number | undefined;
   return {
     async one(record, view) {
       if (fields) assertKnownFields(record, fields, view);
       await format.one(record, view);
+      written = (written ?? 0) + 1;
     },
     async list(records, view) {
       const counted = counting(fields ? checkFirst(records, fields, view) : records);
       try {
-        return await format.list(counted, view);
+        const count = await format.list(counted, view);
+        written = (written ?? 0) + count;
+        return count;
       } catch (error) {
         // json, ndjson and csv stream to stdout as records arrive: say that what was printed is not the whole list.
         // (A table prints nothing until the end, and --out leaves no file behind.)
@@ -71,7 +76,11 @@ export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output>
       if (!format.book) throw new Error(`a workbook of several sheets is written as xlsx only, not ${opts.output}`);
       await format.book(book);
     },
-    close: () => destination.close(),
+    async close() {
+      await destination.close();
+      // A file export says where it went, at a terminal (issue 37); scripts and --quiet hear nothing.
+      if (opts.out && written !== undefined && io.stderr.isTTY && !opts.quiet) io.stderr.write(`Wrote ${plural(written, 'row')} to ${opts.out}\n`);
+    },
     abort: () => destination.abort(),
   };
 }

@@ -3,6 +3,7 @@
  * and lazy access to settings, the API, output and prompts. Nothing heavy is
  * loaded until an action asks for it, so `--help` never pays for undici.
  */
+import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { quitAtOnce, type Io, type GlobalOptions } from '../lib/io.js';
 import type { Api } from '../api/client.js';
@@ -22,6 +23,22 @@ export interface SessionDeps {
   io: Io;
   /** Tests inject an undici MockAgent. */
   dispatcher?: Dispatcher;
+  /**
+   * A fresh program whose commands run in the sessions `session` makes
+   * (program.ts buildProgram): `members each` runs a command per row with it.
+   */
+  newProgram?(io: Io, session: SessionFactory): Command;
+}
+
+/** How a command's session is made from its global options (parsed, and as commander gave them). */
+export type SessionFactory = (options: GlobalOptions, raw: Record<string, unknown>) => Session;
+
+/** What a run over rows tells `--summary FILE`: its record's id, rows by result and by product, its first failures. */
+export interface RunSummaryFacts {
+  run_id?: string;
+  counts: Readonly<Record<string, number>>;
+  by_product?: Record<string, Record<string, number>>;
+  failures: Array<{ line?: number; student?: string; product_id?: string; message: string }>;
 }
 
 export class Session {
@@ -42,9 +59,17 @@ export class Session {
   gate?: ChangeGate;
   /** A session of forProfile: what it prints goes here, to be merged with the other profiles'. */
   private capturedOutput?: Output;
+  /** What a run over rows did (bulk forms, sync, each), for `--summary FILE` (entry/run-summary.ts). */
+  runSummary?: RunSummaryFacts;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
+  }
+
+  /** A fresh program running its commands in sessions `session` makes; see SessionDeps.newProgram. */
+  newProgram(io: Io, session: SessionFactory): Command {
+    if (!this.deps.newProgram) throw new Error('this session cannot build a program');
+    return this.deps.newProgram(io, session);
   }
 
   get version(): string {

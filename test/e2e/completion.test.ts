@@ -16,7 +16,7 @@ const BASH = script('members.bash');
 
 const GLOBAL_LONG = [
   '--profile', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color',
-  '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--no-pager', '--out',
+  '--quiet', '--verbose', '--base-url', '--timeout', '--retries', '--yes', '--no-pager', '--out', '--summary', '--notify', '--notify-always', '--ping',
 ];
 
 let configDir: string;

@@ -168,6 +168,34 @@ members history --run RUN_ID lists its rows, and members undo RUN_ID (the id of 
 run's own record, action bulk) reverses them all, a run killed with SIGKILL too.
 `,
   },
+  each: {
+    summary: 'any command once per row of a CSV file, as one run',
+    text: `members each FILE [--] COMMAND ARGS… runs a members command once per row:
+
+  members each turma.csv --yes --out links.csv -- magic-link {E-mail} --expire-in 7d
+  members each pontos.csv -- scores set {E-mail} {Pontos} --reason "contest"
+  members each turma.csv --dry-run -- students grant {E-mail} "Python Pro"
+  members each links.csv --only-failed --yes -- magic-link {E-mail}
+
+{Column} is the row's cell (case, accents, spaces, - _ . ignored), {line} its line,
+{{ and }} literal braces. The file is read as the bulk runs read it (, or ;, - for stdin).
+
+Every row is expanded and parsed by the command itself before anything is sent: bad rows
+print "error: line N: …" and the run exits 2. A placeholder naming no column: exit 2.
+--dry-run prints each command; --max-rows N refuses a bigger file; --first N runs N rows
+(a canary) and stops; --halt soon|now starts no row after a failure.
+
+One question for the run on a terminal (type the row count above 20 rows); --yes off one.
+Rows run in this process, sharing one client and rate limit (--concurrency N) and one
+lookup per student. Every change carries the run's id: members undo RUN reverses it.
+The same command on the same file after a kill, --first or failures leaves out the rows
+done (skipped: done by run …). Refused: each, sync, import, extend, undo, history,
+report, api, auth, sandbox, completion, help, version, --file forms.
+
+Results: line, the input's columns, result (done, skipped, failed), message, and the
+command's fields (url and expire_in of a link, score). Exit 7 when a row failed.
+`,
+  },
   undo: {
     summary: 'find a change in the audit log and reverse it',
     text: `Every change members makes is recorded on this machine (the audit log in

@@ -5,18 +5,34 @@ import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { MAGIC_LINK_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
-import { parseDuration } from '../../lib/values.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseDuration, plural } from '../../lib/values.js';
+import { nameAndEmail } from '../../lib/people.js';
+import type { FoundByPhone } from '../../domain/phone.js';
 import { withOutput } from '../../session/run-kit.js';
 import { createMagicLink } from '../../domain/magic-link.js';
+import { reasonFlag } from '../shared/command-kit.js';
 
 /** The audit record never holds the URL: it is a credential. */
-export async function magicLink(session: Session, input: string, opts: { expireIn: string; reason?: string }): Promise<void> {
+export async function magicLink(session: Session, input: string | undefined, opts: { expireIn: string; reason?: string; file?: string }): Promise<void> {
+  if (opts.file !== undefined) {
+    if (input !== undefined) throw new UsageError('give either STUDENT or --file FILE, not both');
+    parseDuration(opts.expireIn, '--expire-in');
+    const { runShorthand, STUDENT_COLUMN } = await import('../shared/each/shorthand.js');
+    return runShorthand(session, { file: opts.file, command: ['magic-link'], columns: [STUDENT_COLUMN], flags: ['--expire-in', opts.expireIn, ...reasonFlag(opts.reason)] });
+  }
+  if (input === undefined) throw new UsageError('missing STUDENT (or --file FILE for a link per row of a CSV file); see `members magic-link --help`');
   parseStudentKey(input);
   const expireIn = parseDuration(opts.expireIn, '--expire-in');
   assertFieldsBeforeChange(session.globals.fields, Object.keys(MagicLink.shape), MAGIC_LINK_VIEW);
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const journal = await openJournal(session, { command: 'magic-link', reason: opts.reason });
-    await output.one(await createMagicLink(api, input, expireIn, { journal, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
+    const messages = await session.messages();
+    // -v: a phone costs a read of the student list; say what it took.
+    const onPhone = session.globals.verbose ? (found: FoundByPhone) => messages.notice(
+      `${input.trim()}: the phone of ${nameAndEmail(found.student) || `student ${found.student.id}`}, found in ${plural(found.requests, 'request')} (the student list read as students search reads it)`,
+    ) : undefined;
+    await output.one(await createMagicLink(api, input, expireIn, { journal, onPhone, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
   }));
 }

@@ -71,6 +71,8 @@ export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctu
 export const PRODUCT_ARGUMENT = 'the product: its id, its title (case and accents ignored) or the start of its title';
 export const COURSE_ARGUMENT = 'the course: its id, its slug, its title (case and accents ignored) or the start of its title';
 export const REASON_OPTION = ['--reason <text>', 'why you make this change (kept in the local audit log)'] as const;
+/** --reason again, for a command run per row of a file (members each). */
+export const reasonFlag = (reason: string | undefined): string[] => (reason === undefined ? [] : ['--reason', reason]);
 
 /** Record schemas of api/schemas.ts, by name: that module (and zod) loads only when the fields are listed. */
 export type RecordSchema = 'Student' | 'Subscription' | 'Product' | 'Course' | 'CourseAccess' | 'Score' | 'MagicLink' | 'ReportItem';

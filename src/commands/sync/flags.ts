@@ -21,6 +21,7 @@ export interface SyncFlags {
   includeStatusChanges?: boolean;
   reason?: string;
   concurrency?: string;
+  ignoreExtraColumns?: boolean;
 }
 
 interface Common {
@@ -40,6 +41,8 @@ export interface FileSync extends Common {
   dryRun: boolean;
   planOut?: string;
   includeStatusChanges: boolean;
+  /** `--ignore-extra-columns`: columns that are no sync column (Nome, Valor…) are left out and listed. */
+  ignoreExtra: boolean;
 }
 
 /** Apply a saved plan. */
@@ -52,6 +55,7 @@ export interface PlanSync extends Common {
 const PLANNING_FLAGS: Array<[keyof SyncFlags, string]> = [
   ['product', '--product'], ['addOnly', '--add-only'], ['removeOnly', '--remove-only'], ['maxRevoke', '--max-revoke'],
   ['check', '--check'], ['dryRun', '--dry-run'], ['planOut', '--plan-out'], ['includeStatusChanges', '--include-status-changes'],
+  ['ignoreExtraColumns', '--ignore-extra-columns'],
 ];
 
 export function syncRequest(flags: SyncFlags): FileSync | PlanSync {
@@ -76,6 +80,7 @@ export function syncRequest(flags: SyncFlags): FileSync | PlanSync {
     kind: 'file', file: flags.file, ...common,
     mode: flags.addOnly ? 'add-only' : flags.removeOnly ? 'remove-only' : 'both',
     check: flags.check === true, dryRun: flags.dryRun === true, includeStatusChanges: flags.includeStatusChanges === true,
+    ignoreExtra: flags.ignoreExtraColumns === true,
   };
   if (flags.product !== undefined) request.products = flags.product.map((product) => checkProductId(product, '--product'));
   if (flags.maxRevoke !== undefined) request.maxRevoke = parseRevokeCap(flags.maxRevoke);

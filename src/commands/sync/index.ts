@@ -16,6 +16,7 @@ export const registerSync = registration('Everyday:', (program, runner) => {
     .option('--plan-out <plan.json>', 'write the plan to a file and change nothing; apply it later with --apply')
     .option('--apply <plan.json>', 'apply a plan written by --plan-out, each change checked against the state it was planned from')
     .option('--include-status-changes', 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)')
+    .option('--ignore-extra-columns', 'leave out the columns of the file that are no sync column (Nome, Valor…), listing them, instead of refusing the file')
     .option('--concurrency <n>', 'changes in flight at once, 1–32 (default 4)')
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
@@ -23,6 +24,8 @@ export const registerSync = registration('Everyday:', (program, runner) => {
       'members sync --file buyers.csv --product "Python Pro" --check',
       'members sync --file access.csv --max-revoke 5% --yes --reason "nightly sync"',
       'members sync --file access.csv --plan-out plan.json && members sync --apply plan.json --yes',
+      'members sync --file sales.csv --product "Python Pro" --ignore-extra-columns --dry-run   # an export with Nome, Valor…',
+      'members sync --file access.csv --yes --quiet --summary sync.json --notify "$SLACK_WEBHOOK" --ping "https://hc-ping.com/$UUID"   # nightly',
       'members undo RUN_ID                                      # reverses a whole sync',
     )}
 The file is the desired state: every student and product it names should have access; every

@@ -11,8 +11,8 @@
 import { DriftError, RevokeCapError, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { Api } from '../../api/client.js';
-import { RunPlanner, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
-import { readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
+import { RunPlanner, collapsedNotice, resolveProducts, type PlannedRun } from '../../domain/bulk/engine.js';
+import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource } from '../../domain/bulk/csv.js';
 import { productTitles, resolveProduct } from '../../domain/names.js';
 import { capMessage, overCap, planSummary, planSync, type SyncPlan } from '../../domain/sync/plan.js';
 import { planRecord } from '../../domain/sync/records.js';
@@ -25,6 +25,7 @@ import { NOTHING_TO_CHANGE, applyPlan, printPlanRecords, productNamedAbove } fro
 import { readState } from '../shared/read-state.js';
 import type { FileSync } from './flags.js';
 import { openPlanOut, writePlan } from './saved-plan.js';
+import { refuseOutputOverInput } from '../shared/input-output.js';
 
 const PLAN_FIELDS = Object.keys(planRecord({ action: 'grant', student: '', productId: 'p', notes: [] }));
 const RESULT_FIELDS = ['line', 'action', 'student', 'product_id', 'result', 'message'];
@@ -35,6 +36,7 @@ const applies = (request: FileSync) => !request.check && !request.dryRun && requ
 export async function syncFromFile(session: Session, request: FileSync): Promise<void> {
   const { io, globals } = session;
   const applying = applies(request);
+  refuseOutputOverInput(io.cwd, request.file, [['--plan-out', request.planOut], ['--out', globals.out]]);
   assertFieldsBeforeChange(globals.fields, applying ? RESULT_FIELDS : PLAN_FIELDS, applying ? SYNC_RESULT_VIEW : SYNC_PLAN_VIEW);
   // Off a terminal the answer is known before anything is read: no --yes, no run.
   if (applying && !globals.yes && (request.file === '-' || !io.stdin.isTTY)) {
@@ -98,8 +100,18 @@ async function readRows(session: Session, request: FileSync, source: string, mes
   await readCsvRows(await readCsvSource(session.io, request.file), syncColumns(productsGiven), source, (row) => {
     refuseProductColumn(row.values, productsGiven, source);
     planner.add(row);
+  }, {
+    ignoreExtra: request.ignoreExtra,
+    onRepeatedHeader: tellRepeatedHeaders(source, (notice) => messages.notice(notice)),
+    // Which column was read as what, and which were left out (--ignore-extra-columns), before any row's error.
+    onHeader: (header) => {
+      const described = describeHeader(header, source);
+      if (described) messages.notice(described);
+    },
   });
   const offline = planner.done();
+  const collapsed = collapsedNotice(offline);
+  if (collapsed) messages.notice(collapsed);
   refuseEmpty(offline.rows.length, source);
   refuseInvalid(offline, source, 'nothing was sent', messages);
   return offline;

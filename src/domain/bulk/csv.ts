@@ -115,6 +115,7 @@ export async function readCsvRows(
   const separator = semicolonSeparated(head) ? ';' : ',';
   const readAs = separator === ';' ? ' (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese)' : '';
   let names: Array<string | undefined> | undefined;
+  let header = '';
   let reading: HeaderReading | undefined;
   let end = 0;
   const parser = parse({
@@ -129,8 +130,11 @@ export async function readCsvRows(
       end = context.bytes;
       const fields = raw.map((field) => field.trim());
       if (fields.every((field) => field === '')) return null;
-      if (names) onRow(row(names, fields, lines.lineAt(start), separator));
+      // A header line again inside the file (two exports joined) is no row: skipped, and told.
+      if (names && fields.map(headerKey).join('\0') === header) options.onRepeatedHeader?.(lines.lineAt(start));
+      else if (names) onRow(row(names, fields, lines.lineAt(start), separator));
       else {
+        header = fields.map(headerKey).join('\0');
         ({ names, reading } = readHeader(fields, columns, `${source}${readAs}`, options));
         options.onHeader?.(reading);
       }
@@ -166,6 +170,24 @@ export interface CsvOptions {
   ignoreExtra?: boolean;
   /** Told how the header was read as soon as it is, before any row. */
   onHeader?: (reading: HeaderReading) => void;
+  /** Told the line of each header line found again inside the file (skipped: an export that arrived twice). */
+  onRepeatedHeader?: (line: number) => void;
+  /** `members each`: every column is read under its own header, as written (none is required, none unknown). */
+  anyColumns?: boolean;
+}
+
+/**
+ * onRepeatedHeader for CsvOptions: each header line found again inside the
+ * file is told once (`the header of F was found again at line 1202 and
+ * skipped…`), however many times the file is read.
+ */
+export function tellRepeatedHeaders(source: string, tell: (notice: string) => void): (line: number) => void {
+  const told = new Set<number>();
+  return (line) => {
+    if (told.has(line)) return;
+    told.add(line);
+    tell(`the header of ${source} was found again at line ${line} and skipped (an export that arrived twice?)`);
+  };
 }
 
 /** How the header was read: each column as written in the file, and the bulk column it was read as (none: ignored). */
@@ -174,7 +196,7 @@ export interface HeaderReading {
 }
 
 /** A header as people type it: case, accents, spaces, `-`, `_` and `.` do not count (`E-mail`, `Data da compra`, `student.email`). */
-const headerKey = (name: string) => fold(name).replace(/[\s_.-]/g, '');
+export const headerKey = (name: string) => fold(name).replace(/[\s_.-]/g, '');
 
 /**
  * Other names of the bulk columns, by headerKey: what members itself exports
@@ -198,6 +220,7 @@ const ALIAS_RANK = new Map(Object.keys(HEADER_ALIASES).map((key, index) => [key,
  * missing required columns are usage errors naming them.
  */
 function readHeader(fields: string[], columns: CsvColumns, source: string, options: CsvOptions): { names: Array<string | undefined>; reading: HeaderReading } {
+  if (options.anyColumns) return { names: fields, reading: { columns: fields.map((header) => ({ header, as: header })) } };
   const allowed: readonly string[] = [...columns.required, ...columns.optional];
   const exact = new Map(allowed.map((name) => [headerKey(name), name]));
   const claims = fields.map((field) => {

@@ -6,7 +6,7 @@
  * signals, output, audit).
  */
 import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../lib/errors.js';
-import { plural } from '../../lib/values.js';
+import { plural, pluralWord } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
 import type { Named } from '../names.js';
 import type { ReadPlan } from '../read-plan.js';
@@ -27,10 +27,14 @@ export interface CheckedRow<Plan> {
   identity: Pick<BulkRowOutcome, 'student' | 'product_id' | 'action'>;
   plan?: Plan;
   problem?: string;
+  /** The same as this earlier line, cell for cell: left out of the run. */
+  sameAs?: number;
 }
 
 export interface PlannedRun<Plan> {
   rows: CheckedRow<Plan>[];
+  /** Lines left out as the same as an earlier row, cell for cell (an export that arrived twice). */
+  collapsed?: number[];
   invalid: CheckedRow<Plan>[];
   /** The valid rows, with their index in `rows`. */
   todo: Array<{ index: number; line: number; plan: Plan }>;
@@ -71,7 +75,7 @@ export class RunPlanner<Plan> {
  */
 export function rowChecker<Plan>(op: RowReader<Plan>, now: Date): (row: ParsedRow) => CheckedRow<Plan> {
   const unique = deduplicator(op);
-  return (row) => unique(checkRow(op, row, now));
+  return (row) => unique(checkRow(op, row, now), row.values);
 }
 
 function checkRow<Plan>(op: RowReader<Plan>, row: ParsedRow, now: Date): CheckedRow<Plan> {
@@ -85,23 +89,46 @@ function checkRow<Plan>(op: RowReader<Plan>, row: ParsedRow, now: Date): Checked
   }
 }
 
-/** A row that does what an earlier one does is a problem of its own (it would be applied twice). */
-function deduplicator<Plan>(op: RowReader<Plan>): (row: CheckedRow<Plan>) => CheckedRow<Plan> {
+/**
+ * A row that does what an earlier one does is a problem of its own (it would
+ * be applied twice), unless it is that row again cell for cell (an export
+ * that arrived twice): then it is left out (`sameAs`). Rows that disagree
+ * (the same student and product, other dates) stay a problem.
+ */
+function deduplicator<Plan>(op: RowReader<Plan>): (row: CheckedRow<Plan>, values?: Readonly<Record<string, string>>) => CheckedRow<Plan> {
   const seen = new SeenKeys();
-  return (row) => {
+  const whole = new SeenKeys();
+  return (row, values) => {
     if (row.plan === undefined) return row;
-    const earlier = seen.firstLine(op.key(row.plan), row.line);
-    return earlier === undefined ? row : { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
+    const key = op.key(row.plan);
+    const earlier = seen.firstLine(key, row.line);
+    const same = values === undefined ? undefined : whole.firstLine(`${key}\0${JSON.stringify(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)))}`, row.line);
+    if (earlier === undefined) return row;
+    if (same !== undefined) return { line: row.line, identity: row.identity, sameAs: same };
+    return { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
   };
 }
 
-function planned<Plan>(rows: CheckedRow<Plan>[]): PlannedRun<Plan> {
+function planned<Plan>(checked: CheckedRow<Plan>[]): PlannedRun<Plan> {
+  const rows = checked.filter((row) => row.sameAs === undefined);
   const invalid = rows.filter((row) => row.problem !== undefined);
   const todo = rows.flatMap((row, index) => (row.plan === undefined ? [] : [{ index, line: row.line, plan: row.plan }]));
-  return { rows, invalid, todo };
+  const collapsed = checked.flatMap((row) => (row.sameAs === undefined ? [] : [row.line]));
+  return { rows, invalid, todo, ...(collapsed.length > 0 ? { collapsed } : {}) };
 }
 
-const withoutDuplicates = <Plan>(op: RowReader<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> => planned(checked.map(deduplicator(op)));
+/** `3 duplicate rows ignored (the same as an earlier row: lines 5, 9, 12)`, when an export arrived twice. */
+export function collapsedNotice(run: Pick<PlannedRun<unknown>, 'collapsed'>): string | undefined {
+  const lines = run.collapsed ?? [];
+  if (lines.length === 0) return undefined;
+  const listed = lines.length > 10 ? `${lines.slice(0, 10).join(', ')}…` : lines.join(', ');
+  return `${plural(lines.length, 'duplicate row')} ignored (the same as an earlier row, cell for cell: ${pluralWord(lines.length, 'line')} ${listed})`;
+}
+
+const withoutDuplicates = <Plan>(op: RowReader<Plan>, checked: CheckedRow<Plan>[]): PlannedRun<Plan> => {
+  const unique = deduplicator(op);
+  return planned(checked.map((row) => unique(row)));
+};
 
 /**
  * Resolves every distinct product cell once (an id, a title, a prefix: see
@@ -124,13 +151,14 @@ export async function resolveProducts<Plan>(
     }
   }));
   const resolved = new Map<string, Named | UsageError>(settled);
-  return withoutDuplicates(op, run.rows.map((row) => {
+  const { collapsed } = run;
+  return { ...withoutDuplicates(op, run.rows.map((row) => {
     if (row.plan === undefined) return row;
     const product = resolved.get(products.of(row.plan));
     if (product instanceof UsageError) return { line: row.line, identity: row.identity, problem: oneLine(product.message) };
     // Results name the product by its id, failed rows too, whatever the cell said; messages by its title too.
     return { ...row, identity: { ...row.identity, product_id: (product as Named).id }, plan: products.with(row.plan, product as Named) };
-  }));
+  })), ...(collapsed ? { collapsed } : {}) };
 }
 
 export interface RunSettings {

@@ -79,7 +79,7 @@ describe('members help', () => {
     const { code, stdout, stderr } = await members(['help', 'nope']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting, bulk, undo)\n');
+    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting, bulk, each, undo)\n');
   });
 
   it('help bulk gives the columns each bulk form reads', async () => {

@@ -245,7 +245,12 @@ describe('choosing xlsx', () => {
   it('--out FILE.xlsx alone means xlsx; with another format it is a usage error', () => {
     expect(globalOptions({ ...base, out: 'report.xlsx' })).toMatchObject({ output: 'xlsx', out: 'report.xlsx' });
     expect(globalOptions({ ...base, out: 'REPORT.XLSX', output: 'xlsx' })).toMatchObject({ output: 'xlsx' });
-    expect(globalOptions({ ...base, out: 'report.csv' })).toMatchObject({ output: 'table' });
+    // Issue 37: any format the name says, without -o (before, a .csv file held a text table).
+    expect(globalOptions({ ...base, out: 'report.csv' })).toMatchObject({ output: 'csv' });
+    expect(globalOptions({ ...base, out: 'Report.JSON' })).toMatchObject({ output: 'json' });
+    expect(globalOptions({ ...base, out: 'report.ndjson' })).toMatchObject({ output: 'ndjson' });
+    expect(globalOptions({ ...base, out: 'report.txt' })).toMatchObject({ output: 'table' });
+    expect(globalOptions({ ...base, out: 'report.csv', output: 'json' })).toMatchObject({ output: 'json' });
     expect(() => globalOptions({ ...base, out: 'report.xlsx', output: 'csv' })).toThrow(/--out report.xlsx names a workbook, but the output is csv: drop -o .* or name the file \.csv/);
     expect(() => globalOptions({ ...base, out: 'report.xlsx', csvDialect: 'excel' })).toThrow(UsageError);
     expect(() => globalOptions({ ...base, out: 'report.xlsx', json: true })).toThrow(UsageError);

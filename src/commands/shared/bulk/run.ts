@@ -34,20 +34,21 @@ import type { Api } from '../../../api/client.js';
 import { chooseReads, type BulkReads } from '../../../domain/bulk/reads.js';
 import type { StrategyChoice } from '../../../domain/read-plan.js';
 import {
-  RunPlanner, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
+  RunPlanner, collapsedNotice, execute, resolveProducts, rowChecker, runError, summarize, summaryLine, type BulkSummary, type PlannedRun,
 } from '../../../domain/bulk/engine.js';
 import { readsProductList, resolveProduct, type Named } from '../../../domain/names.js';
 import type { BulkOperation, BulkResult, BulkRowOutcome, RowContext } from '../../../domain/bulk/operations.js';
 import { assertKnownFields } from '../../../output/fields.js';
 import type { JsonRecord, Output, View } from '../../../output/index.js';
 import type { Messages } from '../../../output/messages.js';
-import type { Session } from '../../../session/session.js';
+import type { RunSummaryFacts, Session } from '../../../session/session.js';
 import { plural } from '../../../lib/values.js';
 import { quitAtOnce } from '../../../lib/io.js';
 import { bulkResultView } from '../views/bulk.js';
-import { describeHeader, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
+import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import { openRun } from '../../../audit/journal.js';
+import { refuseOutputOverInput } from '../input-output.js';
 
 export type { BulkSummary } from '../../../domain/bulk/engine.js';
 
@@ -106,6 +107,7 @@ export async function runBulk<Plan>(
   const view = bulkResultView(op);
   if (globals.fields) assertKnownFields(SAMPLE_RESULT, globals.fields, view);
   const source = options.file === '-' ? 'stdin' : options.file;
+  refuseOutputOverInput(io.cwd, options.file, [['--out', globals.out]]);
   const messages = await session.messages();
   if (options.file === '-' && io.stdin.isTTY) messages.notice('Reading the CSV from the terminal; end it with Ctrl-D…');
   const input = await readCsvSource(io, options.file);
@@ -113,6 +115,7 @@ export async function runBulk<Plan>(
   let told = false;
   const csv: CsvOptions = {
     ignoreExtra: options.ignoreExtra,
+    onRepeatedHeader: tellRepeatedHeaders(source, (notice) => messages.notice(notice)),
     // Which column was read as what, when the file names them its own way (a spreadsheet export): said once, before any row's error.
     onHeader: (header) => {
       const described = told ? undefined : describeHeader(header, source);
@@ -128,18 +131,26 @@ export async function runBulk<Plan>(
   if (!options.skipInvalid) {
     const check = rowChecker(op, now);
     let invalid = 0;
+    const collapsed: number[] = [];
     await readCsvRows(input, op.columns, source, (row) => {
       const checked = check(row);
+      if (checked.sameAs !== undefined) collapsed.push(checked.line);
       if (checked.problem === undefined) return;
       invalid++;
       messages.error(`line ${checked.line}: ${checked.problem}`);
     }, csv);
-    if (invalid > 0) throw refusal(invalid, 'nothing was sent');
+    if (invalid > 0) {
+      const notice = collapsedNotice({ collapsed });
+      if (notice) messages.notice(notice);
+      throw refusal(invalid, 'nothing was sent');
+    }
   }
   // Second pass: the file again, each row planned as it is read (its cells are never all held beside their plans).
   const planner = new RunPlanner(op, now);
   await readCsvRows(input, op.columns, source, (row) => planner.add(row), csv);
   const offline = planner.done();
+  const collapsed = collapsedNotice(offline);
+  if (collapsed) messages.notice(collapsed);
   const products = op.products;
   // A dry run checks ids too, and a question names the products by title: both read the product list.
   const ask = !options.dryRun && offline.todo.length > 0 && (op.destructive || offline.todo.length > TYPE_TO_CONFIRM_ABOVE);
@@ -332,6 +343,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await hooks.onFinish?.(report);
   const runId = await journal?.finish({ counts: summary.counts, interrupted: summary.interrupted });
+  session.runSummary = runSummaryFacts(report.outcomes, summary.counts, runId);
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);
@@ -350,6 +362,22 @@ function undeliveredError(cause: Error, summary: BulkSummary, out: string | unde
   const where = out === undefined ? 'the results to stdout' : `--out ${out}`;
   return new CliError(`could not write ${where} (${why}); ${applied}, but their results were not saved. Free the space or pick another path, then run the same file again: the rows already applied come back skipped (with their results), the others are applied`, ExitCode.internal, undefined, { cause });
 }
+
+/** For --summary FILE: rows by result and by product, and the first failures. */
+function runSummaryFacts(outcomes: readonly BulkRowOutcome[], counts: Readonly<Record<string, number>>, runId: string | undefined): RunSummaryFacts {
+  const byProduct: Record<string, Record<string, number>> = {};
+  for (const { product_id: product, result } of outcomes) {
+    if (!product) continue;
+    const tally = (byProduct[product] ??= {});
+    tally[result] = (tally[result] ?? 0) + 1;
+  }
+  const failures = outcomes.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES)
+    .map(({ line, student, product_id, message }) => ({ line, student, product_id, message }));
+  return { ...(runId ? { run_id: runId } : {}), counts, by_product: byProduct, failures };
+}
+
+/** How many failed rows a run summary names (the rest are in the results). */
+export const FIRST_FAILURES = 10;
 
 /** The printed record: exactly the contract's fields, in its order. */
 const printed = ({ line, student, product_id, result, message }: BulkResult): JsonRecord => ({ line, student, product_id, result, message });

@@ -1,0 +1,32 @@
+import { Option } from 'commander';
+import { examples, lazyAction, registration } from '../shared/command-kit.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../shared/bulk/flags.js';
+
+export const registerEach = registration('Everyday:', (program, runner) => {
+  program.command('each')
+    .description('Run a members command once per row of a CSV file, as one run ({column} placeholders)')
+    .argument('<file>', 'a CSV file (, or ; separated, header row first), or - for stdin')
+    .argument('[command...]', 'the command and its arguments, after --; {Column} is the row\'s cell (case, accents and spaces ignored), {line} its line')
+    .option('--dry-run', 'check every row and print the command each would run; send nothing')
+    .option('--first <n>', 'run the first N rows only, show their results and stop (a canary); run again without it for the rest')
+    .option('--max-rows <n>', 'refuse a file with more rows (exit 2)')
+    .option('--concurrency <n>', `rows in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`)
+    .option('--only-failed', 'run only the rows whose result column says failed (the --out file of an earlier run)')
+    .addOption(new Option('--halt <when>', 'what a failed row does to the rest: never (run them all), soon or now (start no new row)').choices(['now', 'soon', 'never']).default('never'))
+    // A row's own flags (--expire-in, --reason) are its command's, not each's: they pass through.
+    .allowUnknownOption()
+    .addHelpText('after', `
+Every row is checked first, as its command checks its arguments: a bad row is
+listed with its line and nothing is sent (exit 2). One question for the run on
+a terminal (type the row count above 20 rows); --yes off one. Every change is
+recorded under the run's id: \`members undo RUN\` reverses the run, and running
+the same command on the same file again after a kill leaves out the rows done.
+Exit 7 when a row failed; --out results.csv then feeds back with --only-failed.
+${examples(
+    'members each turma.csv -- magic-link {E-mail} --expire-in 7d --out links.csv',
+    'members each pontos.csv -- scores set {E-mail} {Pontos} --reason "contest"',
+    'members each turma.csv --dry-run -- students grant {E-mail} "Python Pro"',
+    'members each links.csv --only-failed -- magic-link {E-mail} --expire-in 7d',
+  )}`)
+    .action(lazyAction(runner, () => import('./actions.js'), 'each'));
+});

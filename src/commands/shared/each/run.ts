@@ -1,0 +1,251 @@
+/**
+ * `members each FILE [--] COMMAND ARGS…` (contract, `members each`): a
+ * members command once per row of a file, as one run.
+ *
+ * 1. The file is read (CSV, `;`-separated, `-` for stdin) and the command
+ *    line compiled against its header: a placeholder naming no column is
+ *    exit 2 before any row is read.
+ * 2. Every row is expanded and run in `check` mode through the same program
+ *    as the command line (rows.ts): its arguments, flags, keys and values are
+ *    checked as the command checks them, up to where it would reach the
+ *    server. Bad rows are listed with their lines, exit 2, nothing sent.
+ * 3. One question for the whole run on a terminal (the row count typed above
+ *    20 rows), --yes off one; read-only commands never ask.
+ * 4. The rows run in a bounded pool, in sessions sharing the run's client
+ *    (one pacer), its cache of student lookups and its record: every change
+ *    carries the run's id and the row's line, so `members undo RUN` reverses
+ *    the run, and a re-run after a kill leaves out what was done (resume.ts).
+ * 5. Results in input order: the input's columns, `result`, `message` and
+ *    the command's own fields; a summary line; exit 7 when a row failed.
+ */
+import { BulkFailedError, InterruptedError, UsageError } from '../../../lib/errors.js';
+import { plural } from '../../../lib/values.js';
+import { quitAtOnce } from '../../../lib/io.js';
+import { auditBaseUrl } from '../../../audit/stamp.js';
+import { openRun, type RunJournal } from '../../../audit/journal.js';
+import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../../domain/bulk/csv.js';
+import { runPool } from '../../../domain/bulk/pool.js';
+import { shareLookups } from '../../../domain/resolve.js';
+import { monotonicMs } from '../../../lib/time/monotonic.js';
+import type { JsonRecord } from '../../../output/view.js';
+import type { Session } from '../../../session/session.js';
+import { FIRST_FAILURES, TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
+import { refuseOutputOverInput } from '../input-output.js';
+import { compileTemplate, type Template } from './template.js';
+import { runRow } from './rows.js';
+import type { RowKind } from './policy.js';
+import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey, type DoneRow } from './resume.js';
+import { DRY_RUN_VIEW, eachView } from './view.js';
+
+export const HALT = ['now', 'soon', 'never'] as const;
+export type Halt = (typeof HALT)[number];
+
+export interface EachOptions {
+  file: string;
+  /** The command line with its placeholders, or how to make it from the file's header (magic-link --file: shorthand.ts). */
+  args: readonly string[] | ((headers: readonly string[]) => string[]);
+  concurrency: number;
+  dryRun: boolean;
+  /** Run this many rows (a canary), show them, and stop. */
+  first?: number;
+  /** Refuse a file with more rows. */
+  maxRows?: number;
+  /** Only the rows whose `result` is `failed` (a results file fed back). */
+  onlyFailed: boolean;
+  halt: Halt;
+}
+
+/** A data row of the input: its line and its cells by header as written. */
+interface InputRow {
+  line: number;
+  values: Record<string, string>;
+  problem?: string;
+}
+
+/** The result of one row, as printed. */
+type RowResult = 'done' | 'failed' | 'skipped';
+
+interface Outcome {
+  row: CheckedRow;
+  result: RowResult;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export async function runEach(session: Session, options: EachOptions): Promise<void> {
+  const messages = await session.messages();
+  const source = options.file === '-' ? 'stdin' : options.file;
+  refuseOutputOverInput(session.io.cwd, options.file, [['--out', session.globals.out]]);
+  if (options.file === '-' && session.io.stdin.isTTY) messages.notice('Reading the rows from the terminal; end them with Ctrl-D…');
+  const input = await readCsvSource(session.io, options.file);
+  const { headers, rows: all } = await readRows(input, source, (text) => messages.notice(text));
+  const rows = options.onlyFailed ? onlyFailed(all, headers, source) : all;
+  if (options.maxRows !== undefined && rows.length > options.maxRows) {
+    throw new UsageError(`${source} has ${plural(rows.length, 'row')}, more than --max-rows ${options.maxRows}; nothing was sent`);
+  }
+  const args = typeof options.args === 'function' ? options.args(headers) : options.args;
+  if (args.length === 0) throw new UsageError('no command to run: `members each FILE -- COMMAND ARGS…`, e.g. members each turma.csv -- magic-link {E-mail}');
+  const template = compileTemplate(args, headers, source);
+
+  // Every row checked before anything is sent.
+  const checked = await checkRows(session, template, rows);
+  const invalid = checked.filter((row) => row.problem !== undefined);
+  if (invalid.length > 0) {
+    for (const row of invalid) messages.error(`line ${row.line}: ${row.problem}`);
+    throw new UsageError(`${plural(invalid.length, 'invalid row')} in ${source}; nothing was sent. Fix ${invalid.length === 1 ? 'it' : 'them'} and run again`);
+  }
+  const kind: RowKind = checked.some((row) => row.kind === 'changes') ? 'changes' : 'reads';
+  const output = await session.output();
+
+  if (options.dryRun) {
+    await output.list(checked.map((row) => ({ line: row.line, command: `members ${quoted(row.argv ?? [])}` })), DRY_RUN_VIEW);
+    await output.close();
+    messages.notice(`${plural(checked.length, 'row')} of ${source}: \`${template.text}\` checked (dry run: nothing was sent)`);
+    return;
+  }
+
+  const api = await session.api();
+  shareLookups(api);
+  const settings = await session.settings();
+  const dir = await session.configDir();
+  const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
+  const runs = earlierRuns(dir, key);
+  const done = await doneRows(dir, runs);
+  const pending = checked.filter((row) => !done.has(row.line));
+  const todo = options.first === undefined ? pending : pending.slice(0, options.first);
+
+  if (kind === 'changes' && todo.length > 0) {
+    const question = `Run \`${template.text}\` for ${plural(todo.length, 'row')} of ${source}?`;
+    if (options.file === '-' && !session.globals.yes) throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed but the rows come from stdin; pass --yes to proceed`);
+    await session.announceChange();
+    await session.confirm(question, todo.length > TYPE_TO_CONFIRM_ABOVE ? String(todo.length) : undefined);
+  }
+  if (done.size > 0) messages.notice(`${plural(checked.length - pending.length, 'row')} done by an earlier run of the same command on the same file (${runs.join(', ')}): left out`);
+
+  const journal = kind === 'changes' ? await openRun(session, { command: `each ${checked[0]?.path ?? ''}`.trim(), source }) : undefined;
+  if (journal && todo.length > 0) rememberRuns(dir, key, [...runs, journal.runId]);
+  const started = monotonicMs();
+  const { outcomes, interrupted } = await runRows(session, { rows: todo, journal, options, messages });
+
+  const results = resultsInOrder(checked, outcomes, done);
+  const fields = [...new Set([...outcomes.values()].flatMap((outcome) => Object.keys(outcome.fields)))];
+  await output.list(results.map((outcome) => record(outcome, fields)), eachView(template.columns, fields));
+  await output.close();
+
+  const counts = { done: 0, skipped: 0, failed: 0 };
+  for (const outcome of results) counts[outcome.result]++;
+  const left = checked.length - results.length;
+  const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
+  const runId = await journal?.finish({ counts, interrupted });
+  session.runSummary = {
+    ...(runId ? { run_id: runId } : {}), counts,
+    failures: results.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES).map(({ row, message }) => ({ line: row.line, message })),
+  };
+  const notes = [
+    runId ? `run ${runId}: members undo ${runId}` : '',
+    left > 0 && !interrupted ? `${left} not run: ${counts.failed > 0 && options.halt !== 'never' ? `--halt ${options.halt} after a failed row` : `--first ${options.first}`}; run the same command again for the rest` : '',
+    interrupted ? 'interrupted' : '',
+  ].filter(Boolean);
+  const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
+  messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+  if (left === 0 && counts.failed === 0 && !interrupted) forgetRuns(dir, key);
+
+  if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);
+  if (counts.failed > 0) {
+    throw new BulkFailedError(`${counts.failed} of ${plural(checked.length, 'row')} failed (result "failed", with the reason); run the same command again to retry them (the rows done are left out), or feed --out's file back with --only-failed`);
+  }
+}
+
+async function readRows(input: CsvInput, source: string, notice: (text: string) => void): Promise<{ headers: string[]; rows: InputRow[] }> {
+  const rows: InputRow[] = [];
+  const reading = await readCsvRows(input, { required: [], optional: [] }, source, (row) => void rows.push(row), { anyColumns: true, onRepeatedHeader: tellRepeatedHeaders(source, notice) });
+  return { headers: reading.columns.map((column) => column.header), rows };
+}
+
+function onlyFailed(rows: InputRow[], headers: readonly string[], source: string): InputRow[] {
+  if (!headers.includes('result')) throw new UsageError(`--only-failed reads a results file (--out of an earlier run), but ${source} has no "result" column`);
+  return rows.filter((row) => row.values.result === 'failed');
+}
+
+interface CheckedRow {
+  line: number;
+  values: Record<string, string>;
+  argv?: string[];
+  path?: string;
+  kind?: RowKind;
+  problem?: string;
+}
+
+async function checkRows(session: Session, template: Template, rows: readonly InputRow[]): Promise<CheckedRow[]> {
+  const checked: CheckedRow[] = [];
+  for (const row of rows) {
+    if (row.problem !== undefined) {
+      checked.push({ line: row.line, values: row.values, problem: row.problem });
+      continue;
+    }
+    const expanded = template.expand(row);
+    if (expanded.problem !== undefined) {
+      checked.push({ line: row.line, values: row.values, problem: expanded.problem });
+      continue;
+    }
+    const run = await runRow(session, expanded.argv, { mode: 'check' });
+    checked.push(run.ok
+      ? { line: row.line, values: row.values, argv: expanded.argv, path: run.path, kind: run.kind }
+      : { line: row.line, values: row.values, argv: expanded.argv, problem: run.message });
+  }
+  return checked;
+}
+
+async function runRows(session: Session, run: { rows: CheckedRow[]; journal?: RunJournal; options: EachOptions; messages: Awaited<ReturnType<Session['messages']>> }): Promise<{ outcomes: Map<number, Outcome>; interrupted: boolean }> {
+  const { rows, journal, options, messages } = run;
+  const outcomes = new Map<number, Outcome>();
+  let stopping = false;
+  let interrupted = false;
+  const removers: Array<(() => void) | undefined> = [];
+  const onSignal = (signal?: string) => {
+    interrupted = stopping = true;
+    removers.splice(0).forEach((remove) => remove?.());
+    messages.notice(`Stopping: finishing the rows in flight (${quitAtOnce(signal)})…`);
+  };
+  removers.push(session.io.onInterrupt(onSignal), session.io.onTerminate?.(onSignal));
+  const progress = await messages.progress(rows.length);
+  try {
+    await runPool(rows.length, options.concurrency, async (index) => {
+      const row = rows[index] as CheckedRow;
+      const result = await runRow(session, row.argv ?? [], { mode: 'run', journal: journal?.with({ line: row.line }) });
+      outcomes.set(row.line, result.ok
+        ? { row, result: 'done', message: result.message, fields: result.fields }
+        : { row, result: 'failed', message: result.message, fields: {} });
+      if (!result.ok && options.halt !== 'never') stopping = true;
+      progress.tick();
+    }, () => stopping);
+  } finally {
+    progress.stop();
+    removers.splice(0).forEach((remove) => remove?.());
+  }
+  return { outcomes, interrupted };
+}
+
+/** Every row with a result, in input order: run now, or done by an earlier run. */
+function resultsInOrder(rows: readonly CheckedRow[], outcomes: ReadonlyMap<number, Outcome>, done: ReadonlyMap<number, DoneRow>): Outcome[] {
+  return rows.flatMap((row): Outcome[] => {
+    const outcome = outcomes.get(row.line);
+    if (outcome) return [outcome];
+    const earlier = done.get(row.line);
+    if (!earlier) return [];
+    const how = earlier.result === 'in flight' ? 'its change from run ID is still in flight (checked by the next command)' : 'done by run ID';
+    return [{ row, result: 'skipped', message: how.replace('ID', earlier.runId), fields: {} }];
+  });
+}
+
+function record(outcome: Outcome, fields: readonly string[]): JsonRecord {
+  return { line: outcome.row.line, ...outcome.row.values, result: outcome.result, message: outcome.message, ...Object.fromEntries(fields.map((field) => [field, outcome.fields[field] ?? ''])) };
+}
+
+const quoted = (argv: readonly string[]) => argv.map((arg) => (/^[\w@.,:/+=%-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+async function bytesOf(input: CsvInput): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { compileTemplate } from '../../../src/commands/shared/each/template.js';
+import { rowKind } from '../../../src/commands/shared/each/policy.js';
+import { doneMessage, printedFields } from '../../../src/commands/shared/each/rows.js';
+import { UsageError } from '../../../src/lib/errors.js';
+
+const HEADER = ['Carimbo de data/hora', 'Nome completo', 'E-mail', 'WhatsApp'];
+const row = (values: Record<string, string>, line = 2) => ({ line, values });
+
+describe('compileTemplate', () => {
+  it('matches a placeholder to a column without regard to case, accents, spaces, - _ or .', () => {
+    const template = compileTemplate(['magic-link', '{e mail}', '--reason', 'turma {NOME_COMPLETO} ({line})'], HEADER, 'turma.csv');
+    expect(template.expand(row({ 'E-mail': 'ana@x.co', 'Nome completo': 'Ana Lívia' }, 7))).toEqual({ argv: ['magic-link', 'ana@x.co', '--reason', 'turma Ana Lívia (7)'] });
+    expect(template.columns).toEqual(['E-mail', 'Nome completo']);
+    expect(compileTemplate(['x', '{Atenção}'], ['atencao'], 'f').expand(row({ atencao: 'ok' }))).toEqual({ argv: ['x', 'ok'] });
+  });
+
+  it('keeps {{ and }} as literal braces, and the text of the command line for messages', () => {
+    const template = compileTemplate(['api', '{{"a": {line}}}', 'two words'], HEADER, 'f');
+    expect(template.expand(row({}, 3))).toEqual({ argv: ['api', '{"a": 3}', 'two words'] });
+    expect(template.text).toBe('api "{{\\"a\\": {line}}}" "two words"');
+  });
+
+  it('refuses a placeholder naming no column, or two, listing the columns', () => {
+    expect(() => compileTemplate(['scores', 'set', '{Email}', '{Points}'], ['E-mail', 'Pontos'], 'p.csv'))
+      .toThrow(new UsageError('{Points} names no column: the columns of p.csv are {E-mail}, {Pontos}, and {line} is the row\'s line. A literal brace is written {{ or }}'));
+    expect(() => compileTemplate(['x', '{email}'], ['E-mail', 'email'], 'p.csv')).toThrow(/\{email\} could name the columns "E-mail" and "email" of p.csv/);
+    // A column named line wins over the line number.
+    expect(compileTemplate(['x', '{line}'], ['Line'], 'f').expand(row({ Line: 'L' }, 9))).toEqual({ argv: ['x', 'L'] });
+  });
+
+  it('makes a row whose placeholder names an empty cell a problem, not an empty argument', () => {
+    const template = compileTemplate(['magic-link', '{E-mail}'], HEADER, 'f');
+    expect(template.expand(row({ 'E-mail': '' }))).toEqual({ problem: 'the column "E-mail" is empty' });
+    expect(template.expand(row({}))).toEqual({ problem: 'the column "E-mail" is empty' });
+  });
+});
+
+describe('rowKind', () => {
+  it('runs the commands of one student or record, and says which change something', () => {
+    expect(rowKind('magic-link')).toBe('changes');
+    expect(rowKind('scores set')).toBe('changes');
+    expect(rowKind('scores get')).toBe('reads');
+    expect(rowKind('students grant')).toBe('changes');
+  });
+
+  it.each([
+    ['each', 'a run of its own'], ['sync', 'a run of its own over a whole file'], ['auth login', 'it changes the setup'],
+    ['sandbox', 'it starts a server'], ['mcp', 'it serves an assistant'], ['completion', 'it prints shell code'], ['help', 'it prints help'], ['undo', 'it undoes whole runs itself'],
+    ['api', 'its requests are not recorded'], ['students list', 'it is not a command of one student or record'],
+  ])('refuses %s (exit 2), saying why', (path, why) => {
+    expect(() => rowKind(path)).toThrow(UsageError);
+    expect(() => rowKind(path)).toThrow(`members each cannot run \`${path}\`: ${why}`);
+  });
+});
+
+describe('what a row printed', () => {
+  it('keeps the scalar fields of one record, or counts a list', () => {
+    expect(printedFields('{"expire_in":3600,"url":"https://x/magic/1","nested":{"a":1},"none":null}')).toEqual({ expire_in: 3600, url: 'https://x/magic/1', none: null });
+    expect(printedFields('[{"score":3}]')).toEqual({ score: 3 });
+    expect(printedFields('[{"a":1},{"a":2}]')).toEqual({ count: 2 });
+    expect(printedFields('')).toEqual({});
+    expect(printedFields('not json')).toEqual({});
+  });
+
+  it('takes the command\'s last ✓ line as the message', () => {
+    expect(doneMessage('→ default (h)\n✓ Set the score of Ana to 3\n')).toBe('Set the score of Ana to 3');
+    expect(doneMessage('→ default (h)\n')).toBe('');
+  });
+});
+
+describe('the columns of the file shorthands', () => {
+  it('finds the student and the score by their headers, the first kind listed winning', async () => {
+    const { findColumn, STUDENT_COLUMN, SCORE_COLUMN, POINTS_COLUMN } = await import('../../../src/commands/shared/each/shorthand.js');
+    expect(findColumn(['Nome', 'E-mail', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toBe('E-mail');
+    expect(findColumn(['CPF', 'Student'], STUDENT_COLUMN, 'p.csv')).toBe('Student');
+    expect(findColumn(['Nome', 'E-mail', 'Pontos'], SCORE_COLUMN, 'p.csv')).toBe('Pontos');
+    expect(findColumn(['Score', 'Points'], POINTS_COLUMN, 'p.csv')).toBe('Points');
+    expect(() => findColumn(['Nome', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toThrow(/^p\.csv has no student column: its header is "Nome", "Pontos"; name one of them student, studentemail, email, cpf…/);
+  });
+});
