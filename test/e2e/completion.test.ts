@@ -65,7 +65,7 @@ describe('completions/members.bash', () => {
   });
 
   it('completes options: the command\'s own, then the global ones', () => {
-    expect(complete('members', 'students', 'get', '--')).toEqual(['--help', ...GLOBAL_LONG]);
+    expect(complete('members', 'students', 'get', '--')).toEqual(['--profiles', '--all-profiles', '--help', ...GLOBAL_LONG]);
   });
 
   it('completes fixed values', () => {
