@@ -62,7 +62,7 @@ export async function main(argv: string[], io: Io, deps: { dispatcher?: Dispatch
     if (report.summary !== undefined) await writeRunSummary(io, report.summary, summary);
     await reportEnd(io, report, summary, deps.dispatcher);
   }
-  // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §24.2), whatever
+  // After the command's output and its error, as gh prints it; not after Ctrl-C, nor after help (contract §25.2), whatever
   // the terminal's width (bin answers the root --help itself only at 80 columns or into a pipe).
   if (reference && io.env.MEMBERS_DEBUG === '1') io.stderr.write('debug: update notice: off (help, version or completion)\n');
   if (io.startUpdateCheck && !interrupted && !reference) {

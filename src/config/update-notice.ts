@@ -1,5 +1,5 @@
 /**
- * The update notice (contract §24.2, MEMBERS_NO_UPDATE_NOTIFIER), as gh and
+ * The update notice (contract §25.2, MEMBERS_NO_UPDATE_NOTIFIER), as gh and
  * npm have one: on a terminal, at most once a day, one line on stderr when the
  * registry holds a newer members-cli. It never delays a run: a run reads what
  * an earlier run's check wrote in the cache directory (STATE_FILE) and, once a

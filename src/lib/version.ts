@@ -1,6 +1,6 @@
 /**
  * What a bug report needs, one a line: members's version, Node.js's, the
- * platform (contract §24.1). bin/members.js prints the same for
+ * platform (contract §25.1). bin/members.js prints the same for
  * `--version` and `version` before the program loads; a test keeps the two equal.
  */
 export interface Runtime {
