@@ -204,6 +204,7 @@ MEMBERS_CONFIG_DIR); members history shows it, members undo reverses one change:
   members history --student maria@example.com       # any key of the student finds it
   members undo m7u0k1zq-3f9c2e4d7a01 --reason "granted by mistake"
   members undo --last --student maria@example.com   # her most recent change, shown first
+  members undo --last                               # the newest entry: a whole run (a transfer…)
   members undo RUN_ID                               # every change of a bulk run, transfer,
                                                     # extension or sync, newest first
 
