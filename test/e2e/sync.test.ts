@@ -9,7 +9,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
+import { holdNext, ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
 import { HAS_SCRIPT, terminalSession, type SandboxProcess } from './harness.js';
 
 /** A subscription as `members subscriptions list -o json` prints it (dates read back as calendar dates). */
@@ -509,13 +509,12 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const earlier = logLines().length;
     const file = writeCsv(b.dir, `race-${_name}.csv`, ['student', ...withAccess(product.subscriptions).filter((held) => held !== desk).map((held) => held.student.email)]);
     // The sync's first read of the student list is answered once the server has read it, then held until the desk is done.
-    expect(await post(b.sandbox, '/__sandbox/script', { method: 'GET', route: '/api/v1/students', after_change: true, until_released: true })).toBe(204);
-    const held = async () => ((await (await fetch(`${b.sandbox.url}/__sandbox/script`, { headers: { authorization: `Bearer ${b.sandbox.apiToken}` } })).json()) as { held: number }).held;
+    const read = await holdNext(b.sandbox, { method: 'GET', route: '/api/v1/students', afterChange: true });
     const sync = spawnMembers(['sync', '--file', file, '--product', product.id, '--max-revoke', '1', '--yes', '-o', 'ndjson'], b.sandbox.env);
-    await waitFor(async () => (await held()) === 1);
+    await read.held();
     const renewal = await b.members(['students', 'grant', desk.student.id, product.id, '--renew', '--include-status-changes', '--expiration', '2031-12-31', '--yes']);
     expect(renewal.code, renewal.stderr).toBe(0);
-    expect(await post(b.sandbox, '/__sandbox/script/release', {})).toBe(200);
+    await read.release();
     const { code } = await sync.exited;
     const { stdout, stderr } = sync.output();
 

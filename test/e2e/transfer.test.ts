@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, run } from './harness.js';
-import { spawnMembers, waitFor } from './bulk-helpers.js';
+import { holdNext, spawnMembers } from './bulk-helpers.js';
 import { DESK_FLAVOR_NAMES, datesOf, deskSandbox, withAccess } from './desk-flavors.js';
 
 interface Sub { id: string | number; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null }
@@ -126,20 +126,14 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   it('a product of FROM renewed by the desk while the transfer runs is stale: not revoked, both keep it, FROM not deleted, exit 7', async () => {
     const to = `raced.${flavor}@example.com`;
     await newStudent(to);
-    const control = (path: string, method: string, body?: object) => fetch(`${sandbox.url}/__sandbox/${path}`, {
-      method, headers: { authorization: `Bearer ${sandbox.apiToken}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-    }).then((response) => response.json() as Promise<{ held?: number }>);
     // The transfer's first grant to TO waits, unsent, until the desk is done.
-    await fetch(`${sandbox.url}/__sandbox/script`, {
-      method: 'POST', headers: { authorization: `Bearer ${sandbox.apiToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'POST', route: '/api/v1/students/{id}/products', until_released: true }),
-    });
+    const grant = await holdNext(sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
     const transfer = spawnMembers(['students', 'transfer', from.email, to, '--delete-source', '--yes', '-o', 'json'], { ...sandbox.env, TZ: 'UTC' });
-    await waitFor(async () => (await control('script', 'GET')).held === 1);
+    await grant.held();
     const renewed = withAccess(from.subscriptions)[0]!;
     const desk = await members(['students', 'grant', from.email, renewed.product_id, '--renew', '--expiration', '2031-12-31', '--yes']);
     expect(desk.code, desk.stderr).toBe(0);
-    await control('script/release', 'POST');
+    await grant.release();
     const { code } = await transfer.exited;
     const { stdout, stderr } = transfer.output();
 
