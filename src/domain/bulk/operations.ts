@@ -120,7 +120,7 @@ export interface BulkOperation<Plan> {
    * a snapshot needs the subscriptions, and what of it the rows need.
    */
   reads: {
-    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>;
+    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows' | 'destroys'>;
     subscriptions: boolean;
     keep(plans: readonly Plan[]): SnapshotKeep;
   };
@@ -296,7 +296,8 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
     revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, journal: context.journal, known, title: plan.productTitle })),
   question: (count, source, products) => `Revoke ${productsText(products)} from students on ${plural(count, 'row')} of ${source}?`,
-  reads: changeReads,
+  // Every row may be a destroy, read again before its DELETE when the state came from a snapshot.
+  reads: { ...changeReads, needs: (plans) => ({ ...changeReads.needs(plans), destroys: plans.length }) },
 };
 
 const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;
