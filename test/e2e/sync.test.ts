@@ -6,7 +6,7 @@
  * mid-apply followed by a re-run that applies every change once. The server's
  * own state and request counters are the judges, not only the CLI's output.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holdNext, ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
@@ -505,7 +505,8 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     const candidates = await Promise.all(b.catalog.map(async (listed) => ({ ...listed, subscriptions: await dump(b, listed.id) })));
     const product = candidates.find((candidate) => fits(candidate.subscriptions)) as (typeof candidates)[number];
     const desk = first(product.subscriptions) as Held;
-    const logLines = () => readFileSync(join(b.sandbox.configDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const logPath = join(b.sandbox.configDir, 'audit.jsonl');
+    const logLines = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter(Boolean) : []);
     const earlier = logLines().length;
     const file = writeCsv(b.dir, `race-${_name}.csv`, ['student', ...withAccess(product.subscriptions).filter((held) => held !== desk).map((held) => held.student.email)]);
     // The sync's first read of the student list is answered once the server has read it, then held until the desk is done.
