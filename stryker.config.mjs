@@ -22,6 +22,8 @@ export default {
     'src/domain/bulk/csv.ts',
     'src/domain/bulk/engine.ts',
     'src/domain/changes.ts',
+    'src/domain/send-change.ts',
+    'src/domain/subscription-state.ts',
     'src/domain/snapshot.ts',
     'src/domain/read-plan.ts',
     'src/domain/course-audience.ts',

@@ -99,12 +99,18 @@ export class Person {
       && [snapshot.email, snapshot.document].some((value) => typeof value === 'string' && value.trim() !== '' && this.keys.has(keyOf(value))));
   }
 
-  /** `text` with every personal value it quotes replaced (e-mails whatever their case); in a record about the person, its names and birth too. */
+  /**
+   * `text` with every personal value it quotes replaced (e-mails whatever
+   * their case); in a record about the person, its names and birth too, and
+   * anything shaped like an e-mail, a CPF or a phone (whoever's: the one who
+   * asked for the erasure is often named beside the person).
+   */
   erase(text: string, about = false): string {
     let out = text;
     for (const value of this.values) out = out.replace(new RegExp(escape(value), value.includes('@') ? 'gi' : 'g'), FORGOTTEN_TEXT);
-    if (about) for (const value of this.own) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, 'giu'), FORGOTTEN_TEXT);
-    return out;
+    if (!about) return out;
+    for (const value of this.own) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, 'giu'), FORGOTTEN_TEXT);
+    return erasePatterns(out);
   }
 
   /** A key is quoted too: `doc:070.692.055-46` in a reason is the document. */
@@ -114,6 +120,16 @@ export class Person {
     if (value.length >= MIN_QUOTED) this.values.add(value);
   }
 }
+
+/** E-mails; CPFs (`070.692.055-46`, `07069205546`); phones (`+55 (11) 91234-5678`, `11 3456-7890`): eight digits or more, with their separators. */
+const PERSONAL_PATTERNS = [
+  /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/giu,
+  /(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)/g,
+  /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,3}\)[\s.-]?|(?<!\d)\d{2,3}[\s.-])?\d{4,5}[\s.-]?\d{4}(?!\d)/g,
+];
+
+/** `text` with every e-mail, CPF and phone it holds replaced, whoever's they are. */
+export const erasePatterns = (text: string) => PERSONAL_PATTERNS.reduce((out, pattern) => out.replace(pattern, FORGOTTEN_TEXT), text);
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -208,7 +224,8 @@ export async function forgetStudent(context: AuditContext, id: string, options: 
         return outcome;
       }
       const record = stamp({
-        command: options.command, action: 'forget', student_id: id, result: 'forgotten', reason: options.reason,
+        // The request's reason is free text about the person: it loses what their records lose.
+        command: options.command, action: 'forget', student_id: id, result: 'forgotten', reason: options.reason && person.erase(options.reason, true),
         counts: { records: outcome.records, intents: outcome.intents },
       } as AuditEntry);
       log.write(auditLine(record));

@@ -5,15 +5,20 @@
  */
 import type { Api } from '../api/client.js';
 import type { Subscription } from '../api/endpoints/schemas.js';
-import { getStudent, grantProduct, revokeProduct, studentProduct, type Grant } from '../api/endpoints/students.js';
-import { subscriptionSnapshot } from '../audit/snapshots.js';
-import type { Journal, PendingChange } from '../audit/journal.js';
-import { CliError, ExitCode, NotFoundError, RejectedError, UsageError } from '../lib/errors.js';
+import { getStudent, studentProduct, type Grant } from '../api/endpoints/students.js';
+import type { Journal } from '../audit/journal.js';
+import { CliError, ExitCode, UsageError } from '../lib/errors.js';
 import { parseDate, today } from '../lib/values.js';
 import { studentLabel, type ResolvedStudent } from './resolve.js';
 import { resetsStatus, statusResetNote } from './grant-status.js';
+import { sendChange } from './send-change.js';
+import { dateOf, hasAccess, productLabel, stateText } from './subscription-state.js';
 
-export type ChangeResultKind = 'granted' | 'revoked' | 'renewed' | 'skipped';
+export { RenewalFailedError, RESTORE, type Holder } from './send-change.js';
+export { hasAccess, productLabel } from './subscription-state.js';
+
+/** `stale`: a change planned from a snapshot found the subscription changed when it read it again before destroying; nothing sent. */
+export type ChangeResultKind = 'granted' | 'revoked' | 'renewed' | 'skipped' | 'stale';
 
 /** One row of a bulk run's output (the bulk command adds `line`). */
 export interface ChangeResult {
@@ -93,16 +98,6 @@ export class AccessNotHeldError extends CliError {
   }
 }
 
-/**
- * A renewal that failed after its revoke: what the state is now (the old
- * subscription put back, or lost with the undo that restores it). Exit 5.
- */
-export class RenewalFailedError extends CliError {
-  constructor(message: string) {
-    super(message, ExitCode.rejected);
-  }
-}
-
 /** A renewal would reset the subscription's status (grant-status.ts), and was not told it may: exit 5, nothing was sent. */
 export class StatusResetError extends AccessNotHeldError {}
 
@@ -163,12 +158,6 @@ export function checkProductId(productId: string, name = 'PRODUCT_ID'): string {
   return id;
 }
 
-/** `product "Python Pro" (5f1c…)`: the title the server sent with the subscription, else the one the caller knows. */
-export const productLabel = (productId: string, subscription?: Subscription, known?: string) => {
-  const title = subscription?.product?.title || known;
-  return title ? `product "${title}" (${productId})` : `product ${productId}`;
-};
-
 /**
  * Grants `productId` to a resolved student unless the student already has it
  * (then nothing is sent: `skipped`). The POST is never resent blindly.
@@ -193,39 +182,18 @@ export async function grantToStudent(
     return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId, undefined, options.title)} to ${label} (dry run; nothing sent)` };
   }
   await options.beforeChange?.();
-  const request = body(productId, dates);
-  const change = await options.journal?.begin({ action: 'grant', result: 'granted', ...subject(student, productId), after: planned(request) });
-  let granted: Awaited<ReturnType<typeof grantProduct>>;
-  try {
-    granted = await grantProduct(api, student.id, request);
-  } catch (error) {
-    // Refused because it is there now: another run (the same file twice at once) granted it in between.
-    const now = error instanceof RejectedError ? await studentProduct(api, student.id, productId).catch(() => undefined) : undefined;
-    if (now && accessGap(now, dates.expiration) === undefined) {
-      change?.dropped();
-      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, now, options.title)} (granted meanwhile by someone else); nothing changed`, subscription: now };
-    }
-    await change?.failed(error);
-    throw error;
+  const sent = await sendChange({
+    action: 'grant', api, journal: options.journal, student, request: body(productId, dates), accepts: (now) => accessGap(now, dates.expiration) === undefined,
+  });
+  if (sent.outcome !== 'applied') {
+    return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, sent.now, options.title)} (granted meanwhile by someone else); nothing changed`, subscription: sent.now };
   }
-  const { data, requestId, recovered } = granted;
-  const auditId = await change?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
+  const { data, requestId, recovered, auditId } = sent;
   return {
     ...base, result: 'granted', message: `granted ${productLabel(productId, data, options.title)} to ${label}`,
     subscription: data, requestId, recovered, auditId,
   };
 }
-
-/** Who and what a subscription change is about, as its record names them. */
-const subject = (student: Holder, productId: string) => ({ student: student.input, student_id: student.id, product_id: productId });
-
-/** A grant about to be sent, as its intent records it. */
-const planned = (body: Grant) => ({ product_id: body.product_id, accession_date: body.accession_date, expiration_date: body.expiration_date ?? null });
-
-/** Access is on unless the API's `active` flag says off (an integer; a boolean or string from some servers). */
-export const hasAccess = (subscription: Subscription) => ![0, '0', false].includes(subscription.active as never);
-
-const dateOf = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
 
 /** Why a held subscription is not what a grant asks for, or undefined when it is (access on, same expiration if one was asked). */
 export function accessGap(held: Subscription, expiration: string | undefined): string | undefined {
@@ -247,52 +215,6 @@ export function renewalDates(held: Subscription, asked: GrantDates, now = new Da
   const expiration = asked.expiration ?? (original !== undefined && original >= today(now) ? original : undefined);
   const accession = asked.accessionGiven ? asked.accession : dateOf(held.accession_date) ?? asked.accession;
   return expiration === undefined ? { accession } : { accession, expiration };
-}
-
-/** Who a subscription change is about: the STUDENT as given (messages, the record) and its id. */
-export interface Holder {
-  input: string;
-  id: string;
-}
-
-/**
- * Revoke, then grant again with `dates`: the one change the API allows to
- * restore access or move an expiration (a renewal; a sync's restore and
- * expiration change). One operation, one intent in `journal`: a kill between
- * the two is found by the next run. When the grant fails after the revoke,
- * the product is looked at, and the old subscription `held` is put back
- * (RenewalFailedError says the state now, or what was lost).
- */
-export async function replaceSubscription(
-  api: Api, student: Holder, productId: string, held: Subscription, dates: GrantDates,
-  options: { journal?: Journal; label: string; result?: 'renewed' | 'restored' | 'expiration-changed' },
-): Promise<{ data: Subscription; requestId?: string; recovered?: boolean; auditId?: string }> {
-  const request = body(productId, dates);
-  // The record's result: `renewed`, or what a sync or an extension calls it (undo treats them all as renewals).
-  const result = options.result ?? 'renewed';
-  const change = await options.journal?.begin({ action: 'renew', result, ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request) });
-  try {
-    await revokeProduct(api, student.id, productId);
-  } catch (error) {
-    // A retried DELETE whose first attempt went through finds nothing left to delete.
-    if (!(error instanceof NotFoundError)) {
-      await change?.failed(error);
-      throw error;
-    }
-  }
-  let granted: { data: Subscription; requestId?: string; recovered?: boolean };
-  try {
-    granted = await grantProduct(api, student.id, request);
-  } catch (error) {
-    // A grant whose answer was lost (a timeout) may have gone through: look before putting anything back.
-    const now = await studentProduct(api, student.id, productId).then((found) => found ?? null, () => undefined);
-    if (!now) {
-      return putBack(api, { student, productId, held, dates, what: productLabel(productId, held), label: options.label, change, journal: options.journal, notHeld: now === null }, error);
-    }
-    granted = { data: now, recovered: true };
-  }
-  const auditId = await change?.applied({ request_id: granted.requestId, after: subscriptionSnapshot(granted.data) });
-  return { ...granted, auditId };
 }
 
 /** A renewal asked for (or refused) by the command, then replaceSubscription. */
@@ -320,81 +242,30 @@ async function renew(
     return { ...base, result: 'renewed', dryRun: true, message: `would renew ${what} for ${label}: ${gap}; would ${plan} (dry run; nothing sent)`, replaced: held };
   }
   await options.beforeChange?.(held);
-  const { data, requestId, recovered, auditId } = await replaceSubscription(api, student, productId, held, dates, { journal: options.journal, label });
+  // Planned from a snapshot: read again before the revoke (compare before destroy).
+  const sent = await sendChange({
+    action: 'renew', api, journal: options.journal, student, productId, held, request: body(productId, dates), compare: options.known !== undefined, label,
+  });
+  if (sent.outcome !== 'applied') {
+    if (sent.now && accessGap(sent.now, dates.expiration) === undefined) {
+      return { ...base, result: 'skipped', message: `${label} already has access to ${productLabel(productId, sent.now, options.title)} (renewed meanwhile by someone else); nothing changed`, subscription: sent.now };
+    }
+    return staleOutcome(base, what, label, sent.now);
+  }
+  const { data, requestId, recovered, auditId, removed } = sent;
   return {
     ...base, result: 'renewed', message: `renewed ${what} for ${label}: ${gap}; revoked and granted again, accession ${dates.accession}, expiration ${dates.expiration ?? 'none'}`,
-    subscription: data, replaced: held, requestId, recovered, auditId,
+    subscription: data, replaced: removed, requestId, recovered, auditId,
   };
 }
 
 const body = (productId: string, dates: GrantDates): Grant => ({ product_id: productId, accession_date: dates.accession, expiration_date: dates.expiration });
 
-interface HalfRenewal {
-  student: Holder;
-  productId: string;
-  held: Subscription;
-  dates: GrantDates;
-  what: string;
-  label: string;
-  change?: PendingChange;
-  journal?: Journal;
-  /** The product was looked at after the failure, and is not held (false: it could not be looked at). */
-  notHeld: boolean;
-}
-
-/** `accession 2024-01-01, expiration 2024-12-31, status canceled, no access` */
-function described(subscription: Subscription): string {
-  const parts = [`accession ${dateOf(subscription.accession_date) ?? 'none'}`, `expiration ${dateOf(subscription.expiration_date) ?? 'none'}`];
-  if (subscription.status) parts.push(`status ${subscription.status}`);
-  if (!hasAccess(subscription)) parts.push('no access');
-  return parts.join(', ');
-}
-
-/**
- * The renewal's grant failed after its revoke: the old subscription is put
- * back (granted again with its dates) and both steps recorded, and the error
- * says what the state is now; when the put-back fails too, what was lost and
- * the `members undo` that restores it.
- */
-async function putBack(api: Api, half: HalfRenewal, error: unknown): Promise<never> {
-  const { student, productId, held, what, label, change } = half;
-  const why = (error as Error).message;
-  const undo = (id: string | undefined, tail: string) => (id ? `; \`members undo ${id}\` ${tail}` : '');
-  if (!half.notHeld) {
-    // The intent stays: the next run checks whether the student has the product, and says so.
-    throw new RenewalFailedError(`the renewal of ${what} for ${label} stopped after its revoke: the new grant failed (${why}) and the product could not be checked. `
-      + `The student may have lost the subscription (${described(held)}); the next members command checks it and says so${undo(change?.id, 'then grants it again with those dates')}`);
-  }
-  if (!hasAccess(held)) {
-    await change?.applied({ result: 'revoked' });
-    throw new RenewalFailedError(`the renewal failed: ${why}. The old subscription (${described(held)}) was revoked and is not put back: the API cannot create a subscription without access, `
-      + `so ${label} has no access to ${what}, as before${undo(change?.id, 'grants it again with its dates, with access')}`);
-  }
-  const restore = { product_id: productId, accession_date: dateOf(held.accession_date) ?? half.dates.accession, expiration_date: dateOf(held.expiration_date) };
-  // Opened before the revoke's record closes, so that Ctrl-C cannot fall between the two.
-  // Its command says what it was: in a history table it would read as a plain grant.
-  const repair = await half.journal?.begin({
-    action: 'undo', command: `${half.journal.command} (${RESTORE})`, undoes: change?.id, result: 'granted', ...subject(student, productId), after: planned(restore),
-  }, { repair: true });
-  await change?.applied({ result: 'revoked' });
-  let restored: Subscription;
-  try {
-    const { data, requestId } = await grantProduct(api, student.id, restore);
-    restored = data;
-    await repair?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
-  } catch (restoreError) {
-    await repair?.failed(restoreError);
-    throw new RenewalFailedError(`the renewal failed: ${why}; putting the old subscription back failed too: ${(restoreError as Error).message}; `
-      + `${label} has lost ${what} (${described(held)})${undo(change?.id, 'grants it again with those dates')}`);
-  }
-  const until = restore.expiration_date ? `until ${restore.expiration_date}` : 'and no expiration';
-  const status = restored.status && held.status && restored.status !== held.status ? ` (it was ${held.status}: the API sets no status on a grant)` : '';
-  throw new RenewalFailedError(`the renewal failed: ${why}; the old subscription was restored with access ${until} (accession ${restore.accession_date}); `
-    + `its status is now ${restored.status ?? 'the one the server gives a grant'}${status}`);
-}
-
-/** How the put-back of a renewal whose grant failed is named in its record's command. */
-export const RESTORE = 'restores the subscription after a failed renewal';
+/** Read again before destroying, the subscription was not the one the run read first: nothing sent (a person looks; exit 7 for the run). */
+const staleOutcome = (base: Omit<ChangeOutcome, 'result' | 'message'>, what: string, label: string, now: Subscription | undefined): ChangeOutcome => ({
+  ...base, result: 'stale', subscription: now,
+  message: `${what} of ${label} changed since the run read it (now ${stateText(now)}); nothing sent: look at it, then run again if the change is still wanted`,
+});
 
 /**
  * Revokes `productId` from a resolved student if the student has it;
@@ -417,17 +288,12 @@ export async function revokeFromStudent(
     return { ...base, result: 'revoked', dryRun: true, message: `would revoke ${what} from ${label} (dry run; nothing sent)`, subscription: held };
   }
   await options.beforeChange?.(held);
-  const change = await options.journal?.begin({ action: 'revoke', result: 'revoked', ...subject(student, productId), before: subscriptionSnapshot(held) });
-  let requestId: string | undefined;
-  try {
-    ({ requestId } = await revokeProduct(api, student.id, productId));
-  } catch (error) {
-    // A retried DELETE whose first attempt went through finds nothing left to delete.
-    if (!(error instanceof NotFoundError) || (await studentProduct(api, student.id, productId))) {
-      await change?.failed(error);
-      throw error;
-    }
+  // Planned from a snapshot: read again before the revoke (compare before destroy).
+  const sent = await sendChange({ action: 'revoke', api, journal: options.journal, student, productId, held, compare: options.known !== undefined });
+  if (sent.outcome !== 'applied') {
+    if (!sent.now) return { ...base, result: 'skipped', message: `${label} no longer has ${what} (revoked meanwhile by someone else); nothing sent` };
+    return staleOutcome(base, what, label, sent.now);
   }
-  const auditId = await change?.applied({ request_id: requestId });
-  return { ...base, result: 'revoked', message: `revoked ${what} from ${label}`, subscription: held, requestId, auditId };
+  const { requestId, auditId, removed } = sent;
+  return { ...base, result: 'revoked', message: `revoked ${what} from ${label}`, subscription: removed, requestId, auditId };
 }

@@ -30,6 +30,13 @@ export interface ReadNeeds {
   rows: number;
   /** Product cells name products by title: the product list is read, whatever the strategy. */
   needsProductList: boolean;
+  /**
+   * Rows that may destroy a subscription (a revoke file's): read from a
+   * snapshot, each reads its subscription again right before its DELETE
+   * (compare before destroy, send-change.ts), which the per-row reads do
+   * anyway. At most that many requests on top of the walk.
+   */
+  destroys?: number;
 }
 
 /** A page asked past the first of a server that tells no count: whether it held records. */
@@ -87,7 +94,7 @@ export function countedPages(first: FirstPage): number | undefined {
  */
 export function probePage(input: Omit<ReadPlanInput, 'probe'> & { firstPage: FirstPage }): number | undefined {
   if (countedPages(input.firstPage) !== undefined || (!input.firstPage.withSubscriptions && input.rows > 0)) return undefined;
-  return rowLookups(input) + 1;
+  return Math.max(1, rowLookups(input) - (input.destroys ?? 0)) + 1;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -116,8 +123,10 @@ export function planReads(input: ReadPlanInput): ReadPlan {
     pages = Math.max(1, input.probe.page - 1);
     pagesExact = false;
   }
-  const snapshotCost = pages + extra;
-  const strategy: ReadStrategy = pages <= lookups ? 'snapshot' : 'rows';
+  // A snapshot's destroys read their subscription again: counted at their most (every row held).
+  const rereads = input.destroys ?? 0;
+  const snapshotCost = pages + rereads + extra;
+  const strategy: ReadStrategy = pages + rereads <= lookups ? 'snapshot' : 'rows';
   return { strategy, rowsCost, snapshotCost, pagesExact, reason: explain(strategy, lookups, pages, pagesExact) };
 }
 

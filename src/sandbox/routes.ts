@@ -97,6 +97,13 @@ export function buildRoutes({ stats, maintenance, script }: SandboxControl): Rou
         return NO_CONTENT;
       },
     },
+    { method: 'GET', template: '/__sandbox/script', access: 'introspection', handle: () => ({ status: 200, body: { held: script.held } }) },
+    {
+      method: 'POST',
+      template: '/__sandbox/script/release',
+      access: 'introspection',
+      handle: () => ({ status: 200, body: { released: script.release() } }),
+    },
     {
       method: 'DELETE',
       template: '/__sandbox/script',

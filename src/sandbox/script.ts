@@ -6,7 +6,11 @@
  * (a slow answer, for a signal sent while a request is in flight). A real
  * platform refuses a grant for its own reasons (a product closed to new
  * subscriptions, a rule of the shop); this is how tests get such a refusal
- * at one chosen request.
+ * at one chosen request. `until_released` holds the answer until the test
+ * says so (`POST /__sandbox/script/release`) instead of for a time: a test
+ * waits for the request to be held (`GET /__sandbox/script` counts them),
+ * makes its own change, then releases it — an interleaving by events, not
+ * by the clock (a desk's renewal between a sync's read and its changes).
  */
 import { HttpError } from './http.js';
 
@@ -23,6 +27,8 @@ export interface ScriptedAnswer {
   delayMs: number;
   /** How many matching requests it answers. */
   times: number;
+  /** Held until released (POST /__sandbox/script/release), not for `delayMs`. */
+  untilReleased: boolean;
 }
 
 export class Script {
@@ -32,8 +38,29 @@ export class Script {
     this.answers.push(answer);
   }
 
+  private releases: Array<() => void> = [];
+
   clear(): void {
     this.answers = [];
+    this.release();
+  }
+
+  /** Holds the answer as scripted: until released, or `delayMs`; undefined when it is not held. */
+  hold(answer: ScriptedAnswer): Promise<void> | undefined {
+    if (answer.untilReleased) return new Promise((resolve) => this.releases.push(resolve));
+    return answer.delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, answer.delayMs)) : undefined;
+  }
+
+  /** The requests held until released, right now. */
+  get held(): number {
+    return this.releases.length;
+  }
+
+  /** Lets every held request go on; how many there were. */
+  release(): number {
+    const released = this.releases.splice(0);
+    for (const resolve of released) resolve();
+    return released.length;
   }
 
   /** The answer for this request, used up once, if one is scripted. */
@@ -54,7 +81,7 @@ const count = (value: unknown, name: string, fallback: number, min: number): num
   return value as number;
 };
 
-/** The body of `POST /__sandbox/script`: `{method, route, status?, body?, after_change?, delay_ms?, times?}`. */
+/** The body of `POST /__sandbox/script`: `{method, route, status?, body?, after_change?, delay_ms?, until_released?, times?}`. */
 export function scriptedAnswer(body: Record<string, unknown>): ScriptedAnswer {
   const status = body.status === undefined ? undefined : count(body.status, 'status', 0, 100);
   const given = body.body;
@@ -69,5 +96,6 @@ export function scriptedAnswer(body: Record<string, unknown>): ScriptedAnswer {
     afterChange: body.after_change === true,
     delayMs: count(body.delay_ms, 'delay_ms', 0, 0),
     times: count(body.times, 'times', 1, 1),
+    untilReleased: body.until_released === true,
   };
 }

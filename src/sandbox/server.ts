@@ -206,7 +206,7 @@ class App {
     raw: { method: string; path: string; query: string; queryAt: number; body: string },
   ): Promise<Reply> {
     const scripted = exempt || match.kind !== 'found' ? undefined : this.control.script.take(raw.method, match.route.template);
-    const hold = () => (scripted && scripted.delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, scripted.delayMs)) : undefined);
+    const hold = () => (scripted ? this.control.script.hold(scripted) : undefined);
     if (!scripted?.afterChange) await hold();
     const refusal = scripted?.status !== undefined ? { status: scripted.status, body: scripted.body ?? { message: `Scripted ${scripted.status}.` } } : undefined;
     if (refusal && !scripted?.afterChange) return refusal;

@@ -152,3 +152,25 @@ export function useBulkSandbox(args: string[]): BulkSandbox {
   });
   return state;
 }
+
+/**
+ * Holds the sandbox's answer to the next `method route` request until the
+ * test releases it (src/sandbox/script.ts `until_released`; `afterChange`:
+ * the server has handled it, e.g. read its state, before it holds it): a
+ * test makes its own change in between, waiting on the request, not the clock.
+ */
+export async function holdNext(sandbox: SandboxProcess, request: { method: string; route: string; afterChange?: boolean }) {
+  const control = async (path: string, method: string, body?: object) => {
+    const response = await fetch(`${sandbox.url}/__sandbox/${path}`, {
+      method, headers: { authorization: `Bearer ${sandbox.apiToken}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} /__sandbox/${path}: ${response.status}`);
+    return response.status === 204 ? {} : await response.json() as { held?: number };
+  };
+  await control('script', 'POST', { method: request.method, route: request.route, after_change: request.afterChange === true, until_released: true });
+  return {
+    /** Resolves once the request is being held. */
+    held: () => waitFor(async () => (await control('script', 'GET')).held === 1),
+    release: async () => void await control('script/release', 'POST'),
+  };
+}

@@ -9,6 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, run } from './harness.js';
+import { holdNext, spawnMembers } from './bulk-helpers.js';
 import { DESK_FLAVOR_NAMES, deskSandbox } from './desk-flavors.js';
 
 interface Sub { id: string; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null; student: { id: string; email: string } }
@@ -120,5 +121,24 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
       else expect(now).toEqual(was);
     }
     expect(stderr).toMatch(new RegExp(`left out: .*: status (${other().map((s) => s.status).join('|')}) becomes active`));
+  });
+  it('a subscription the desk renewed after the extension read the holders is stale: not extended, the renewal stands, exit 7', async () => {
+    // The extension's read of the student list is answered once the server has read it, then held until the desk is done.
+    const read = await holdNext(sandbox, { method: 'GET', route: '/api/v1/students', afterChange: true });
+    const extension = spawnMembers(['subscriptions', 'extend', '--product', product.id, '--days', '30', '--yes', '-o', 'json'], { ...sandbox.env, TZ: 'UTC' });
+    await read.held();
+    const desk = active()[0]!;
+    const renewal = await members(['students', 'grant', desk.student.email, product.id, '--renew', '--expiration', '2031-12-31', '--yes']);
+    expect(renewal.code, renewal.stderr).toBe(0);
+    await read.release();
+    const { code } = await extension.exited;
+    const { stdout, stderr } = extension.output();
+
+    expect(code, stderr).toBe(7);
+    const results = JSON.parse(stdout) as Array<{ student: string; result: string; message: string }>;
+    expect(results.filter((row) => row.result === 'stale').map((row) => row.student)).toEqual([desk.student.email]);
+    expect(results.filter((row) => row.result !== 'stale').every((row) => row.result === 'expiration-changed')).toBe(true);
+    expect(stderr).toContain(`${active().length - 1} extended, 1 changed meanwhile, 0 failed`);
+    expect(await held(desk.student.email)).toMatchObject({ active: 1, expiration_date: expect.stringMatching(/^2031-12-3/) });
   });
 });

@@ -64,13 +64,15 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
     const before = lines();
-    const deleted = await members(['students', 'delete', maria.email, '--forget', '--yes', '--reason', 'LGPD request 2211']);
+    // The request names the person and whoever asked for them: the forget's own record keeps none of it.
+    const request = `LGPD request 2211 from ${maria.first_name} ${maria.last_name} <${maria.email}>, CPF ${maria.document}, via lawyer rui@costa.adv.br, +55 (21) 3456-7890`;
+    const deleted = await members(['students', 'delete', maria.email, '--forget', '--yes', '--reason', request]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain(`✓ Deleted student ${maria.first_name} ${maria.last_name} <${maria.email}>`);
     expect(deleted.stderr).toMatch(new RegExp(`✓ Forgot student ${maria.id} in this machine's audit log: 5 records no longer hold`));
 
     const text = log();
-    for (const value of personal(maria)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+    for (const value of [...personal(maria), 'rui@costa.adv.br', '3456-7890']) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
     // João's own data stays.
     expect(text).toContain(joao.email);
     const after = lines();
@@ -81,9 +83,10 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(revoke).toMatchObject({ student_id: maria.id, reason: 'refund', forgotten: { fields: ['student'] } });
     expect(score).toMatchObject({ action: 'scores.set', student_id: maria.id });
     expect(other).toMatchObject({ student: joao.email, reason: 'asked by [forgotten]' });
-    expect(del).toMatchObject({ action: 'delete', student_id: maria.id, reason: 'LGPD request 2211', before: { id: maria.id } });
+    const redacted = 'LGPD request 2211 from [forgotten] <[forgotten]>, CPF [forgotten], via lawyer [forgotten], [forgotten]';
+    expect(del).toMatchObject({ action: 'delete', student_id: maria.id, reason: redacted, before: { id: maria.id } });
     expect(Object.keys(del!.before!)).toEqual(['id']);
-    expect(forget).toMatchObject({ command: 'students delete --forget', action: 'forget', result: 'forgotten', student_id: maria.id, counts: { records: 5, intents: 0 } });
+    expect(forget).toMatchObject({ command: 'students delete --forget', action: 'forget', result: 'forgotten', student_id: maria.id, reason: redacted, counts: { records: 5, intents: 0 } });
 
     // History still finds them by id, and names the student by id.
     const history = await members(['history', '--student', maria.id, '-o', 'json']);
@@ -157,11 +160,15 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(byEmail.code).toBe(2);
     expect(byEmail.stderr).toContain("--forget takes the student's id");
     expect((await members(['history', '--forget', ana.id])).code).toBe(2);
-    const forgot = await members(['history', '--forget', ana.id, '--yes', '--reason', 'LGPD request 2212']);
+    const request = `LGPD request 2212 from ${ana.first_name} ${ana.last_name}, ${ana.email}, CPF ${ana.document?.replace(/\D/g, '')}, phone ${ana.phone}, asked by joana@desk.example`;
+    const forgot = await members(['history', '--forget', ana.id, '--yes', '--reason', request]);
     expect(forgot.code, forgot.stderr).toBe(0);
     const text = log();
-    for (const value of personal(ana)) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
-    expect(lines().at(-1)).toMatchObject({ command: 'history --forget', action: 'forget', student_id: ana.id, reason: 'LGPD request 2212', counts: { records: 1 } });
+    for (const value of [...personal(ana), 'joana@desk.example']) expect(text.toLowerCase(), value).not.toContain(value.toLowerCase());
+    expect(lines().at(-1)).toMatchObject({
+      command: 'history --forget', action: 'forget', student_id: ana.id, counts: { records: 1 },
+      reason: 'LGPD request 2212 from [forgotten], [forgotten], CPF [forgotten], phone [forgotten], asked by [forgotten]',
+    });
     const again = await members(['history', '--forget', ana.id, '--yes']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`holds no personal data of student ${ana.id}; nothing to forget`);

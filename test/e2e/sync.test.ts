@@ -6,10 +6,10 @@
  * mid-apply followed by a re-run that applies every change once. The server's
  * own state and request counters are the judges, not only the CLI's output.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
+import { holdNext, ndjson, settled, spawnMembers, stats, timeless, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
 import { HAS_SCRIPT, terminalSession, type SandboxProcess } from './harness.js';
 
 /** A subscription as `members subscriptions list -o json` prints it (dates read back as calendar dates). */
@@ -495,5 +495,40 @@ describe.each(FLAVORS)('members sync (%s flavor)', (_name, flavorArgs) => {
     // Everything is back but the change made by hand (and the renewal of a subscription without access, which the API cannot recreate).
     expect((await b.members(['students', 'revoke', second?.id as string, product.id, '--yes'])).code).toBe(0);
     expect(access(await dump(b))).toEqual(access(before));
+  }, 60_000);
+  it('the sync-versus-desk race: a renewal made after the sync read the platform is stale, never revoked (exit 7), and nothing is recorded as removed but what was', async () => {
+    // The holder that comes first in the student list: on the first page (of 100) the sync reads.
+    const order = new Map(students().map((student, index) => [student.id, index]));
+    const first = (subs: Held[]) => withAccess(subs).filter((held) => held.status === 'active').sort((x, y) => (order.get(x.student.id) ?? 1e9) - (order.get(y.student.id) ?? 1e9))[0];
+    // Any product will do, one an earlier test changed too: its subscriptions are read now.
+    const fits = (subs: Held[]) => withAccess(subs).length >= 3 && (order.get(first(subs)?.student.id ?? '') ?? 1e9) < 90;
+    const candidates = await Promise.all(b.catalog.map(async (listed) => ({ ...listed, subscriptions: await dump(b, listed.id) })));
+    const product = candidates.find((candidate) => fits(candidate.subscriptions)) as (typeof candidates)[number];
+    const desk = first(product.subscriptions) as Held;
+    const logPath = join(b.sandbox.configDir, 'audit.jsonl');
+    const logLines = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter(Boolean) : []);
+    const earlier = logLines().length;
+    const file = writeCsv(b.dir, `race-${_name}.csv`, ['student', ...withAccess(product.subscriptions).filter((held) => held !== desk).map((held) => held.student.email)]);
+    // The sync's first read of the student list is answered once the server has read it, then held until the desk is done.
+    const read = await holdNext(b.sandbox, { method: 'GET', route: '/api/v1/students', afterChange: true });
+    const sync = spawnMembers(['sync', '--file', file, '--product', product.id, '--max-revoke', '1', '--yes', '-o', 'ndjson'], b.sandbox.env);
+    await read.held();
+    const renewal = await b.members(['students', 'grant', desk.student.id, product.id, '--renew', '--include-status-changes', '--expiration', '2031-12-31', '--yes']);
+    expect(renewal.code, renewal.stderr).toBe(0);
+    await read.release();
+    const { code } = await sync.exited;
+    const { stdout, stderr } = sync.output();
+
+    expect(code, stderr).toBe(7);
+    expect(ndjson<ResultRow>(stdout).map((row) => [row.action, row.result, row.student])).toEqual([['revoke', 'stale', desk.student.email]]);
+    expect(ndjson<ResultRow>(stdout)[0]?.message).toContain('changed since the plan was made (now access on, status active, expiration 2031-12-31); nothing sent');
+    expect(stderr).toContain('0 revoked, 1 stale, 0 failed');
+    // The desk's renewal stands.
+    expect((await dump(b, product.id)).find((now) => now.student.id === desk.student.id)).toMatchObject({ active: 1, expiration_date: '2031-12-31' });
+    // The record holds the desk's renewal (its before: the subscription it really replaced), and no revoke by the sync.
+    const log = logLines().slice(earlier).map((line) => JSON.parse(line) as AuditRow & { student_id?: string; before?: { expiration_date?: string | null } });
+    const about = log.filter((record) => record.student_id === desk.student.id);
+    expect(about.map((record) => [record.command, record.action, record.result])).toEqual([['students grant', 'renew', 'renewed']]);
+    expect(about[0]?.before?.expiration_date?.slice(0, 10) ?? null).toBe(desk.expiration_date);
   }, 60_000);
 });

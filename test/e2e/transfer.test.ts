@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, run } from './harness.js';
+import { holdNext, spawnMembers } from './bulk-helpers.js';
 import { DESK_FLAVOR_NAMES, datesOf, deskSandbox, withAccess } from './desk-flavors.js';
 
 interface Sub { id: string | number; product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null }
@@ -121,5 +122,28 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     const all = await members(['students', 'transfer', keeper.email, to, '--include-status-changes', '--yes']);
     expect(all.code, all.stderr).toBe(0);
     expect((await products(to)).find((sub) => sub.product_id === canceled.product_id)).toMatchObject({ active: 1, status: 'active', expiration_date: canceled.expiration_date });
+  });
+  it('a product of FROM renewed by the desk while the transfer runs is stale: not revoked, both keep it, FROM not deleted, exit 7', async () => {
+    const to = `raced.${flavor}@example.com`;
+    await newStudent(to);
+    // The transfer's first grant to TO waits, unsent, until the desk is done.
+    const grant = await holdNext(sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
+    const transfer = spawnMembers(['students', 'transfer', from.email, to, '--delete-source', '--yes', '-o', 'json'], { ...sandbox.env, TZ: 'UTC' });
+    await grant.held();
+    const renewed = withAccess(from.subscriptions)[0]!;
+    const desk = await members(['students', 'grant', from.email, renewed.product_id, '--renew', '--expiration', '2031-12-31', '--yes']);
+    expect(desk.code, desk.stderr).toBe(0);
+    await grant.release();
+    const { code } = await transfer.exited;
+    const { stdout, stderr } = transfer.output();
+
+    expect(code, stderr).toBe(7);
+    const steps = JSON.parse(stdout) as Array<{ step: string; product_id: string | null; result: string; message: string }>;
+    expect(steps.filter((step) => step.step === 'revoke').map((step) => `${step.product_id} ${step.result}`).sort())
+      .toEqual(withAccess(from.subscriptions).map((sub) => `${sub.product_id} ${sub === renewed ? 'stale' : 'revoked'}`).sort());
+    expect(steps.find((step) => step.result === 'stale')?.message).toContain('changed since the transfer read it (now access on, status active, expiration 2031-12-31); not revoked');
+    expect(steps.at(-1)).toMatchObject({ step: 'delete', result: 'failed' });
+    expect((await products(from.email)).find((sub) => sub.product_id === renewed.product_id)).toMatchObject({ active: 1, expiration_date: '2031-12-31' });
+    expect((await products(to)).map((sub) => sub.product_id)).toContain(renewed.product_id);
   });
 });

@@ -128,4 +128,31 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(last.code, last.stderr).toBe(0);
     expect(last.stderr).toContain(`students revoke ${other.email}`);
   });
+
+  it('undo --last after a transfer undoes the whole transfer (a run is one entry, as history shows it), not an older change', async () => {
+    const movable = students.filter((s) => withAccess(s.subscriptions).length >= 1 && s.subscriptions.every((sub) => sub.status === 'active'));
+    // From the middle of the list: the tests above took theirs from its ends.
+    const from = movable[Math.floor(movable.length / 2)]!;
+    const older = movable[Math.floor(movable.length / 2) + 1]!;
+    const granted = products.find((p) => !older.subscriptions.some((sub) => sub.product_id === p.id))!;
+    expect((await members(['students', 'grant', older.email, granted.id])).code).toBe(0);
+    const created = await members(['students', 'create', '--first-name', 'Outra', '--last-name', 'Conta', '--email', `to.last.${flavor}@example.com`, '-o', 'json']);
+    const to = JSON.parse(created.stdout) as { id: string };
+    const moved = await members(['students', 'transfer', from.email, to.id, '--yes']);
+    expect(moved.code, moved.stderr).toBe(0);
+    const transfer = (await lines())[0]!;
+    expect(transfer).toMatchObject({ action: 'bulk', command: 'students transfer' });
+
+    const undone = await members(['undo', '--last', '--yes']);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(undone.stderr).toContain(`The last change is run ${transfer.id}: `);
+    expect(undone.stderr).toContain(`✓ Undid run ${transfer.id} (students transfer): ${2 * withAccess(from.subscriptions).length} undone`);
+    expect((await productsOf(to.id))!).toEqual([]);
+    expect((await productsOf(from.id))!.map((sub) => sub.product_id).sort()).toEqual(withAccess(from.subscriptions).map((sub) => sub.product_id).sort());
+    // The older grant is still there: the next --last is the one to undo it.
+    expect((await productsOf(older.id))!.map((sub) => sub.product_id)).toContain(granted.id);
+    const next = await members(['undo', '--last', '--yes']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`students grant ${older.email}, product "${granted.title}" (${granted.id}) granted`);
+  });
 });

@@ -54,6 +54,24 @@ describe('POST /__sandbox/script', () => {
     expect((await pending).status).toBe(201);
   });
 
+  it('until_released holds the answer until the test releases it, and GET /__sandbox/script counts what is held', async () => {
+    const { product, student } = studentWithout();
+    const held = async () => (await call<{ held: number }>(sandbox(), '/__sandbox/script')).body.held;
+    await script({ method: 'POST', route: GRANTS, after_change: true, until_released: true });
+    const changed = new Promise<void>((resolve) => sandbox().store.onChange(() => resolve()));
+    let answered = false;
+    const pending = grant(student.id, product.id).then((reply) => {
+      answered = true;
+      return reply;
+    });
+    await changed;
+    expect(await held()).toBe(1);
+    expect(answered).toBe(false);
+    expect(await call(sandbox(), '/__sandbox/script/release', { method: 'POST' })).toMatchObject({ status: 200, body: { released: 1 } });
+    expect((await pending).status).toBe(201);
+    expect(await held()).toBe(0);
+  });
+
   it.each([
     [{ route: GRANTS }, 'method must be a non-empty string.'],
     [{ method: 'POST', route: GRANTS, status: 'x' }, 'status must be an integer ≥ 100.'],

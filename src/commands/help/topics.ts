@@ -70,8 +70,9 @@ Network:
        the command was not told to make (grant over a subscription without access: --renew)
   6    transient failure after retries: 429, 5xx, network error, timeout; also a bulk run
        whose every failed row failed for such a reason
-  7    bulk run: at least one row failed (the others were applied); sync: a change failed
-       or was stale (its state changed since it was planned)
+  7    bulk run: at least one row failed (the others were applied); any run (sync, a bulk
+       file, extend, transfer): a change was stale (the subscription changed since the run
+       read it: read again before a revoke or renewal, nothing was sent for it)
   8    sync --check: the platform differs from the file (something would change)
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed
@@ -204,6 +205,7 @@ MEMBERS_CONFIG_DIR); members history shows it, members undo reverses one change:
   members history --student maria@example.com       # any key of the student finds it
   members undo m7u0k1zq-3f9c2e4d7a01 --reason "granted by mistake"
   members undo --last --student maria@example.com   # her most recent change, shown first
+  members undo --last                               # the newest entry: a whole run (a transfer…)
   members undo RUN_ID                               # every change of a bulk run, transfer,
                                                     # extension or sync, newest first
 

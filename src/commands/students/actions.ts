@@ -3,7 +3,7 @@ import { Student, Subscription } from '../../api/endpoints/schemas.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import {
-  createStudent, deleteStudent, listStudents, studentProducts, type NewStudent,
+  createStudent, listStudents, studentProducts, type NewStudent,
 } from '../../api/endpoints/students.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { Session } from '../../session/session.js';
@@ -12,6 +12,7 @@ import { listOptions, printPagedList, type ListFlags } from '../shared/list-flag
 import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
 import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
+import { sendChange } from '../../domain/send-change.js';
 import { resolveProduct } from '../../domain/names.js';
 import { fieldsToShow, matchedFields, searchStudents } from '../../domain/search.js';
 import type { JsonRecord, View } from '../../output/index.js';
@@ -199,20 +200,7 @@ export async function remove(session: Session, input: string, opts: { reason?: s
     await session.confirm(`Delete student ${label}? Its subscriptions, scores and progress go with it.${forget}`, student.record?.email || student.id);
     const { openJournal, studentSnapshot } = await loadAudit();
     const journal = await openJournal(session, { command: 'students delete', reason: opts.reason });
-    const change = await journal.begin({
-      action: 'delete', result: 'deleted', student: input, student_id: student.id, before: student.record ? studentSnapshot(student.record) : undefined,
-    });
-    let requestId: string | undefined;
-    try {
-      ({ requestId } = await deleteStudent(api, student.id));
-    } catch (error) {
-      // Just seen, now gone: a retried DELETE whose first attempt went through.
-      if (!(error instanceof NotFoundError)) {
-        await change.failed(error);
-        throw error;
-      }
-    }
-    await change.applied({ request_id: requestId });
+    await sendChange({ action: 'delete', api, journal, student: { input, id: student.id }, before: student.record ? studentSnapshot(student.record) : undefined });
     (await session.messages()).notice(`✓ ${capitalize(`deleted student ${label}`)}`);
     if (opts.forget) {
       const { forgetInLog } = await import('../shared/forget.js');

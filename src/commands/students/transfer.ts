@@ -10,13 +10,15 @@
 import type { Api } from '../../api/client.js';
 import type { Student } from '../../api/endpoints/schemas.js';
 import { parseStudentKey } from '../../api/endpoints/student-key.js';
-import { deleteStudent, grantProduct, revokeProduct, studentProducts } from '../../api/endpoints/students.js';
-import { openRun, recorded, studentSnapshot, subscriptionSnapshot, type RunJournal } from '../../audit/index.js';
-import { BulkFailedError, CliError, ExitCode, NotFoundError, UsageError } from '../../lib/errors.js';
+import { studentProducts } from '../../api/endpoints/students.js';
+import { openRun, studentSnapshot, type RunJournal } from '../../audit/index.js';
+import { BulkFailedError, CliError, ExitCode, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
 import { plural, today } from '../../lib/values.js';
 import { deleteSourceBlocker, planTransfer, type Move, type Staying, type TransferPlan } from '../../domain/transfer.js';
 import { lookUpStudent } from '../../domain/resolve.js';
+import { sendChange } from '../../domain/send-change.js';
+import { stateText } from '../../domain/subscription-state.js';
 import type { JsonRecord } from '../../output/index.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { withOutput } from '../../session/run-kit.js';
@@ -91,10 +93,14 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   const steps = await applyTransfer(api, run, plan, { from, fromInput, to, toInput, deleteSource: flags.deleteSource === true });
   const titles = new Map(plan.moves.flatMap((move) => (move.title ? [[move.productId, move.title] as const] : [])));
   await withOutput(session, (output) => output.list(steps, transferResultView(titles)));
-  const counts = { granted: 0, revoked: 0, deleted: 0, failed: 0 };
+  const counts = { granted: 0, revoked: 0, deleted: 0, stale: 0, failed: 0 };
   for (const step of steps) counts[step.result as keyof typeof counts]++;
   const runId = await run.finish({ counts });
   const recorded = runId ? `; recorded as run ${runId} (\`members undo ${runId}\` reverses it)` : '';
+  if (counts.stale > 0 && counts.failed === 0) {
+    throw new BulkFailedError(`the transfer from ${label(from)} to ${label(to)} is partial: ${plural(counts.stale, 'revoke')} ${counts.stale === 1 ? 'was' : 'were'} stale `
+      + `(the subscription changed since the transfer read it; see their messages)${recorded}`);
+  }
   if (counts.failed > 0) {
     throw new BulkFailedError(`the transfer from ${label(from)} to ${label(to)} is partial: ${plural(counts.failed, 'step')} failed (see their messages); `
       + `a product whose grant failed stays with ${label(from)}${recorded}`);
@@ -125,23 +131,25 @@ interface Parties {
 
 type Step = JsonRecord & { step: string; result: string };
 
-/** The changes, each recorded under the run as it is made; a product whose grant failed is not revoked, and FROM is not deleted. */
+/**
+ * The changes, each recorded under the run as it is made; a product whose
+ * grant failed is not revoked, and FROM is not deleted. A revoke reads FROM's
+ * subscription again first: changed since the lookups (a desk's renewal), it
+ * is `stale`, not revoked.
+ */
 async function applyTransfer(api: Api, run: RunJournal, plan: TransferPlan, parties: Parties): Promise<Step[]> {
   const { from, to } = parties;
+  const [source, target] = [{ input: parties.fromInput, id: from.id }, { input: parties.toInput, id: to.id }];
   const steps: Step[] = [];
   const step = (fields: Step) => steps.push(fields);
   const moved: Move[] = [];
   for (const move of plan.moves) {
-    const body = { product_id: move.productId, accession_date: move.accession ?? today(), expiration_date: move.expiration };
+    const request = { product_id: move.productId, accession_date: move.accession ?? today(), expiration_date: move.expiration };
     const base = { step: 'grant', student: parties.toInput, student_id: to.id, product_id: move.productId };
     try {
-      const { data, requestId } = await recorded(
-        await run.begin({ action: 'grant', result: 'granted', student: parties.toInput, student_id: to.id, product_id: move.productId }),
-        () => grantProduct(api, to.id, body),
-        (answer) => ({ request_id: answer.requestId, after: subscriptionSnapshot(answer.data) }),
-      );
+      const sent = await sendChange({ action: 'grant', api, journal: run, student: target, request });
       moved.push(move);
-      step({ ...base, result: 'granted', request_id: requestId ?? null, message: `granted ${what(move)} to ${label(to)} (accession ${body.accession_date}, expiration ${body.expiration_date ?? 'none'}, status ${data.status ?? 'the server\'s'})` });
+      step({ ...base, result: 'granted', request_id: sent.requestId ?? null, message: `granted ${what(move)} to ${label(to)} (accession ${request.accession_date}, expiration ${request.expiration_date ?? 'none'}, status ${sent.data?.status ?? 'the server\'s'})` });
     } catch (error) {
       step({ ...base, result: 'failed', message: `granting ${what(move)} to ${label(to)} failed: ${(error as Error).message}; it stays with ${label(from)}` });
     }
@@ -149,27 +157,23 @@ async function applyTransfer(api: Api, run: RunJournal, plan: TransferPlan, part
   for (const move of moved) {
     const base = { step: 'revoke', student: parties.fromInput, student_id: from.id, product_id: move.productId };
     try {
-      await recorded(
-        await run.begin({ action: 'revoke', result: 'revoked', student: parties.fromInput, student_id: from.id, product_id: move.productId, before: subscriptionSnapshot(move.held) }),
-        () => revokeGone(api, from.id, move.productId),
-        (answer) => ({ request_id: answer.requestId }),
-      );
-      step({ ...base, result: 'revoked', message: `revoked ${what(move)} from ${label(from)}` });
+      const sent = await sendChange({ action: 'revoke', api, journal: run, student: source, productId: move.productId, held: move.held, compare: true });
+      if (sent.outcome === 'applied') step({ ...base, result: 'revoked', message: `revoked ${what(move)} from ${label(from)}` });
+      else {
+        step({ ...base, result: 'stale', message: `${what(move)} of ${label(from)} changed since the transfer read it (now ${stateText(sent.now)}); not revoked: `
+          + `${label(to)} has it too now; look at both, then revoke it from one by hand` });
+      }
     } catch (error) {
       step({ ...base, result: 'failed', message: `revoking ${what(move)} from ${label(from)} failed: ${(error as Error).message}; both students have it now` });
     }
   }
   if (parties.deleteSource) {
     const base = { step: 'delete', student: parties.fromInput, student_id: from.id, product_id: null };
-    if (moved.length < plan.moves.length || steps.some((s) => s.result === 'failed')) {
+    if (moved.length < plan.moves.length || steps.some((s) => s.result === 'failed' || s.result === 'stale')) {
       step({ ...base, result: 'failed', message: `${label(from)} was not deleted: a step before failed, and deleting it would lose what it still holds` });
     } else {
       try {
-        await recorded(
-          await run.begin({ action: 'delete', result: 'deleted', student: parties.fromInput, student_id: from.id, before: studentSnapshot(from) }),
-          () => deleteGone(api, from.id),
-          (answer) => ({ request_id: answer.requestId }),
-        );
+        await sendChange({ action: 'delete', api, journal: run, student: source, before: studentSnapshot(from) });
         step({ ...base, result: 'deleted', message: `deleted ${label(from)}` });
       } catch (error) {
         step({ ...base, result: 'failed', message: `deleting ${label(from)} failed: ${(error as Error).message}` });
@@ -180,23 +184,3 @@ async function applyTransfer(api: Api, run: RunJournal, plan: TransferPlan, part
 }
 
 const what = (move: Move) => (move.title ? `"${move.title}" (${move.productId})` : `product ${move.productId}`);
-
-/** A retried DELETE whose first attempt went through finds nothing left: done all the same. */
-async function revokeGone(api: Api, studentId: string, productId: string): Promise<{ requestId?: string }> {
-  try {
-    return await revokeProduct(api, studentId, productId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return {};
-    throw error;
-  }
-}
-
-async function deleteGone(api: Api, studentId: string): Promise<{ requestId?: string }> {
-  try {
-    return await deleteStudent(api, studentId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return {};
-    throw error;
-  }
-}
-

@@ -55,7 +55,10 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
         + `(${here || 'no base URL'}); run again with --profile ${target.profile}`,
     );
   }
-  if (target.action === 'bulk') return undoRun(session, target, records, opts);
+  if (target.action === 'bulk') {
+    if (opts.last) messages.notice(`The last change is run ${target.id}: ${describe(target, new Map())}`);
+    return undoRun(session, target, records, opts);
+  }
   const plan = planUndo(target, records);
   // Off a terminal without --yes the answer is known already: fail before any request (titles from the cache only).
   const answerable = session.globals.yes || session.io.stdin.isTTY;
@@ -89,9 +92,11 @@ function describe(record: AuditRecord, titles: ProductTitles): string {
 }
 
 /**
- * The newest change of the profile and base URL in force (about the
- * student, by any of its keys, when given) that can be undone: an undo, a
- * run's own record, a magic link or a change already undone is passed over.
+ * The newest change of the profile and base URL in force that can be undone,
+ * as history lists them: a run (a transfer, a sync, an extension, a bulk
+ * file) is one entry, undone as a whole. About a student (by any of its keys),
+ * the newest change to that student, alone even when a run made it. An undo
+ * (or an undo's run), a magic link or a change already undone is passed over.
  */
 async function lastChange(
   session: Session, records: readonly AuditRecord[], where: { profile: string; here: string; student?: string },
@@ -102,7 +107,7 @@ async function lastChange(
   const known = student === undefined ? undefined : await lookUp(session, student);
   const newest = await selectHistory(() => records, student === undefined ? {} : { student }, known);
   const found = newest.find((record) => record.profile === where.profile && record.base_url === where.here && record.action !== 'undo'
-    && record.action !== 'bulk' && undoable(record, records));
+    && record.undoes === undefined && undoable(record, records));
   if (found) return found;
   throw new UsageError(`no change${student ? ` to ${student}` : ''} made with profile ${where.profile} (${where.here || 'no base URL'}) is left to undo in this machine's audit log; `
     + `\`members history${student ? ` --student ${student}` : ''}\` lists the changes`);
@@ -110,7 +115,8 @@ async function lastChange(
 
 const undoable = (record: AuditRecord, records: readonly AuditRecord[]) => {
   try {
-    planUndo(record, records);
+    if (record.action === 'bulk') planRunUndo(record, records);
+    else planUndo(record, records);
     return true;
   } catch {
     return false;

@@ -5,8 +5,8 @@ export const registerUndo = registration('Everyday:', (program, runner) => {
     .description('Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)')
     .usage('[options] <audit_id> | --last [--student <student>]')
     .argument('[audit_id]', 'the id of the change, or of a run (a bulk file, a transfer, an extension, a sync), from `members history`')
-    .option('--last', 'the most recent change that can be undone (of the profile and base URL in force), shown and confirmed first')
-    .option('--student <student>', 'with --last: the most recent change to this student, whichever key it was named by')
+    .option('--last', 'the most recent change that can be undone (of the profile and base URL in force; a run as a whole), shown and confirmed first')
+    .option('--student <student>', 'with --last: the most recent change to this student, whichever key it was named by (alone, even inside a run)')
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
       'members history --student maria@example.com',

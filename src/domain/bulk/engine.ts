@@ -319,7 +319,8 @@ export function summaryLine(op: Pick<BulkOperation<unknown>, 'done'>, summary: B
   // A dry run counts what would be done, not what was.
   const said = (done: keyof typeof TO_DO) => (summary.dryRun ? TO_DO[done] : done);
   const renewed = counts.renewed > 0 ? `, ${counts.renewed} ${said('renewed')}` : '';
-  return `${rows}: ${counts[op.done]} ${said(op.done)}${renewed}, ${counts.skipped} skipped, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
+  const stale = counts.stale ? `, ${counts.stale} stale` : '';
+  return `${rows}: ${counts[op.done]} ${said(op.done)}${renewed}, ${counts.skipped} skipped${stale}, ${counts.failed} failed in ${summary.seconds.toFixed(1)}s`
     + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
 }
 
@@ -341,7 +342,8 @@ export function runError(summary: BulkSummary, fatal: unknown): unknown {
       ExitCode.transient,
     );
   }
-  if (failed > 0 && summary.transientOnly) {
+  const stale = summary.counts.stale ?? 0;
+  if (failed > 0 && stale === 0 && summary.transientOnly) {
     return new CliError(
       `${failed} of ${plural(summary.rows, 'row')} failed, all for a transient reason (429, 5xx, network, timeout); run the same file again later: rows already applied come back skipped`,
       ExitCode.transient,
@@ -350,6 +352,12 @@ export function runError(summary: BulkSummary, fatal: unknown): unknown {
   if (failed > 0) {
     return new BulkFailedError(
       `${failed} of ${plural(summary.rows, 'row')} failed (result "failed" in the output, with the reason); fix the cause and run the same file again: rows already applied come back skipped`,
+    );
+  }
+  if (stale > 0) {
+    return new BulkFailedError(
+      `${stale} of ${plural(summary.rows, 'row')} ${stale === 1 ? 'was' : 'were'} stale: the subscription changed since the run read it, and nothing was sent for ${stale === 1 ? 'it' : 'them'} `
+        + '(result "stale" in the output, with the state now); look at them, then run the same file again if the change is still wanted',
     );
   }
   return undefined;

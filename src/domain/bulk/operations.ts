@@ -20,7 +20,9 @@
  * With a snapshot (`--strategy snapshot`, or `auto` when it is cheaper: see
  * domain/read-plan.ts), a student the snapshot holds costs no lookup and a
  * row no state check: a row already in the asked state sends nothing, the
- * others only their change. A student the snapshot does not hold (newer than
+ * others only their change — but a revoke or a renewal reads the
+ * subscription once more right before it (1 GET: compare before destroy,
+ * send-change.ts), and is `stale`, nothing sent, when it changed since. A student the snapshot does not hold (newer than
  * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
@@ -118,7 +120,7 @@ export interface BulkOperation<Plan> {
    * a snapshot needs the subscriptions, and what of it the rows need.
    */
   reads: {
-    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows'>;
+    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows' | 'destroys'>;
     subscriptions: boolean;
     keep(plans: readonly Plan[]): SnapshotKeep;
   };
@@ -210,7 +212,7 @@ async function changeRow(
     if (!snapshot || !found) return change(student, undefined);
     const held = snapshot.subscription(student.id, plan.productId);
     const outcome = await change(student, { held: held && snapshot.asSubscription(held) });
-    if (!outcome.dryRun && outcome.result !== 'skipped') snapshot.record(student.id, plan.productId, outcome.result === 'revoked' ? undefined : outcome.subscription);
+    if (!outcome.dryRun && outcome.result !== 'skipped' && outcome.result !== 'stale') snapshot.record(student.id, plan.productId, outcome.result === 'revoked' ? undefined : outcome.subscription);
     return outcome;
   }));
 }
@@ -294,7 +296,8 @@ export const revokeOperation: BulkOperation<ChangePlan> = {
   apply: (context, plan) => changeRow(context, plan, false, (student, known) =>
     revokeFromStudent(context.api, student, plan.productId, { reason: context.reason, dryRun: context.dryRun, journal: context.journal, known, title: plan.productTitle })),
   question: (count, source, products) => `Revoke ${productsText(products)} from students on ${plural(count, 'row')} of ${source}?`,
-  reads: changeReads,
+  // Every row may be a destroy, read again before its DELETE when the state came from a snapshot.
+  reads: { ...changeReads, needs: (plans) => ({ ...changeReads.needs(plans), destroys: plans.length }) },
 };
 
 const IMPORT_OPTIONAL = ['phone', 'birth', 'document', 'reference_id'] as const;

@@ -1,47 +1,31 @@
 /**
  * Applying one change of a sync plan, for the bulk engine (engine.ts
- * execute): the plan was made from a snapshot read moments ago, so a change
- * is sent without reading its state again — a grant is one POST, a revoke one
- * DELETE, a restore or an expiration change a DELETE and a POST (changes.ts
- * replaceSubscription) — and the state is read only when the server refuses
- * (someone changed it meanwhile). A saved plan applied later (`verify`) reads
- * each row's state first: changed since it was planned is `stale`, already as
- * planned (an earlier run of the same plan) is `skipped`, nothing sent.
+ * execute): the plan was made from a snapshot read moments ago, so a grant is
+ * sent without reading its state again (one POST); a revoke (one DELETE), a
+ * restore or an expiration change (a DELETE and a POST) reads the
+ * subscription once more right before it destroys anything, and is `stale`,
+ * nothing sent, when someone changed it since the plan was made (a desk's
+ * renewal during a nightly sync). Every change goes through sendChange
+ * (send-change.ts), which records it. A saved plan applied later (`verify`)
+ * reads a grant's state first too: changed since it was planned is `stale`,
+ * already as planned (an earlier run of the same plan) is `skipped`.
  */
 import type { Subscription } from '../../api/endpoints/schemas.js';
-import { grantProduct, revokeProduct, studentProduct } from '../../api/endpoints/students.js';
-import { BulkFailedError, CliError, ExitCode, InterruptedError, NotFoundError, RejectedError } from '../../lib/errors.js';
+import { studentProduct } from '../../api/endpoints/students.js';
+import { BulkFailedError, CliError, ExitCode, InterruptedError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { BulkSummary } from '../bulk/engine.js';
-import { hasAccess, productLabel, replaceSubscription } from '../changes.js';
-import { subscriptionSnapshot } from '../../audit/snapshots.js';
+import { sendChange } from '../send-change.js';
+import { dateOf, hasAccess, productLabel, sameSubscription, stateText } from '../subscription-state.js';
 import { resolveStudent } from '../resolve.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../bulk/operations.js';
 import type { HeldState, PlannedChange } from './plan.js';
 
 type Outcome = Omit<BulkRowOutcome, 'line'>;
 
-const dateOf = (value: string | null | undefined) => (value ? value.slice(0, 10) : undefined);
-
-/** A held subscription in the shape of HeldState (the plan's), for comparing. */
-function stateOf(held: Subscription): HeldState {
-  const state: HeldState = { hasAccess: hasAccess(held) };
-  if (held.status) state.status = held.status;
-  const accession = dateOf(held.accession_date);
-  const expiration = dateOf(held.expiration_date);
-  if (accession !== undefined) state.accessionDate = accession;
-  if (expiration !== undefined) state.expirationDate = expiration;
-  return state;
-}
-
 /** The subscription is as it was when the change was planned (none: none). */
 export function unchangedSince(held: Subscription | undefined, from: HeldState | undefined): boolean {
-  if (held === undefined || from === undefined) return held === undefined && from === undefined;
-  const now = stateOf(held);
-  // Granted again since (another subscription): changed, whatever its dates.
-  if (from.id !== undefined && held.id !== undefined && held.id !== null && String(held.id) !== from.id) return false;
-  return now.hasAccess === from.hasAccess && now.status === from.status && now.accessionDate === from.accessionDate
-    && now.expirationDate === from.expirationDate;
+  return sameSubscription(held, from && heldSubscription(held?.product_id ?? '', from));
 }
 
 /** The subscription is already what the change would leave: revoked (none), or access on with the planned expiration. */
@@ -50,7 +34,7 @@ export function asPlanned(held: Subscription | undefined, change: Pick<PlannedCh
   return held !== undefined && hasAccess(held) && dateOf(held.expiration_date) === change.expiration;
 }
 
-/** The planned-from state in the API's shape: the audit log's `before` (what undo grants back). */
+/** The planned-from state in the API's shape: what a destroy compares with before sending. */
 export function heldSubscription(productId: string, from: HeldState): Subscription {
   return {
     ...(from.id === undefined ? {} : { id: from.id }), product_id: productId, active: from.hasAccess ? 1 : 0, status: from.status ?? null,
@@ -58,19 +42,13 @@ export function heldSubscription(productId: string, from: HeldState): Subscripti
   };
 }
 
-const describe = (held: Subscription | undefined) => {
-  if (!held) return 'no subscription';
-  const parts = [hasAccess(held) ? 'access on' : 'access off', held.status ? `status ${held.status}` : '', `expiration ${dateOf(held.expiration_date) ?? 'none'}`];
-  return parts.filter(Boolean).join(', ');
-};
-
 /** Found changed: stale (a person decides), unless it is already as planned (then nothing is left to do). */
 function foundChanged(change: PlannedChange, base: Outcome, held: Subscription | undefined, when: string, replan: string): Outcome {
   const what = productLabel(change.productId, held);
   if (asPlanned(held, change)) {
-    return { ...base, result: 'skipped', message: `${what} of ${change.student} is already as planned (${describe(held)}; ${when}); nothing sent` };
+    return { ...base, result: 'skipped', message: `${what} of ${change.student} is already as planned (${stateText(held)}; ${when}); nothing sent` };
   }
-  return { ...base, result: 'stale', message: `${what} of ${change.student} changed since the plan was made (now ${describe(held)}); nothing sent: ${replan}` };
+  return { ...base, result: 'stale', message: `${what} of ${change.student} changed since the plan was made (now ${stateText(held)}); nothing sent: ${replan}` };
 }
 
 export interface SyncApplyOptions {
@@ -91,79 +69,49 @@ export function syncOperation(options: SyncApplyOptions): Pick<BulkOperation<Pla
 }
 
 async function applyChange(context: RowContext, change: PlannedChange, options: SyncApplyOptions): Promise<Outcome> {
-  const { api } = context;
+  const { api, journal } = context;
   if (change.action === 'not-found') {
     return { action: change.action, student: change.student, product_id: change.productId, result: 'failed', message: change.notes.join('; '), reason: context.reason };
   }
   const studentId = change.studentId ?? (await resolveStudent(api, change.student, { cache: context.cache, fetch: true })).id;
   const base: Outcome = { action: change.action, student: change.student, student_id: studentId, product_id: change.productId, result: 'failed', message: '', reason: context.reason };
-  if (options.verify) {
-    const held = await studentProduct(api, studentId, change.productId);
-    if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, 'an earlier run of this plan, or someone else', options.replan);
+  const student = { input: change.student, id: studentId };
+  const when = options.verify ? 'an earlier run of this plan, or someone else' : 'changed by someone else since the sync read it';
+  if (change.action === 'grant') {
+    if (options.verify) {
+      const held = await studentProduct(api, studentId, change.productId);
+      if (!unchangedSince(held, change.from)) return foundChanged(change, base, held, when, options.replan);
+    }
+    const request = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+    // Refused: the student has the product now (someone granted it since the snapshot).
+    const sent = await sendChange({ action: 'grant', api, journal, student, request, accepts: () => true });
+    if (sent.outcome !== 'applied') return foundChanged(change, base, sent.now, 'granted meanwhile by someone else', options.replan);
+    const { data, requestId, recovered } = sent;
+    return {
+      ...base, result: 'granted', requestId, recovered,
+      message: `granted ${productLabel(change.productId, data)} to ${change.student}${datesText(change)}${recoveredNote(recovered)}`,
+    };
   }
-  const before = change.from && heldSubscription(change.productId, change.from);
-  const about = { student: change.student, student_id: studentId, product_id: change.productId };
-  switch (change.action) {
-    case 'grant': {
-      const dates = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
-      const pending = await context.journal?.begin({ action: 'grant', result: 'granted', ...about, after: { ...dates, expiration_date: dates.expiration_date ?? null } });
-      let granted: Awaited<ReturnType<typeof grantProduct>>;
-      try {
-        granted = await grantProduct(api, studentId, dates);
-      } catch (error) {
-        // Refused: the student has the product now (someone granted it since the snapshot).
-        const now = error instanceof RejectedError ? await studentProduct(api, studentId, change.productId) : undefined;
-        if (!now) {
-          await pending?.failed(error);
-          throw error;
-        }
-        pending?.dropped();
-        return foundChanged(change, base, now, 'granted meanwhile by someone else', options.replan);
-      }
-      const { data, requestId, recovered } = granted;
-      await pending?.applied({ request_id: requestId, after: subscriptionSnapshot(data) });
-      return {
-        ...base, result: 'granted', requestId, recovered,
-        message: `granted ${productLabel(change.productId, data)} to ${change.student}${datesText(change)}${recoveredNote(recovered)}`,
-      };
-    }
-    case 'revoke': {
-      const pending = await context.journal?.begin({ action: 'revoke', result: 'revoked', ...about, before: before && subscriptionSnapshot(before) });
-      let requestId: string | undefined;
-      let gone = '';
-      try {
-        ({ requestId } = await revokeProduct(api, studentId, change.productId));
-      } catch (error) {
-        // A retried DELETE whose first attempt went through finds nothing left to delete (or it was revoked meanwhile).
-        if (!(error instanceof NotFoundError) || (await studentProduct(api, studentId, change.productId))) {
-          await pending?.failed(error);
-          throw error;
-        }
-        gone = ' (it was already gone when the server answered: a retried request, or revoked meanwhile)';
-      }
-      await pending?.applied({ request_id: requestId });
-      return {
-        ...base, result: 'revoked', requestId, message: `revoked ${productLabel(change.productId)} from ${change.student}${gone}`,
-      };
-    }
-    case 'restore':
-    case 'change-expiration': {
-      const dates = change.expiration === undefined ? { accession: change.accession as string } : { accession: change.accession as string, expiration: change.expiration };
-      // The renewal's guarantee: a grant refused after the revoke puts the planned-from subscription back.
-      const replaced = before ?? heldSubscription(change.productId, { hasAccess: true });
-      const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
-      const { data, requestId, recovered } = await replaceSubscription(api, { input: change.student, id: studentId }, change.productId, replaced, dates, {
-        journal: context.journal, label: change.student, result,
-      });
-      const what = change.action === 'restore'
-        ? `restored ${productLabel(change.productId, data)} for ${change.student}`
-        : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;
-      return {
-        ...base, result, requestId, recovered,
-        message: `${what}: revoked and granted again${datesText(change)}${change.notes.length > 0 ? `; ${change.notes.join('; ')}` : ''}${recoveredNote(recovered)}`,
-      };
-    }
+  // What a destroy compares with before sending; the renewal's guarantee: a grant refused after the revoke puts it back.
+  const held = heldSubscription(change.productId, change.from ?? { hasAccess: true });
+  if (change.action === 'revoke') {
+    const sent = await sendChange({ action: 'revoke', api, journal, student, productId: change.productId, held, compare: true });
+    if (sent.outcome !== 'applied') return foundChanged(change, base, sent.now, when, options.replan);
+    const gone = sent.gone ? ' (it was already gone when the server answered: a retried request, or revoked meanwhile)' : '';
+    return { ...base, result: 'revoked', requestId: sent.requestId, message: `revoked ${productLabel(change.productId)} from ${change.student}${gone}` };
   }
+  const result = change.action === 'restore' ? 'restored' : 'expiration-changed';
+  const request = { product_id: change.productId, accession_date: change.accession as string, expiration_date: change.expiration };
+  const sent = await sendChange({ action: 'renew', api, journal, student, productId: change.productId, held, request, compare: true, result, label: change.student });
+  if (sent.outcome !== 'applied') return foundChanged(change, base, sent.now, when, options.replan);
+  const { data, requestId, recovered } = sent;
+  const what = change.action === 'restore'
+    ? `restored ${productLabel(change.productId, data)} for ${change.student}`
+    : `changed the expiration of ${productLabel(change.productId, data)} for ${change.student} from ${change.from?.expirationDate ?? 'none'} to ${change.expiration ?? 'none'}`;
+  return {
+    ...base, result, requestId, recovered,
+    message: `${what}: revoked and granted again${datesText(change)}${change.notes.length > 0 ? `; ${change.notes.join('; ')}` : ''}${recoveredNote(recovered)}`,
+  };
 }
 
 const datesText = (change: PlannedChange) => `, accession ${change.accession}, expiration ${change.expiration ?? 'none'}`;

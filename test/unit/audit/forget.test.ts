@@ -101,6 +101,27 @@ describe('forgetStudent', () => {
     expect(logText()).not.toContain('crm-77812');
   });
 
+  it('the forget\'s own record keeps no personal value of the request: the person\'s, and any e-mail, CPF or phone its reason quotes', async () => {
+    writeLog(RECORDS.map(auditLine));
+    const reason = 'LGPD request of Maria Silva (maria.silva@example.com), filed by her lawyer Rui Costa <rui@costa.adv.br>, CPF 529.982.247-25, tel. +55 (21) 3456-7890, 52998224725';
+    await forgetStudent(context(), MARIA.id, { command: 'students delete --forget', reason, known: MARIA });
+    const forget = logRecords().at(-1) as AuditRecord;
+    expect(forget).toMatchObject({ action: 'forget', student_id: MARIA.id });
+    expect(forget.reason).toBe(`LGPD request of ${FORGOTTEN_TEXT} (${FORGOTTEN_TEXT}), filed by her lawyer Rui Costa <${FORGOTTEN_TEXT}>, CPF ${FORGOTTEN_TEXT}, tel. ${FORGOTTEN_TEXT}, ${FORGOTTEN_TEXT}`);
+    for (const value of [...PERSONAL, 'rui@costa.adv.br', '529.982.247-25', '3456-7890', '52998224725']) expect(logText(), value).not.toContain(value);
+  });
+
+  it('a record about the person loses any e-mail, CPF or phone in its free text; another student\'s record keeps what is not the person\'s', async () => {
+    writeLog([
+      auditLine(record({ command: 'students delete', action: 'delete', result: 'deleted', student: MARIA.email, student_id: MARIA.id, reason: 'asked via rui@costa.adv.br, ticket 2211, on 2026-01-05' })),
+      auditLine(record({ student: 'joao@example.com', student_id: 's-joao', product_id: 'p1', reason: 'ticket from joao@example.com' })),
+    ]);
+    await forgetStudent(context(), MARIA.id, { command: 'students delete --forget', known: MARIA });
+    const [del, joao] = logRecords();
+    expect(del?.reason).toBe(`asked via ${FORGOTTEN_TEXT}, ticket 2211, on 2026-01-05`);
+    expect(joao?.reason).toBe('ticket from joao@example.com');
+  });
+
   it('finds nothing about the student: writes nothing, records nothing', async () => {
     const lines = [auditLine(RECORDS[7]!)];
     writeLog(lines);

@@ -228,9 +228,37 @@ describe('with the state known from a snapshot', () => {
     expect(outcome).toMatchObject({ result: 'skipped', message: 'student s1 does not have product p1; nothing sent' });
   });
 
-  it('a revoke held sends the DELETE alone', async () => {
+  it('a revoke held reads the subscription again, then sends the DELETE (compare before destroy)', async () => {
+    heldAs(sub());
     pool().intercept({ path: PRODUCT_PATH, method: 'DELETE' }).reply(204);
-    expect(await revokeFromStudent(api(), byId, 'p1', { known: { held: sub() } })).toMatchObject({ result: 'revoked' });
+    expect(await revokeFromStudent(api(), byId, 'p1', { known: { held: sub() } })).toMatchObject({ result: 'revoked', subscription: sub() });
+  });
+
+  it('a revoke whose subscription changed since the snapshot (renewed by the desk) is stale: nothing sent, the state now said', async () => {
+    heldAs(sub({ id: 10, expiration_date: '2027-01-31' }));
+    const outcome = await revokeFromStudent(api(), byId, 'p1', { known: { held: sub({ expiration_date: '2025-01-31' }) } });
+    expect(outcome).toMatchObject({
+      result: 'stale', subscription: { id: 10 },
+      message: 'product "Yoga" (p1) of student s1 changed since the run read it (now access on, status active, expiration 2027-01-31); nothing sent: look at it, then run again if the change is still wanted',
+    });
+  });
+
+  it('a revoke whose subscription is gone since the snapshot is skipped, nothing sent', async () => {
+    heldAs(undefined);
+    expect(await revokeFromStudent(api(), byId, 'p1', { known: { held: sub() } })).toMatchObject({
+      result: 'skipped', message: 'student s1 no longer has product "Yoga" (p1) (revoked meanwhile by someone else); nothing sent',
+    });
+  });
+
+  it('a renewal planned from the snapshot is stale when the subscription changed; skipped when it is as asked already', async () => {
+    const off = sub({ active: 0, expiration_date: '2024-05-06' });
+    const renew = { known: { held: off }, renew: async () => true };
+    heldAs(sub({ active: 0, expiration_date: '2024-06-30' }));
+    await expect(grantToStudent(api(), byId, 'p1', { accession: '2025-01-01', expiration: '2026-01-01' }, renew)).resolves.toMatchObject({ result: 'stale' });
+    heldAs(sub({ expiration_date: '2026-01-01' }));
+    await expect(grantToStudent(api(), byId, 'p1', { accession: '2025-01-01', expiration: '2026-01-01' }, renew)).resolves.toMatchObject({
+      result: 'skipped', message: 'student s1 already has access to product "Yoga" (p1) (renewed meanwhile by someone else); nothing changed',
+    });
   });
 });
 

@@ -95,6 +95,14 @@ describe('planReads with totals', () => {
     expect(planReads({ ...needs(0, 19), firstPage: lengthAware(2_000) }).strategy).toBe('rows');
   });
 
+  it('a revoke file\'s rows may each destroy: the snapshot counts their re-reads (compare before destroy) at their most', () => {
+    const plan = planReads({ ...needs(44, 50), destroys: 50, firstPage: lengthAware(600) });
+    expect(plan).toMatchObject({ strategy: 'snapshot', rowsCost: 94, snapshotCost: 56 });
+    expect(planReads({ ...needs(0, 50), destroys: 50, firstPage: lengthAware(600) })).toMatchObject({ strategy: 'rows', rowsCost: 50, snapshotCost: 56 });
+    expect(probePage({ ...needs(10, 10), destroys: 10, firstPage: simple(100, true) })).toBe(11);
+    expect(probePage({ ...needs(0, 5), destroys: 5, firstPage: simple(100, true) })).toBe(2);
+  });
+
   it('counts the pages of a server that ignores per_page (15 a page)', () => {
     const plan = planReads({ ...needs(0, 100), firstPage: lengthAware(2_000, 15) });
     expect(plan).toMatchObject({ strategy: 'rows', snapshotCost: 134, reason: '100 lookups instead of reading 134 pages' });

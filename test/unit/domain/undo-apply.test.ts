@@ -5,7 +5,7 @@
  * before anything is sent. Unused interceptors fail the test.
  */
 import { describe, expect, it } from 'vitest';
-import type { Journal, PendingChange } from '../../../src/audit/journal.js';
+import { recordingJournal } from '../../helpers/recording-journal.js';
 import { UndoConflictError, applyUndo, type UndoPlan } from '../../../src/domain/undo.js';
 import { mockApi } from '../../helpers/mock-api.js';
 import { GRANT, REVOKE, DELETE, SNAPSHOT, rec } from '../../helpers/audit-records.js';
@@ -18,22 +18,7 @@ const MARIA = { id: 's1', first_name: 'Maria', last_name: 'Silva', email: 'maria
 
 /** A journal and a confirm() that write down, in order, what applyUndo does with them. */
 function recorder(options: { refuse?: boolean } = {}) {
-  const steps: unknown[] = [];
-  const journal: Journal = {
-    async begin(entry) {
-      steps.push(['begin', entry]);
-      const change: PendingChange = {
-        id: 'u1',
-        applied: async (details) => (steps.push(['applied', details]), 'u1'),
-        failed: async (error) => void steps.push(['failed', (error as Error).message]),
-        dropped: () => void steps.push(['dropped']),
-      };
-      return change;
-    },
-    command: 'undo',
-    with: () => journal,
-    as: () => journal,
-  };
+  const { journal, steps } = recordingJournal('undo', 'u1');
   const confirm = async () => {
     steps.push(['confirm']);
     if (options.refuse) throw new Error('not confirmed');
