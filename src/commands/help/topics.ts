@@ -39,6 +39,7 @@ Files:
   LOCALAPPDATA             Windows: the cache directory's parent
   NODE_DISABLE_COMPILE_CACHE=1  no code cache (Node's own switch)
   USER, LOGNAME, USERNAME  who made a change, as the audit log records it
+  HOME                     what ~/ means in a path typed in members mcp's magic-link form
 
 Terminal and colour:
   NO_COLOR                 no colour (any non-empty value)
