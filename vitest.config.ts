@@ -29,6 +29,7 @@ const SLOW = [
   'test/e2e/code-cache.test.ts',
   // Programs outside Node.
   'test/e2e/spreadsheet.test.ts', // LibreOffice
+  'test/e2e/report-chart.test.ts', // LibreOffice and poppler
   'test/e2e/keychain.test.ts', // a Secret Service
   'test/unit/keychain.test.ts',
   'test/e2e/completion.test.ts', // real shells
