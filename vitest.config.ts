@@ -12,6 +12,7 @@ const SLOW = [
   'test/e2e/bulk-strategy.test.ts', // sandboxes of 2,000 and 100,000 students
   'test/e2e/bulk-grant.test.ts', // 1,000-row runs through a flaky server
   'test/e2e/sync.test.ts', // whole sync runs and kills mid-apply, in both flavours
+  'test/e2e/each.test.ts', // runs over files and a kill mid-run, in both flavours
   'test/e2e/extend.test.ts', // every holder of a product, in both flavours
   'test/e2e/transfer.test.ts', // runs of several changes, in both flavours
   'test/e2e/undo-runs.test.ts', // runs of many changes undone, in both flavours
