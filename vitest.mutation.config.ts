@@ -10,7 +10,8 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-const { globalSetup: _build, include: _all, ...test } = base.test ?? {};
+// Without the two tiers' projects (each with its globalSetup and its files): one root project of the files below.
+const { projects: _tiers, ...test } = base.test ?? {};
 
 export default defineConfig({
   ...base,

@@ -3,7 +3,8 @@
  * 4 KiB limit: every line arrives whole (one O_APPEND write per record). And
  * appends while another process rewrites the log again and again (a forget,
  * LGPD): none is lost, since both hold the log's lock.
- * The audit modules are bundled on their own for this (dist/main.cjs is the whole program).
+ * The audit modules are bundled on their own for this (dist/main.cjs is the whole program);
+ * last, 32 runs of the built binary itself change one student of the sandbox at once.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES, type AuditRecord } from '../../src/audit/log.js';
-import { tempDir } from './harness.js';
+import { run, sandboxGet, tempDir, useSandboxProcess } from './harness.js';
 
 const PROCESSES = 32;
 const RECORDS_EACH = 100;
@@ -116,4 +117,28 @@ describe('appends while the log is rewritten', () => {
     expect(records.filter((record) => record.action === 'forget')).toHaveLength(25);
     expect(text).not.toMatch(/secret\d+@example\.com|Person\d+/);
   });
+});
+
+describe('the built binary', () => {
+  const sandbox = useSandboxProcess(['--students', '60', '--seed', '11']);
+
+  it('32 concurrent runs of the binary lose no line and corrupt none', async () => {
+    const configDir = tempDir('members-audit-e2e-');
+    try {
+      const { body } = await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=100');
+      const student = body.data[body.data.length - 1]!;
+      const members = (args: string[]) => run(args, { env: { ...sandbox.env, MEMBERS_CONFIG_DIR: configDir } });
+      const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => members(['scores', 'set', student.id, String(i), '--quiet', '--reason', `run ${i}`])));
+      for (const result of runs) expect(result.code, result.stderr).toBe(0);
+      const lines = readFileSync(join(configDir, 'audit.jsonl'), 'utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines).toHaveLength(32);
+      const records = lines.map((line) => JSON.parse(line) as AuditRecord & { score: number });
+      expect(new Set(records.map((r) => r.id)).size).toBe(32);
+      expect(records.map((r) => r.score).sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i));
+      expect(new Set(records.map((r) => r.reason))).toEqual(new Set(Array.from({ length: 32 }, (_, i) => `run ${i}`)));
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -167,18 +167,4 @@ describe('audit trail', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`nothing of run ${run?.id as string} (students grant --file, 3 changes) can be undone: was already undone by`);
   });
-
-  it('32 concurrent runs of the binary lose no line and corrupt none', async () => {
-    freshLog();
-    const student = students[students.length - 1] as Student;
-    const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => members(['scores', 'set', student.id, String(i), '--quiet', '--reason', `run ${i}`])));
-    for (const result of runs) expect(result.code, result.stderr).toBe(0);
-    const lines = logText().split('\n');
-    expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(32);
-    const records = lines.map((line) => JSON.parse(line) as HistoryRow & { score: number });
-    expect(new Set(records.map((r) => r.id)).size).toBe(32);
-    expect(records.map((r) => r.score).sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i));
-    expect(new Set(records.map((r) => r.reason))).toEqual(new Set(Array.from({ length: 32 }, (_, i) => `run ${i}`)));
-  }, 120_000);
 });

@@ -3,7 +3,7 @@
  * "api-spec §N" in src/, test/, scripts/ and bin/ names a numbered section of
  * docs/contract.md or docs/api-spec.md, and every section quoted from a
  * markdown file ("Shell completion" in docs/completion.md) is a heading of it;
- * and the links between README.md and docs/*.md reach their files and headings.
+ * and the links between README.md, CONTRIBUTING.md and docs/*.md reach their files and headings.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -91,8 +91,8 @@ describe('citations of the documents', () => {
 const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
 
 describe('links between the documents', () => {
-  it('every relative link of README.md and docs/*.md reaches a file, and its #anchor a heading there', () => {
-    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  it('every relative link of README.md, CONTRIBUTING.md and docs/*.md reaches a file, and its #anchor a heading there', () => {
+    const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
     const broken = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
       .map((match) => match[1]!)
       .filter((target) => !/^[a-z]+:/.test(target))
