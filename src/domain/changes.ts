@@ -49,6 +49,16 @@ export interface ChangeOutcome extends ChangeResult {
   auditId?: string;
 }
 
+/** The words of a refusal that depend on where the change came from; the flags' words unless told otherwise. */
+export interface ChangeWording {
+  /** How to ask for a renewal: `pass --renew` (a bulk row: its renew column). */
+  renew?: string;
+  /** How to allow a status change: `pass --include-status-changes`. */
+  statusChange?: string;
+  /** The names of the dates: the flags (`--accession`), or a bulk row's columns. */
+  dates?: DateNames;
+}
+
 export interface ChangeOptions {
   reason?: string;
   /** Check and resolve, change nothing. */
@@ -73,12 +83,8 @@ export interface ChangeOptions {
    * otherwise StatusResetError (exit 5; a bulk row `skipped`), nothing sent.
    */
   includeStatusChanges?: boolean;
-  /** How to allow a status change, for the refusal's message: `pass --include-status-changes` unless told otherwise. */
-  statusHint?: string;
-  /** The names of the dates in messages: the flags (`--accession`), unless a bulk row's columns. */
-  dateNames?: DateNames;
-  /** How to ask for a renewal, for the refusal's message: `pass --renew` unless told otherwise (a bulk row's renew column). */
-  renewHint?: string;
+  /** How the caller's user says things (flags, a file's columns, the assistant's tools), for the refusals' messages. */
+  wording?: ChangeWording;
   /** The product's title, when the caller knows it (the list was read): messages name a product not held by it too. */
   title?: string;
   /**
@@ -176,7 +182,7 @@ export async function grantToStudent(
     // A renewal keeps the subscription's accession date unless one was given.
     return renew(api, student, productId, held, gap, { ...renewalDates(held, dates), accessionGiven: dates.accessionGiven }, options);
   }
-  checkDates(dates, options.dateNames);
+  checkDates(dates, options.wording?.dates);
   if (options.dryRun) {
     if (!student.record && !options.known) await getStudent(api, student.key);
     return { ...base, result: 'granted', dryRun: true, message: `would grant ${productLabel(productId, undefined, options.title)} to ${label} (dry run; nothing sent)` };
@@ -226,16 +232,17 @@ async function renew(
   const what = productLabel(productId, held, options.title);
   const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
   // Only a caller that may renew has its dates checked against the accession kept: undo never renews, its refusal is that the product is held.
-  if (options.renew) checkDates(dates, options.dateNames, true);
+  if (options.renew) checkDates(dates, options.wording?.dates, true);
   const statusChange = resetsStatus(held.status) ? statusResetNote(held.status) : undefined;
   const consent = await options.renew?.(held, gap, statusChange);
   // A status is never reset silently (issue 30): when it would be, the refusal names both flags at once.
   const resetRefused = statusChange !== undefined && consent !== 'asked' && !options.includeStatusChanges;
-  const statusHint = options.statusHint ?? 'pass --include-status-changes';
+  const statusHint = options.wording?.statusChange ?? 'pass --include-status-changes';
+  const renewHint = options.wording?.renew;
   const refusal = `${label} has ${what} but ${gap}; ${resetRefused ? `renewing it would change it too: ${statusChange}; ` : ''}nothing sent. To ${plan}`;
   if (!consent) {
-    if (!resetRefused) throw new AccessNotHeldError(`${refusal}, ${options.renewHint ?? 'pass --renew'}`, held);
-    throw new AccessNotHeldError(`${refusal} all the same, ${options.renewHint ? `${options.renewHint}, and ${statusHint}` : 'pass --renew --include-status-changes'}`, held);
+    if (!resetRefused) throw new AccessNotHeldError(`${refusal}, ${renewHint ?? 'pass --renew'}`, held);
+    throw new AccessNotHeldError(`${refusal} all the same, ${renewHint ? `${renewHint}, and ${statusHint}` : 'pass --renew --include-status-changes'}`, held);
   }
   if (resetRefused) throw new StatusResetError(`${refusal} all the same, ${statusHint}`, held);
   if (options.dryRun) {

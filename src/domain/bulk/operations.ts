@@ -272,8 +272,8 @@ export const grantOperation: BulkOperation<GrantPlan> = {
   apply: (context, plan) => changeRow(context, plan, context.dryRun, (student, known) =>
     grantToStudent(context.api, student, plan.productId, plan.dates, {
       reason: context.reason, dryRun: context.dryRun, journal: context.journal, renew: async () => plan.renew ?? context.renew === true, known, title: plan.productTitle,
-      renewHint: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row',
-      includeStatusChanges: context.includeStatusChanges, statusHint: 'pass --include-status-changes', dateNames: GRANT_COLUMNS,
+      includeStatusChanges: context.includeStatusChanges,
+      wording: { renew: plan.renew === false ? 'its renew column says no: put yes there' : 'put yes in its renew column, or pass --renew for every such row', dates: GRANT_COLUMNS },
     }).catch((error: unknown) => {
       // A status is never reset silently: the row is skipped, and its message says why and how.
       if (!(error instanceof StatusResetError)) throw error;

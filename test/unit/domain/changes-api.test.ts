@@ -92,7 +92,7 @@ describe('grantToStudent', () => {
   it('a subscription without access, not told to renew: AccessNotHeldError with the fix, and nothing sent', async () => {
     const off = sub({ active: 0, status: 'canceled', accession_date: '2023-05-06 10:00:00' });
     heldAs(off);
-    const refusal = grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renewHint: 'set renew to yes' });
+    const refusal = grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { wording: { renew: 'set renew to yes' } });
     await expect(refusal).rejects.toBeInstanceOf(AccessNotHeldError);
     // The renewal would reset the status: the fix names both flags at once, not one and then the other.
     await expect(refusal).rejects.toThrow(
@@ -288,7 +288,7 @@ describe('a renewal never resets a status silently (issue 30)', () => {
       await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, options)).resolves.toMatchObject({ result: 'renewed' });
     }
     heldAs(canceled);
-    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => true, statusHint: 'say so in column x' }))
+    await expect(grantToStudent(api(), byEmail, 'p1', { accession: '2025-01-01' }, { renew: async () => true, wording: { statusChange: 'say so in column x' } }))
       .rejects.toThrow(/all the same, say so in column x$/);
   });
 
@@ -308,21 +308,21 @@ describe('the dates of a renewal are checked against the accession it keeps (iss
 
   it('a renewal keeping an earlier accession takes an expiration before today (in a dry run too)', async () => {
     heldAs(sub({ active: 0, status: 'active', accession_date: '2024-01-01' }));
-    const outcome = await grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, dryRun: true, dateNames: names });
+    const outcome = await grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, dryRun: true, wording: { dates: names } });
     expect(outcome).toMatchObject({ result: 'renewed', dryRun: true });
     expect(outcome.message).toContain('accession 2024-01-01, expiration 2025-03-01');
   });
 
   it('refuses one before the accession it keeps, and a plain grant before today, naming the dates; nothing sent', async () => {
     heldAs(sub({ active: 0, status: 'active', accession_date: '2025-06-01' }));
-    await expect(grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, dateNames: names })).rejects.toThrow(
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { renew: async () => true, wording: { dates: names } })).rejects.toThrow(
       'expiration_date 2025-03-01 is before the subscription\'s accession date 2025-06-01, which a renewal keeps when accession_date is not given; the expiration cannot precede the accession',
     );
     // A caller that never renews (undo) is told the product is held, whatever the dates.
     heldAs(sub({ active: 0, status: 'active', accession_date: '2025-06-01' }));
-    await expect(grantToStudent(api(), byEmail, 'p1', dates, { dateNames: names })).rejects.toBeInstanceOf(AccessNotHeldError);
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { wording: { dates: names } })).rejects.toBeInstanceOf(AccessNotHeldError);
     heldAs(undefined);
-    await expect(grantToStudent(api(), byEmail, 'p1', dates, { dateNames: names })).rejects.toThrow(
+    await expect(grantToStudent(api(), byEmail, 'p1', dates, { wording: { dates: names } })).rejects.toThrow(
       'expiration_date 2025-03-01 is before today (2026-11-25), the accession date when accession_date is not given; the expiration cannot precede the accession',
     );
   });

@@ -33,6 +33,9 @@ const PRODUCT = 'The product: its id, its title (case and accents ignored) or th
 const CONFIRMED = 'The person is asked to confirm it in a form of the client, with a reason; you cannot confirm it for them, and nothing is sent if they decline.';
 
 /** Where the change goes: the profile and its host, as a command announces it. */
+/** The assistant's own words for the flags: a renewal is one more yes of the person's, not a flag. */
+const ASK_AGAIN = 'call grant_product again with renew: true (the person confirms the renewal)';
+
 async function where(context: ToolContext): Promise<string> {
   const settings = await context.session.settings();
   return `profile "${settings.profile}" (${settings.baseUrl ? new URL(settings.baseUrl).host : 'no host'})`;
@@ -85,9 +88,7 @@ function confirmedChange(context: ToolContext, command: string, question: (held?
   return {
     title,
     journal,
-    // The assistant's own words for the flags (a renewal is one more yes of the person's, not a flag).
-    renewHint: 'call grant_product again with renew: true (the person confirms the renewal)',
-    statusHint: 'call grant_product again with renew: true (the person confirms the renewal)',
+    wording: { renew: ASK_AGAIN, statusChange: ASK_AGAIN },
     beforeChange: async (held) => ask(await question(held)),
   };
 }
