@@ -15,6 +15,7 @@ import type { Keychain } from '../lib/keychain.js';
 import type { Prompter } from './prompter.js';
 import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 import type { ChangeGate } from '../audit/stamp.js';
+import type { ChangeRecord } from '../audit/record.js';
 
 /** What names one profile's host and tokens in the environment (contract §5). */
 const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
@@ -61,6 +62,7 @@ export class Session {
   private capturedOutput?: Output;
   /** What a run over rows did (bulk forms, sync, each), for `--summary FILE` (entry/run-summary.ts). */
   runSummary?: RunSummaryFacts;
+  private recordInstance?: Promise<ChangeRecord>;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -404,8 +406,44 @@ export class Session {
     }
   }
 
-  /** Ends the clients: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
+  /**
+   * The change record of the profile in force (audit/record.ts): the local
+   * files, or the team's PostgreSQL that `members record use` stored or
+   * MEMBERS_RECORD_URL names (its password from the keychain or the file).
+   * Opened once per run; pg loads only for a team record.
+   */
+  changeRecord(): Promise<ChangeRecord> {
+    this.recordInstance ??= this.openChangeRecord();
+    return this.recordInstance;
+  }
+
+  private async openChangeRecord(): Promise<ChangeRecord> {
+    const [{ recordSetting }, settings] = await Promise.all([import('../config/record-setting.js'), this.settings().catch(() => undefined)]);
+    const setting = recordSetting(this.io.env, settings?.stored);
+    if (setting.home === 'local') {
+      const { LocalRecord } = await import('../audit/record.js');
+      return new LocalRecord(await this.configDir());
+    }
+    const { openPostgresRecord } = await import('../audit/postgres-record.js');
+    const password = setting.passwordIn === 'keychain' ? await this.recordPassword(setting.account as string) : setting.password;
+    return openPostgresRecord(setting.url, { password });
+  }
+
+  /** The team record's password from its keychain item; exit 11 when that keychain does not answer (nothing may be sent unrecorded). */
+  private async recordPassword(account: string): Promise<string | undefined> {
+    const [{ NoKeychainError }, { RecordUnavailableError }] = await Promise.all([import('../lib/keychain.js'), import('../lib/errors.js')]);
+    try {
+      return (await this.keychain()).get(account) ?? undefined;
+    } catch (error) {
+      if (!(error instanceof NoKeychainError)) throw error;
+      throw new RecordUnavailableError(`the password of the team record is in the OS keychain (item "${account}"), which did not answer: ${error.message}. `
+        + 'Unlock it, give the URL with its password in MEMBERS_RECORD_URL (or PGPASSWORD), or store it again with `members record use URL`; see `members record status`');
+    }
+  }
+
+  /** Ends the clients and the record: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
   async close(abandon = false): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close(abandon)));
+    const record = this.recordInstance?.then((opened) => opened.close(), () => undefined);
+    await Promise.all([...this.clients.map((client) => client.close(abandon)), record]);
   }
 }

@@ -76,6 +76,12 @@ Network:
   8    sync --check: the platform differs from the file (something would change)
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed
+  10   another run holds a lease on the same platform and products (a sync, a bulk file,
+       extend, transfer): nothing was sent; the message names the holder. Run again later,
+       wait with --wait DURATION, or end a dead run's lease: members lock break ID --reason TEXT
+  11   the change record cannot be written (a team's PostgreSQL down or refusing): no change
+       is sent unless it is recorded; a run stops cleanly with its summary. Reads still work.
+       See members record status; a re-run completes the run exactly once
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP); a change in flight is waited for and recorded
        first, a bulk run prints its summary first
   141  stdout was closed by its reader (… | head); a bulk run prints its summary and
