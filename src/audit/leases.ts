@@ -86,6 +86,8 @@ export interface LeaseRequest {
   /** How long to wait for an overlapping lease to end (`--wait`); 0: give up at once. */
   waitMs: number;
   ttlMs?: number;
+  /** Whether the holder of a lease is known to be gone (a process of this machine no longer running): its lease is ended at once. */
+  isDead?: (held: Lease) => boolean;
   /** Told once when the run starts waiting. */
   onWait?: (held: Lease) => void;
   /** How to pause between attempts (tests give a fake clock nothing: they wait on events). */
@@ -113,6 +115,11 @@ export async function holdLease(home: LeaseHome, request: LeaseRequest): Promise
     };
     const taking = await home.take(lease, ttlMs);
     if ('taken' in taking) return keep(home, taking.taken, ttlMs);
+    // A run of this machine killed, or stopped by a lost record, before it could release its lease: no need to wait for it to expire.
+    if (request.isDead?.(taking.held)) {
+      await home.end(taking.held.id);
+      continue;
+    }
     if (at - start >= waitMs) throw new LeaseHeldError(heldMessage(taking.held, waitMs));
     if (!told) request.onWait?.(taking.held);
     told = true;

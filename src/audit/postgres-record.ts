@@ -16,7 +16,7 @@ import { RecordUnavailableError, UsageError } from '../lib/errors.js';
 import type { AuditRecord } from './log.js';
 import type { Intent } from './intents.js';
 import type { Lease, LeaseHome, Taking } from './leases.js';
-import type { ChangeRecord, RecordStatus } from './record.js';
+import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
 
 /** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly string[] = [
@@ -48,6 +48,9 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Records per INSERT: a few hundred KiB of JSON at most. */
+const APPEND_CHUNK = 500;
 
 /** The URL as shown: never its password. */
 export function shownUrl(url: string): string {
@@ -134,12 +137,16 @@ export class PostgresRecord implements ChangeRecord {
     }
   }
 
+  /** In chunks of one statement each, in the order given (a push of a long history is a few round trips, not one per record). */
   async append(records: readonly AuditRecord[]): Promise<number> {
     let added = 0;
-    for (const record of records) {
+    for (let start = 0; start < records.length; start += APPEND_CHUNK) {
       const { rowCount } = await this.query(
-        'INSERT INTO members_changes (id, time, base_url, student_id, run_id, record) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
-        [record.id, record.time, record.base_url, record.student_id ?? null, record.run_id ?? null, record],
+        `INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
+         SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
+         ON CONFLICT (id) DO NOTHING`,
+        [JSON.stringify(records.slice(start, start + APPEND_CHUNK))],
       );
       added += rowCount ?? 0;
     }
@@ -156,18 +163,11 @@ export class PostgresRecord implements ChangeRecord {
     return rows.map((row) => row.record);
   }
 
-  async writeIntent(intent: Intent): Promise<void> {
-    await this.query('INSERT INTO members_intents (id, base_url, intent) VALUES ($1, $2, $3)', [intent.record.id, intent.record.base_url, intent]);
-  }
-
-  async removeIntent(id: string): Promise<void> {
-    await this.query('DELETE FROM members_intents WHERE id = $1', [id]);
-  }
-
-  async intents(): Promise<Intent[]> {
-    const { rows } = await this.query<{ intent: Intent }>('SELECT intent FROM members_intents ORDER BY written');
-    return rows.map((row) => row.intent);
-  }
+  readonly intents: IntentRows = {
+    write: async (intent: Intent) => void await this.query('INSERT INTO members_intents (id, base_url, intent) VALUES ($1, $2, $3)', [intent.record.id, intent.record.base_url, intent]),
+    remove: async (id: string) => void await this.query('DELETE FROM members_intents WHERE id = $1', [id]),
+    list: async () => (await this.query<{ intent: Intent }>('SELECT intent FROM members_intents ORDER BY written')).rows.map((row) => row.intent),
+  };
 
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);
@@ -218,8 +218,8 @@ export class PostgresRecord implements ChangeRecord {
     try {
       client = await this.pool.connect();
       await client.query('CREATE TABLE IF NOT EXISTS members_schema (version integer NOT NULL)').catch(async (error: { code?: string }) => {
-        // Two first runs at once: the other one created it (a unique violation on the catalog).
-        if (error.code !== '23505' && error.code !== '42P07') throw error;
+        // Two first runs at once: the other one created it (the catalog says so in one of these ways).
+        if (!CREATED_MEANWHILE.has(error.code ?? '')) throw error;
       });
       await client.query('BEGIN');
       // One migrator at a time; the others wait here, then find the schema current.
@@ -246,6 +246,9 @@ export class PostgresRecord implements ChangeRecord {
     }
   }
 }
+
+/** unique_violation, duplicate_table, duplicate_object: what a CREATE TABLE IF NOT EXISTS racing another one may meet. */
+const CREATED_MEANWHILE = new Set(['23505', '42P07', '42710']);
 
 const reason = (error: unknown) => (error instanceof Error ? (error.message || (error as NodeJS.ErrnoException).code || error.name) : String(error));
 

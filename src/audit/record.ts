@@ -8,6 +8,7 @@
  */
 import { auditLogPath } from '../config/paths.js';
 import { readAllAudit, type AuditRecord } from './log.js';
+import type { Intent } from './intents.js';
 import type { LeaseHome } from './leases.js';
 import { LocalLeases } from './local-leases.js';
 
@@ -27,8 +28,21 @@ export interface RecordStatus {
   problem?: string;
 }
 
+/**
+ * The intents of a team record: rows written before their change is sent
+ * (the local home keeps them as files, audit/intents.ts). Each method throws
+ * RecordUnavailableError (exit 11) when the database cannot be written.
+ */
+export interface IntentRows {
+  write(intent: Intent): Promise<void>;
+  remove(id: string): Promise<void>;
+  list(): Promise<Intent[]>;
+}
+
 export interface ChangeRecord {
   readonly home: RecordHome;
+  /** A team record's intents; the local home's are files (journal.ts writes them itself). */
+  readonly intents?: IntentRows;
   /** For messages: `the local record (~/.config/members/audit.jsonl)`, `the team record postgres://ana@db:5432/members`. */
   readonly name: string;
   readonly leases: LeaseHome;

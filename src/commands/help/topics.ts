@@ -15,6 +15,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   MEMBERS_PLATFORM_TOKEN   engaged-courses report: platform token
   MEMBERS_CONFIG_DIR       directory of config.json and audit.jsonl
                            (default: $XDG_CONFIG_HOME/members, else the platform's config directory)
+  MEMBERS_RECORD_URL       the change record for this run: postgres://USER[:PASSWORD]@HOST:PORT/DB
+                           (a team record; TLS as its sslmode says) or local (members record use stores it)
+  PGPASSWORD               the team record's password, when neither the URL nor the profile holds it
   MEMBERS_KEYCHAIN=off     never ask the OS keychain: tokens are read from and stored in config.json
                            (a keychain that never answers blocks a run; auto, the default, uses one where it answers)
   MEMBERS_DEBUG=1          stack traces for errors; after the run, what the update notice did,

@@ -77,6 +77,13 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
       await next.release();
     });
 
+    it('ends at once a lease whose holder is known to be gone, and takes the scope', async () => {
+      const dead = await holdLease(changes.leases, { scope: { base_url: BASE, products: ['p7'] }, holder: { ...holder, pid: 999_999 }, waitMs: 0 });
+      const next = await holdLease(changes.leases, { scope: { base_url: BASE, products: ['p7'] }, holder, waitMs: 0, isDead: (held) => held.pid === 999_999 });
+      expect((await changes.leases.list(Date.now())).map((lease) => lease.id)).toEqual([next.lease.id]);
+      await Promise.all([next.release(), dead.release()]);
+    });
+
     it('ends a lease whoever holds it (lock break), once', async () => {
       const held = await holdLease(changes.leases, { scope: { base_url: BASE, products: ['p9'] }, holder, waitMs: 0 });
       expect((await changes.leases.end(held.lease.id))?.command).toBe('sync');
