@@ -35,7 +35,9 @@ export const MIGRATIONS: readonly string[] = [
      id text PRIMARY KEY,
      base_url text NOT NULL,
      intent jsonb NOT NULL,
-     written timestamptz NOT NULL DEFAULT now()
+     written timestamptz NOT NULL DEFAULT now(),
+     claimed_by text,
+     claimed_until timestamptz
    );
    CREATE TABLE members_leases (
      id text PRIMARY KEY,
@@ -166,7 +168,13 @@ export class PostgresRecord implements ChangeRecord {
   readonly intents: IntentRows = {
     write: async (intent: Intent) => void await this.query('INSERT INTO members_intents (id, base_url, intent) VALUES ($1, $2, $3)', [intent.record.id, intent.record.base_url, intent]),
     remove: async (id: string) => void await this.query('DELETE FROM members_intents WHERE id = $1', [id]),
-    list: async () => (await this.query<{ intent: Intent }>('SELECT intent FROM members_intents ORDER BY written')).rows.map((row) => row.intent),
+    // Those no run is checking: never claimed, or claimed by a run that died (its claim ran out).
+    list: async () => (await this.query<{ intent: Intent }>('SELECT intent FROM members_intents WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY written')).rows.map((row) => row.intent),
+    claim: async (id: string, by: string) => (await this.query(`UPDATE members_intents SET claimed_by = $2, claimed_until = now() + interval '5 minutes'
+      WHERE id = $1 AND (claimed_until IS NULL OR claimed_until < now())`, [id, by])).rowCount === 1,
+    release: async (id: string) => void await this.query('UPDATE members_intents SET claimed_by = NULL, claimed_until = NULL WHERE id = $1', [id]),
+    recorded: async (id: string) => (await this.query('SELECT 1 FROM members_changes WHERE id = $1', [id])).rowCount === 1,
+    since: async (time: string) => (await this.query<Row>('SELECT record FROM members_changes WHERE time >= $1 ORDER BY seq', [time])).rows.map((row) => row.record),
   };
 
   async close(): Promise<void> {

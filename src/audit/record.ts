@@ -36,7 +36,16 @@ export interface RecordStatus {
 export interface IntentRows {
   write(intent: Intent): Promise<void>;
   remove(id: string): Promise<void>;
+  /** The intents no run is checking now. */
   list(): Promise<Intent[]>;
+  /** Takes an intent to check it (atomically: of two machines, one wins); false when another run has it. */
+  claim(id: string, by: string): Promise<boolean>;
+  /** Gives a claimed intent back: it could not be concluded yet. */
+  release(id: string): Promise<void>;
+  /** Whether the outcome of change `id` is recorded already. */
+  recorded(id: string): Promise<boolean>;
+  /** The records from `time` on, in the order written. */
+  since(time: string): Promise<AuditRecord[]>;
 }
 
 export interface ChangeRecord {

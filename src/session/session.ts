@@ -16,6 +16,7 @@ import type { Prompter } from './prompter.js';
 import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 import type { ChangeGate } from '../audit/stamp.js';
 import type { ChangeRecord } from '../audit/record.js';
+import type { Resolution } from '../audit/resolve.js';
 
 /** What names one profile's host and tokens in the environment (contract §5). */
 const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
@@ -203,6 +204,12 @@ export class Session {
    * unchecked (no token, no network); none without a server to ask.
    */
   async checkInterruptedChanges(): Promise<number> {
+    const record = await this.changeRecord();
+    if (record.intents) {
+      // A team record: its intents are checked by api(), from any machine; those left wait for a later run.
+      if ((await record.intents.list()).length > 0) await this.api().catch(() => undefined);
+      return 0;
+    }
     const { orphanedIntents } = await import('../audit/resolve.js');
     // No base URL, an unknown profile: no server to check against; the log alone answers.
     const orphans = () => orphanedIntents(this).catch(() => []);
@@ -218,11 +225,29 @@ export class Session {
    * and recorded now (audit/resolve.ts), and the user is told.
    */
   private async checkInterrupted(api: Api): Promise<void> {
+    const record = await this.changeRecord();
+    if (record.intents) {
+      const intents = record.intents;
+      const { resolveTeamIntents } = await import('../audit/resolve.js');
+      try {
+        if ((await intents.list()).length === 0) return;
+        return await this.tellResolution(await resolveTeamIntents(this, api, intents));
+      } catch (error) {
+        // Reads go on without the record; a change stops at its intent (exit 11).
+        (await this.messages()).warn(`interrupted changes were not checked: ${(error as Error).message}`);
+        return;
+      }
+    }
     const [dir, { listIntents }] = await Promise.all([this.configDir(), import('../audit/intents.js')]);
     // Most runs find none: the resolver (and the audit log's writer, with node:crypto) is loaded when one is there.
     if (listIntents(dir).length === 0) return;
-    const { resolveInterrupted, resolutionNotice, pendingNotice, halfRenewalWarning } = await import('../audit/resolve.js');
-    const resolution = await resolveInterrupted(this, api);
+    const { resolveInterrupted } = await import('../audit/resolve.js');
+    await this.tellResolution(await resolveInterrupted(this, api));
+  }
+
+  /** What the check of interrupted changes found, on stderr. */
+  private async tellResolution(resolution: Resolution): Promise<void> {
+    const { resolutionNotice, pendingNotice, halfRenewalWarning } = await import('../audit/resolve.js');
     const notices = [resolutionNotice(resolution), pendingNotice(resolution)].filter((notice) => notice !== undefined);
     if (notices.length === 0) return;
     const messages = await this.messages();

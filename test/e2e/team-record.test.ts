@@ -30,6 +30,10 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     machineB = { ...b.sandbox.env, MEMBERS_CONFIG_DIR: tempDir('members-b-'), MEMBERS_RECORD_URL: pg.url, TZ: 'UTC' };
     const login = await as(machineA)(['auth', 'login', '--base-url', baseUrl as string, '--token-stdin', '--no-verify', '--insecure-storage'], `${token}\n`);
     expect(login.code, login.stderr).toBe(0);
+    // B's first command creates the tables (MEMBERS_RECORD_URL: no profile needed).
+    const status = await as(machineB)(['record', 'status', '-o', 'json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'MEMBERS_RECORD_URL', answers: true, schema: 1, changes: 0 });
   });
   afterAll(async () => pg?.stop());
 
@@ -120,5 +124,9 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(results.length).toBe(rows.length);
     const sent = ((await stats(b.sandbox))['POST /api/v1/students/{id}/products'] ?? 0) - before;
     expect(sent).toBe(rows.length);
+    // Nothing lost from the record: the change whose outcome the lost database missed was checked by the re-run (from its intent row).
+    expect(await pg.sql(`SELECT count(DISTINCT record->>'student_id') || ' ' || count(*) FROM members_changes WHERE record->>'action' = 'grant' AND record->>'product_id' = '${product}'`))
+      .toBe(`${rows.length} ${rows.length}\n`);
+    expect(await pg.sql('SELECT count(*) FROM members_intents')).toBe('0\n');
   });
 });

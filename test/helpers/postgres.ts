@@ -75,7 +75,9 @@ export async function startPostgres(): Promise<Postgres> {
     : execFileAsync(join(bin, tool), args, { cwd: dir }));
   await run('initdb', ['-D', data, '-U', 'members', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off`;
+  // fsync=off is safe here (a kill ends the server, not the machine: the OS still has the pages); synchronous_commit
+  // stays on, or a kill would lose commits a test has seen answered.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`;
   const start = async () => void await run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   await start();
   await run('createdb', ['-h', dir, '-p', String(port), '-U', 'members', 'members']);
