@@ -63,6 +63,7 @@ export default {
     'src/audit/leases.ts',
     'src/audit/local-leases.ts',
     'src/config/record-setting.ts',
+    'src/audit/forget-team.ts',
   ],
   // Not `incremental`: with the vitest runner it does not notice new tests, and reuses every survivor.
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -129,4 +129,18 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
       .toBe(`${rows.length} ${rows.length}\n`);
     expect(await pg.sql('SELECT count(*) FROM members_intents')).toBe('0\n');
   });
+
+  it('--forget erases the person from the team record too, the forget\'s own reason included', async () => {
+    const gone = student((candidate) => active(candidate).length >= 1 && candidate.email.length > 8);
+    const product = active(gone)[0]?.product_id as string;
+    const bee = as(machineB);
+    expect((await bee(['students', 'revoke', gone.email, product, '--yes', '--reason', `asked by ${gone.email}`])).code).toBe(0);
+    expect(await pg.sql('SELECT count(*) FROM members_changes WHERE record::text LIKE $$%' + gone.email + '%$$')).not.toBe('0\n');
+    const forget = await bee(['students', 'delete', gone.email, '--forget', '--yes', '--reason', `LGPD request of ${gone.email}`]);
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(forget.stderr).toMatch(/Forgot student .* in the team record/);
+    const dump = await pg.sql('SELECT record::text FROM members_changes');
+    expect(dump).not.toContain(gone.email);
+    expect(dump).toContain('[forgotten]');
+  });
 });
