@@ -234,7 +234,7 @@ complete -c members -n '__members_arg \'\' 0' -a auth -d 'Log in, switch and ins
 complete -c members -n '__members_arg \'\' 0' -a api -d 'Send an authenticated request to the API and print the JSON body'
 complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server that implements the whole API on seeded data'
 complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh, fish or PowerShell'
-complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
+complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes recorded (this machine\'s audit log, or the team record: members record), newest first'
 complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
