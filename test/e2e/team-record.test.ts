@@ -6,6 +6,8 @@
  * exits 10, nothing applied twice); the database killed mid-run (exit 11,
  * the summary printed) and a re-run that completes the run exactly once.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
 import { run, tempDir } from './harness.js';
@@ -142,5 +144,33 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     const dump = await pg.sql('SELECT record::text FROM members_changes');
     expect(dump).not.toContain(gone.email);
     expect(dump).toContain('[forgotten]');
+  });
+
+  it('keeps a password given with the URL out of the stored URL (the file, where no keychain answers), and refuses a newer schema (exit 2)', async () => {
+    const { MEMBERS_RECORD_URL: _url, ...env } = machineB;
+    const dir = tempDir('members-c-');
+    const c = as({ ...env, MEMBERS_CONFIG_DIR: dir });
+    expect((await c(['auth', 'login', '--base-url', b.sandbox.url, '--token-stdin', '--no-verify', '--insecure-storage'], `${b.sandbox.apiToken}\n`)).code).toBe(0);
+    const withPassword = pg.url.replace('members@', 'members:s3cret@');
+    const use = await c(['record', 'use', withPassword]);
+    expect(use.code, use.stderr).toBe(0);
+    expect(use.stderr).toContain('its password in the config file');
+    expect(use.stderr).not.toContain('s3cret');
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, { record_url?: string; record_password?: string }> };
+    expect(Object.values(config.profiles)[0]).toMatchObject({ record_url: pg.url, record_password: 's3cret' });
+    const status = JSON.parse((await c(['record', 'status', '-o', 'json'])).stdout) as { where: string; source: string };
+    expect(status).toMatchObject({ source: 'profile', where: pg.url });
+
+    await pg.sql('UPDATE members_schema SET version = 99');
+    try {
+      const refused = await c(['record', 'status']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/has schema version 99, newer than this members knows \(1\).*Upgrade members/);
+    } finally {
+      await pg.sql('UPDATE members_schema SET version = 1');
+    }
+    const back = await c(['record', 'use', 'local']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse((await c(['record', 'status', '-o', 'json'])).stdout)).toMatchObject({ home: 'local', answers: true, schema: null });
   });
 });
