@@ -204,8 +204,8 @@ export class Session {
    * unchecked (no token, no network); none without a server to ask.
    */
   async checkInterruptedChanges(): Promise<number> {
-    const record = await this.changeRecord();
-    if (record.intents) {
+    const record = await this.teamRecord();
+    if (record?.intents) {
       // A team record: its intents are checked by api(), from any machine; those left wait for a later run.
       if ((await record.intents.list()).length > 0) await this.api().catch(() => undefined);
       return 0;
@@ -225,8 +225,8 @@ export class Session {
    * and recorded now (audit/resolve.ts), and the user is told.
    */
   private async checkInterrupted(api: Api): Promise<void> {
-    const record = await this.changeRecord();
-    if (record.intents) {
+    const record = await this.teamRecord();
+    if (record?.intents) {
       const intents = record.intents;
       const { resolveTeamIntents } = await import('../audit/resolve.js');
       try {
@@ -440,6 +440,13 @@ export class Session {
   changeRecord(): Promise<ChangeRecord> {
     this.recordInstance ??= this.openChangeRecord();
     return this.recordInstance;
+  }
+
+  /** The team record when the profile uses one; undefined (nothing loaded: a read of the API pays nothing) for the local files. */
+  private async teamRecord(): Promise<ChangeRecord | undefined> {
+    if (this.recordInstance) return (await this.recordInstance).home === 'local' ? undefined : this.recordInstance;
+    const [{ recordSetting }, settings] = await Promise.all([import('../config/record-setting.js'), this.settings().catch(() => undefined)]);
+    return recordSetting(this.io.env, settings?.stored).home === 'local' ? undefined : this.changeRecord();
   }
 
   private async openChangeRecord(): Promise<ChangeRecord> {
