@@ -23,6 +23,8 @@ __members_subcommand() {
     "|sync") echo sync ;;
     "|mcp") echo mcp ;;
     "|each") echo each ;;
+    "|record") echo record ;;
+    "|lock") echo lock ;;
     "|help") echo help ;;
     "students|list") echo list ;;
     "students|search") echo search ;;
@@ -60,6 +62,13 @@ __members_subcommand() {
     "auth|logout") echo logout ;;
     "auth|token") echo token ;;
     "auth|help") echo help ;;
+    "record|use") echo use ;;
+    "record|status") echo status ;;
+    "record|push") echo push ;;
+    "record|help") echo help ;;
+    "lock|list") echo list ;;
+    "lock|break") echo break ;;
+    "lock|help") echo help ;;
     *) return 1 ;;
   esac
 }
@@ -67,7 +76,7 @@ __members_subcommand() {
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 __members_takes_value() {
   case "$1|$2" in
-    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--strategy"|"scores set|--file"|"scores set|--reason"|"scores add|--file"|"scores add|--reason"|"magic-link|--expire-in"|"magic-link|--file"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"products list|--compare"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--reason"|"mcp|--max-rows"|"each|--first"|"each|--max-rows"|"each|--concurrency"|"each|--halt"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out"|*"|--summary"|*"|--notify"|*"|--ping") return 0 ;;
+    "students list|--page"|"students list|--per-page"|"students list|--limit"|"students search|--profiles"|"students show|--profiles"|"students get|--profiles"|"students create|--first-name"|"students create|--last-name"|"students create|--email"|"students create|--phone"|"students create|--birth"|"students create|--document"|"students create|--reference-id"|"students create|--reason"|"students delete|--reason"|"students grant|--accession"|"students grant|--expiration"|"students grant|--reason"|"students grant|--file"|"students grant|--concurrency"|"students grant|--wait"|"students grant|--strategy"|"students revoke|--reason"|"students revoke|--file"|"students revoke|--concurrency"|"students revoke|--wait"|"students revoke|--strategy"|"students transfer|--reason"|"students import|--reason"|"students import|--concurrency"|"students import|--wait"|"students import|--strategy"|"scores set|--file"|"scores set|--reason"|"scores add|--file"|"scores add|--reason"|"magic-link|--expire-in"|"magic-link|--file"|"magic-link|--reason"|"products list|--profiles"|"products list|--page"|"products list|--per-page"|"products list|--compare"|"subscriptions list|--profiles"|"subscriptions list|--page"|"subscriptions list|--per-page"|"subscriptions list|--status"|"subscriptions list|--access"|"subscriptions list|--product"|"subscriptions list|--student"|"subscriptions list|--expiring"|"subscriptions extend|--product"|"subscriptions extend|--days"|"subscriptions extend|--until"|"subscriptions extend|--student"|"subscriptions extend|--wait"|"subscriptions extend|--reason"|"courses list|--profiles"|"courses list|--page"|"courses list|--per-page"|"courses accesses|--profiles"|"courses accesses|--product"|"report engaged-courses|--profiles"|"report engaged-courses|--top"|"report engaged-courses|--limit"|"report engaged-courses|--cursor"|"report engaged-courses|--max-pages"|"report engaged-courses|--group-by"|"api|-X"|"api|--method"|"api|-f"|"api|--field"|"api|--input"|"sandbox|--host"|"sandbox|--port"|"sandbox|--seed"|"sandbox|--students"|"sandbox|--latency"|"sandbox|--fail-rate"|"sandbox|--rate-limit"|"sandbox|--flavor"|"sandbox|--paginator"|"sandbox|--per-page-ignored"|"sandbox|--per-page-max"|"sandbox|--server-tz"|"sandbox|--data"|"history|--student"|"history|--run"|"history|--since"|"history|--limit"|"history|--forget"|"history|--reason"|"undo|--student"|"undo|--reason"|"sync|--file"|"sync|--product"|"sync|--max-revoke"|"sync|--plan-out"|"sync|--apply"|"sync|--concurrency"|"sync|--wait"|"sync|--reason"|"mcp|--max-rows"|"each|--first"|"each|--max-rows"|"each|--concurrency"|"each|--halt"|"lock break|--reason"|*"|-p"|*"|--profile"|*"|-o"|*"|--output"|*"|--fields"|*"|--csv-dialect"|*"|--base-url"|*"|--timeout"|*"|--retries"|*"|--out"|*"|--summary"|*"|--notify"|*"|--ping") return 0 ;;
   esac
   return 1
 }
@@ -75,7 +84,7 @@ __members_takes_value() {
 # __members_commands PATH: the subcommands of PATH.
 __members_commands() {
   case "$1" in
-    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp each help" ;;
+    "") echo "students scores magic-link products subscriptions courses report auth api sandbox completion history undo version sync mcp each record lock help" ;;
     "students") echo "list search show get create delete products grant revoke transfer import help" ;;
     "scores") echo "get set add help" ;;
     "products") echo "list get snapshot help" ;;
@@ -83,6 +92,8 @@ __members_commands() {
     "courses") echo "list get accesses help" ;;
     "report") echo "engaged-courses help" ;;
     "auth") echo "login status switch logout token help" ;;
+    "record") echo "use status push help" ;;
+    "lock") echo "list break help" ;;
   esac
 }
 
@@ -98,10 +109,10 @@ __members_flags() {
     "students create") echo "--first-name --last-name --email --phone --birth --document --reference-id --reason -h --help" ;;
     "students delete") echo "--reason --forget -h --help" ;;
     "students products") echo "-h --help" ;;
-    "students grant") echo "--accession --expiration --renew --include-status-changes --reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
-    "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
+    "students grant") echo "--accession --expiration --renew --include-status-changes --reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --wait --strategy -h --help" ;;
+    "students revoke") echo "--reason --file --concurrency --dry-run --skip-invalid --ignore-extra-columns --wait --strategy -h --help" ;;
     "students transfer") echo "--delete-source --include-status-changes --dry-run --reason -h --help" ;;
-    "students import") echo "--reason --concurrency --dry-run --skip-invalid --ignore-extra-columns --strategy -h --help" ;;
+    "students import") echo "--reason --concurrency --dry-run --skip-invalid --ignore-extra-columns --wait --strategy -h --help" ;;
     "students help") echo "" ;;
     "scores") echo "-h --help" ;;
     "scores get") echo "-h --help" ;;
@@ -116,7 +127,7 @@ __members_flags() {
     "products help") echo "" ;;
     "subscriptions") echo "-h --help" ;;
     "subscriptions list") echo "--profiles --all-profiles --page --per-page --all --status --access --product --student --expiring --expired -h --help" ;;
-    "subscriptions extend") echo "--product --days --until --student --include-status-changes --dry-run --reason -h --help" ;;
+    "subscriptions extend") echo "--product --days --until --student --include-status-changes --dry-run --wait --reason -h --help" ;;
     "subscriptions get") echo "-h --help" ;;
     "subscriptions help") echo "" ;;
     "courses") echo "-h --help" ;;
@@ -140,9 +151,18 @@ __members_flags() {
     "history") echo "--student --run --since --limit --forget --reason -h --help" ;;
     "undo") echo "--last --student --reason -h --help" ;;
     "version") echo "-h --help" ;;
-    "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --ignore-extra-columns --concurrency --reason -h --help" ;;
+    "sync") echo "--file --product --add-only --remove-only --max-revoke --check --dry-run --plan-out --apply --include-status-changes --ignore-extra-columns --concurrency --wait --reason -h --help" ;;
     "mcp") echo "--allow-writes --max-rows --show-personal-data --check -h --help" ;;
     "each") echo "--dry-run --first --max-rows --concurrency --only-failed --halt -h --help" ;;
+    "record") echo "-h --help" ;;
+    "record use") echo "--password-stdin --insecure-storage -h --help" ;;
+    "record status") echo "-h --help" ;;
+    "record push") echo "--dry-run -h --help" ;;
+    "record help") echo "" ;;
+    "lock") echo "-h --help" ;;
+    "lock list") echo "-h --help" ;;
+    "lock break") echo "--reason -h --help" ;;
+    "lock help") echo "" ;;
     "help") echo "-h --help" ;;
   esac
   echo "-p --profile -o --output --json --fields --no-header --csv-raw --csv-dialect --no-color -q --quiet -v --verbose --base-url --timeout --retries -y --yes --no-pager --out --summary --notify --notify-always --ping"
@@ -191,6 +211,8 @@ __members_values() {
     "sync|--file") __members_files ;;
     "sync|--product") __members_helper products ;;
     "each|--halt") __members_words "now soon never" ;;
+    "record status|--fields") __members_list "profile home source where answers schema changes problem" ;;
+    "lock list|--fields") __members_list "id base_url products user host pid command since expires" ;;
     *"|-p"|*"|--profile") __members_helper profiles ;;
     *"|-o"|*"|--output") __members_words "table json ndjson csv xlsx" ;;
     *"|--csv-dialect") __members_words "rfc4180 excel excel-br" ;;
@@ -219,6 +241,8 @@ __members_argument() {
     "completion|0") __members_words "bash zsh fish powershell" ;;
     "undo|0") __members_helper undo ;;
     "each|0") __members_files ;;
+    "record help|0") __members_words "use status push" ;;
+    "lock help|0") __members_words "list break" ;;
   esac
 }
 

@@ -40,6 +40,10 @@ function __members_subcommand --argument-names path word
             echo mcp
         case '|each'
             echo each
+        case '|record'
+            echo record
+        case '|lock'
+            echo lock
         case '|help'
             echo help
         case 'students|list'
@@ -114,6 +118,20 @@ function __members_subcommand --argument-names path word
             echo token
         case 'auth|help'
             echo help
+        case 'record|use'
+            echo use
+        case 'record|status'
+            echo status
+        case 'record|push'
+            echo push
+        case 'record|help'
+            echo help
+        case 'lock|list'
+            echo list
+        case 'lock|break'
+            echo break
+        case 'lock|help'
+            echo help
         case '*'
             return 1
     end
@@ -122,7 +140,7 @@ end
 # __members_takes_value PATH FLAG: whether FLAG takes a value (the next word) in PATH.
 function __members_takes_value --argument-names path flag
     switch "$path|$flag"
-        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students search|--profiles' 'students show|--profiles' 'students get|--profiles' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--strategy' 'scores set|--file' 'scores set|--reason' 'scores add|--file' 'scores add|--reason' 'magic-link|--expire-in' 'magic-link|--file' 'magic-link|--reason' 'products list|--profiles' 'products list|--page' 'products list|--per-page' 'products list|--compare' 'subscriptions list|--profiles' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--reason' 'courses list|--profiles' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--profiles' 'courses accesses|--product' 'report engaged-courses|--profiles' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'report engaged-courses|--group-by' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--reason' 'mcp|--max-rows' 'each|--first' 'each|--max-rows' 'each|--concurrency' 'each|--halt' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out' '*|--summary' '*|--notify' '*|--ping'
+        case 'students list|--page' 'students list|--per-page' 'students list|--limit' 'students search|--profiles' 'students show|--profiles' 'students get|--profiles' 'students create|--first-name' 'students create|--last-name' 'students create|--email' 'students create|--phone' 'students create|--birth' 'students create|--document' 'students create|--reference-id' 'students create|--reason' 'students delete|--reason' 'students grant|--accession' 'students grant|--expiration' 'students grant|--reason' 'students grant|--file' 'students grant|--concurrency' 'students grant|--wait' 'students grant|--strategy' 'students revoke|--reason' 'students revoke|--file' 'students revoke|--concurrency' 'students revoke|--wait' 'students revoke|--strategy' 'students transfer|--reason' 'students import|--reason' 'students import|--concurrency' 'students import|--wait' 'students import|--strategy' 'scores set|--file' 'scores set|--reason' 'scores add|--file' 'scores add|--reason' 'magic-link|--expire-in' 'magic-link|--file' 'magic-link|--reason' 'products list|--profiles' 'products list|--page' 'products list|--per-page' 'products list|--compare' 'subscriptions list|--profiles' 'subscriptions list|--page' 'subscriptions list|--per-page' 'subscriptions list|--status' 'subscriptions list|--access' 'subscriptions list|--product' 'subscriptions list|--student' 'subscriptions list|--expiring' 'subscriptions extend|--product' 'subscriptions extend|--days' 'subscriptions extend|--until' 'subscriptions extend|--student' 'subscriptions extend|--wait' 'subscriptions extend|--reason' 'courses list|--profiles' 'courses list|--page' 'courses list|--per-page' 'courses accesses|--profiles' 'courses accesses|--product' 'report engaged-courses|--profiles' 'report engaged-courses|--top' 'report engaged-courses|--limit' 'report engaged-courses|--cursor' 'report engaged-courses|--max-pages' 'report engaged-courses|--group-by' 'api|-X' 'api|--method' 'api|-f' 'api|--field' 'api|--input' 'sandbox|--host' 'sandbox|--port' 'sandbox|--seed' 'sandbox|--students' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--rate-limit' 'sandbox|--flavor' 'sandbox|--paginator' 'sandbox|--per-page-ignored' 'sandbox|--per-page-max' 'sandbox|--server-tz' 'sandbox|--data' 'history|--student' 'history|--run' 'history|--since' 'history|--limit' 'history|--forget' 'history|--reason' 'undo|--student' 'undo|--reason' 'sync|--file' 'sync|--product' 'sync|--max-revoke' 'sync|--plan-out' 'sync|--apply' 'sync|--concurrency' 'sync|--wait' 'sync|--reason' 'mcp|--max-rows' 'each|--first' 'each|--max-rows' 'each|--concurrency' 'each|--halt' 'lock break|--reason' '*|-p' '*|--profile' '*|-o' '*|--output' '*|--fields' '*|--csv-dialect' '*|--base-url' '*|--timeout' '*|--retries' '*|--out' '*|--summary' '*|--notify' '*|--ping'
             return 0
     end
     return 1
@@ -234,12 +252,14 @@ complete -c members -n '__members_arg \'\' 0' -a auth -d 'Log in, switch and ins
 complete -c members -n '__members_arg \'\' 0' -a api -d 'Send an authenticated request to the API and print the JSON body'
 complete -c members -n '__members_arg \'\' 0' -a sandbox -d 'Run a local server that implements the whole API on seeded data'
 complete -c members -n '__members_arg \'\' 0' -a completion -d 'Print the shell completion script for bash, zsh, fish or PowerShell'
-complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes made with this tool from this machine (the local audit log), newest first'
+complete -c members -n '__members_arg \'\' 0' -a history -d 'Show the changes recorded (this machine\'s audit log, or the team record: members record), newest first'
 complete -c members -n '__members_arg \'\' 0' -a undo -d 'Reverse a change recorded in the audit log — a grant, renewal, revoke, scores set or delete — or every change of a run (see `members history`)'
 complete -c members -n '__members_arg \'\' 0' -a version -d 'Print the version, the Node.js version and the platform, one a line (for bug reports)'
 complete -c members -n '__members_arg \'\' 0' -a sync -d 'Make product access match a CSV of who should have it: planned, capped, recorded, undoable'
 complete -c members -n '__members_arg \'\' 0' -a mcp -d 'Serve an AI assistant (Claude Desktop, VS Code, Cursor) over MCP on stdio: read-only tools, personal data masked'
 complete -c members -n '__members_arg \'\' 0' -a each -d 'Run a members command once per row of a CSV file, as one run ({column} placeholders)'
+complete -c members -n '__members_arg \'\' 0' -a record -d 'Choose where the change record lives: this machine (local) or the team\'s PostgreSQL, shared by the desk and cron'
+complete -c members -n '__members_arg \'\' 0' -a lock -d 'List the leases of runs that change many students, or end one whose run is gone'
 complete -c members -n '__members_arg \'\' 0' -a help -d 'Show help for a command, or a help topic'
 complete -c members -n '__members_at \'\'' -s V -l version -d 'print the version'
 complete -c members -n '__members_at \'\'' -s h -l help -d 'show help for a command'
@@ -299,6 +319,7 @@ complete -c members -n '__members_at \'students grant\'' -l concurrency -x -d 'r
 complete -c members -n '__members_at \'students grant\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students grant\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students grant\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
+complete -c members -n '__members_at \'students grant\'' -l wait -x -d 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'students grant\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students grant\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students grant\' 1 +' -x -a '(__members_helper products)'
@@ -308,6 +329,7 @@ complete -c members -n '__members_at \'students revoke\'' -l concurrency -x -d '
 complete -c members -n '__members_at \'students revoke\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students revoke\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students revoke\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
+complete -c members -n '__members_at \'students revoke\'' -l wait -x -d 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'students revoke\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students revoke\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students revoke\' 1 +' -x -a '(__members_helper products)'
@@ -321,6 +343,7 @@ complete -c members -n '__members_at \'students import\'' -l concurrency -x -d '
 complete -c members -n '__members_at \'students import\'' -l dry-run -d 'check every row and look the students up; change nothing'
 complete -c members -n '__members_at \'students import\'' -l skip-invalid -d 'apply the valid rows and report the invalid ones as failed (default: send nothing)'
 complete -c members -n '__members_at \'students import\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file'
+complete -c members -n '__members_at \'students import\'' -l wait -x -d 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'students import\'' -l strategy -x -a 'auto rows snapshot' -d 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)'
 complete -c members -n '__members_at \'students import\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'students import\' 0' -r -F
@@ -388,6 +411,7 @@ complete -c members -n '__members_at \'subscriptions extend\'' -l until -x -d 'm
 complete -c members -n '__members_at \'subscriptions extend\'' -l student -x -d 'only this student\'s subscription (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)'
 complete -c members -n '__members_at \'subscriptions extend\'' -l include-status-changes -d 'also extend subscriptions whose status the grant resets (canceled, refunded, inactive → active)'
 complete -c members -n '__members_at \'subscriptions extend\'' -l dry-run -d 'print the plan (each row old → new) and change nothing'
+complete -c members -n '__members_at \'subscriptions extend\'' -l wait -x -d 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'subscriptions extend\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'subscriptions extend\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'subscriptions get\'' -l fields -x -a '(__members_list id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
@@ -500,6 +524,7 @@ complete -c members -n '__members_at \'sync\'' -l apply -x -d 'apply a plan writ
 complete -c members -n '__members_at \'sync\'' -l include-status-changes -d 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)'
 complete -c members -n '__members_at \'sync\'' -l ignore-extra-columns -d 'leave out the columns of the file that are no sync column (Nome, Valor…), listing them, instead of refusing the file'
 complete -c members -n '__members_at \'sync\'' -l concurrency -x -d 'changes in flight at once, 1–32 (default 4)'
+complete -c members -n '__members_at \'sync\'' -l wait -x -d 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'sync\'' -l reason -x -d 'why you make this change (kept in the local audit log)'
 complete -c members -n '__members_at \'sync\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'mcp\'' -l allow-writes -d 'also offer grant, revoke, scores, magic links and undo; each change is confirmed by the person in a form of the client, with a reason (never by the model)'
@@ -515,4 +540,26 @@ complete -c members -n '__members_at \'each\'' -l only-failed -d 'run only the r
 complete -c members -n '__members_at \'each\'' -l halt -x -a 'now soon never' -d 'what a failed row does to the rest: never (run them all), soon or now (start no new row)'
 complete -c members -n '__members_at \'each\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'each\' 0' -r -F
+complete -c members -n '__members_arg \'record\' 0' -a use -d 'Store where the profile in force keeps its change record: postgres://USER@HOST:PORT/DB (password to the OS keychain, else the config file) or local'
+complete -c members -n '__members_arg \'record\' 0' -a status -d 'Say which record the profile uses, whether it answers, its schema version and how many changes it holds (exit 11 when it does not answer)'
+complete -c members -n '__members_arg \'record\' 0' -a push -d 'Copy this machine\'s local history into the team record (each change once: a second push adds nothing)'
+complete -c members -n '__members_arg \'record\' 0' -a help -d 'display help for command'
+complete -c members -n '__members_at \'record\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'record use\'' -l password-stdin -d 'read the database password from stdin'
+complete -c members -n '__members_at \'record use\'' -l insecure-storage -d 'store the password in plain text in the config file (mode 0600), not in the OS keychain'
+complete -c members -n '__members_at \'record use\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'record status\'' -l fields -x -a '(__members_list profile home source where answers schema changes problem)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
+complete -c members -n '__members_at \'record status\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'record push\'' -l dry-run -d 'count what would be copied; copy nothing'
+complete -c members -n '__members_at \'record push\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'record help\' 0' -x -a 'use status push'
+complete -c members -n '__members_arg \'lock\' 0' -a list -d 'Show the live leases of the change record in force: who holds what, since when, until when'
+complete -c members -n '__members_arg \'lock\' 0' -a break -d 'End a lease whoever holds it (recorded, with its reason); the run holding it stops at its next renewal'
+complete -c members -n '__members_arg \'lock\' 0' -a help -d 'display help for command'
+complete -c members -n '__members_at \'lock\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'lock list\'' -l fields -x -a '(__members_list id base_url products user host pid command since expires)' -d 'comma-separated fields to keep, dot paths allowed (id,email,product.title); alone, lists them'
+complete -c members -n '__members_at \'lock list\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_at \'lock break\'' -l reason -x -d 'why (kept in the change record)'
+complete -c members -n '__members_at \'lock break\'' -s h -l help -d 'show help for a command'
+complete -c members -n '__members_arg \'lock help\' 0' -x -a 'list break'
 complete -c members -n '__members_at \'help\'' -s h -l help -d 'show help for a command'

@@ -2,7 +2,7 @@
 Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $commands = @{
-    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'each', 'help')
+    '' = @('students', 'scores', 'magic-link', 'products', 'subscriptions', 'courses', 'report', 'auth', 'api', 'sandbox', 'completion', 'history', 'undo', 'version', 'sync', 'mcp', 'each', 'record', 'lock', 'help')
     'students' = @('list', 'search', 'show', 'get', 'create', 'delete', 'products', 'grant', 'revoke', 'transfer', 'import', 'help')
     'scores' = @('get', 'set', 'add', 'help')
     'products' = @('list', 'get', 'snapshot', 'help')
@@ -10,6 +10,8 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'courses' = @('list', 'get', 'accesses', 'help')
     'report' = @('engaged-courses', 'help')
     'auth' = @('login', 'status', 'switch', 'logout', 'token', 'help')
+    'record' = @('use', 'status', 'push', 'help')
+    'lock' = @('list', 'break', 'help')
   }
   $aliases = @{
   }
@@ -23,10 +25,10 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students create' = @('--first-name', '--last-name', '--email', '--phone', '--birth', '--document', '--reference-id', '--reason', '-h', '--help')
     'students delete' = @('--reason', '--forget', '-h', '--help')
     'students products' = @('-h', '--help')
-    'students grant' = @('--accession', '--expiration', '--renew', '--include-status-changes', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
-    'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
+    'students grant' = @('--accession', '--expiration', '--renew', '--include-status-changes', '--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--wait', '--strategy', '-h', '--help')
+    'students revoke' = @('--reason', '--file', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--wait', '--strategy', '-h', '--help')
     'students transfer' = @('--delete-source', '--include-status-changes', '--dry-run', '--reason', '-h', '--help')
-    'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--strategy', '-h', '--help')
+    'students import' = @('--reason', '--concurrency', '--dry-run', '--skip-invalid', '--ignore-extra-columns', '--wait', '--strategy', '-h', '--help')
     'students help' = @()
     'scores' = @('-h', '--help')
     'scores get' = @('-h', '--help')
@@ -41,7 +43,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'products help' = @()
     'subscriptions' = @('-h', '--help')
     'subscriptions list' = @('--profiles', '--all-profiles', '--page', '--per-page', '--all', '--status', '--access', '--product', '--student', '--expiring', '--expired', '-h', '--help')
-    'subscriptions extend' = @('--product', '--days', '--until', '--student', '--include-status-changes', '--dry-run', '--reason', '-h', '--help')
+    'subscriptions extend' = @('--product', '--days', '--until', '--student', '--include-status-changes', '--dry-run', '--wait', '--reason', '-h', '--help')
     'subscriptions get' = @('-h', '--help')
     'subscriptions help' = @()
     'courses' = @('-h', '--help')
@@ -65,9 +67,18 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history' = @('--student', '--run', '--since', '--limit', '--forget', '--reason', '-h', '--help')
     'undo' = @('--last', '--student', '--reason', '-h', '--help')
     'version' = @('-h', '--help')
-    'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--ignore-extra-columns', '--concurrency', '--reason', '-h', '--help')
+    'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--ignore-extra-columns', '--concurrency', '--wait', '--reason', '-h', '--help')
     'mcp' = @('--allow-writes', '--max-rows', '--show-personal-data', '--check', '-h', '--help')
     'each' = @('--dry-run', '--first', '--max-rows', '--concurrency', '--only-failed', '--halt', '-h', '--help')
+    'record' = @('-h', '--help')
+    'record use' = @('--password-stdin', '--insecure-storage', '-h', '--help')
+    'record status' = @('-h', '--help')
+    'record push' = @('--dry-run', '-h', '--help')
+    'record help' = @()
+    'lock' = @('-h', '--help')
+    'lock list' = @('-h', '--help')
+    'lock break' = @('--reason', '-h', '--help')
+    'lock help' = @()
     'help' = @('-h', '--help')
   }
   $globals = @('-p', '--profile', '-o', '--output', '--json', '--fields', '--no-header', '--csv-raw', '--csv-dialect', '--no-color', '-q', '--quiet', '-v', '--verbose', '--base-url', '--timeout', '--retries', '-y', '--yes', '--no-pager', '--out', '--summary', '--notify', '--notify-always', '--ping')
@@ -110,14 +121,17 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'students grant|--reason' = @()
     'students grant|--file' = 'files'
     'students grant|--concurrency' = @()
+    'students grant|--wait' = @()
     'students grant|--strategy' = @('auto', 'rows', 'snapshot')
     'students revoke|--reason' = @()
     'students revoke|--file' = 'files'
     'students revoke|--concurrency' = @()
+    'students revoke|--wait' = @()
     'students revoke|--strategy' = @('auto', 'rows', 'snapshot')
     'students transfer|--reason' = @()
     'students import|--reason' = @()
     'students import|--concurrency' = @()
+    'students import|--wait' = @()
     'students import|--strategy' = @('auto', 'rows', 'snapshot')
     'scores get|--fields' = @('score', 'posts', 'comments', 'replies')
     'scores set|--fields' = @('score', 'posts', 'comments', 'replies')
@@ -149,6 +163,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'subscriptions extend|--days' = @()
     'subscriptions extend|--until' = @()
     'subscriptions extend|--student' = @()
+    'subscriptions extend|--wait' = @()
     'subscriptions extend|--reason' = @()
     'subscriptions get|--fields' = @('id', 'active', 'status', 'product_id', 'payment_last_date', 'accession_date', 'expiration_date', 'cancel_date', 'product.id', 'product.title', 'product.description', 'product.created_at', 'product.updated_at', 'student.id', 'student.first_name', 'student.last_name', 'student.full_name', 'student.email', 'created_at', 'updated_at')
     'courses list|--fields' = @('id', 'title', 'description', 'status', 'slug', 'url_upsell', 'text_upsell', 'blocked', 'published', 'modules')
@@ -199,12 +214,16 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sync|--plan-out' = @()
     'sync|--apply' = @()
     'sync|--concurrency' = @()
+    'sync|--wait' = @()
     'sync|--reason' = @()
     'mcp|--max-rows' = @()
     'each|--first' = @()
     'each|--max-rows' = @()
     'each|--concurrency' = @()
     'each|--halt' = @('now', 'soon', 'never')
+    'record status|--fields' = @('profile', 'home', 'source', 'where', 'answers', 'schema', 'changes', 'problem')
+    'lock list|--fields' = @('id', 'base_url', 'products', 'user', 'host', 'pid', 'command', 'since', 'expires')
+    'lock break|--reason' = @()
   }
   $argumentValues = @{
     'students grant|0' = @()
@@ -226,6 +245,8 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'completion|0' = @('bash', 'zsh', 'fish', 'powershell')
     'undo|0' = '__complete-undo'
     'each|0' = 'files'
+    'record help|0' = @('use', 'status', 'push')
+    'lock help|0' = @('list', 'break')
   }
   $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
   if ($wordToComplete -ne '' -and $words.Count -gt 0) { $words = @($words | Select-Object -SkipLast 1) }

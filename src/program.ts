@@ -30,11 +30,13 @@ import { versionText } from './lib/version.js';
 import { registerSync } from './commands/sync/index.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerEach } from './commands/each/index.js';
+import { registerRecord } from './commands/record/index.js';
+import { registerLock } from './commands/lock/index.js';
 
 const registrations: Registration[] = [
   registerStudents, registerScores, registerMagicLink, registerProducts, registerSubscriptions,
   registerCourses, registerReport, registerAuth, registerApi, registerSandbox, registerCompletion,
-  registerHistory, registerUndo, registerVersion, registerSync, registerMcp, registerEach, registerHelp,
+  registerHistory, registerUndo, registerVersion, registerSync, registerMcp, registerEach, registerRecord, registerLock, registerHelp,
 ];
 
 export function buildProgram(deps: SessionDeps & { session?: SessionFactory }): { program: Command; sessions: Session[] } {

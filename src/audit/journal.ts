@@ -23,8 +23,9 @@
 import { hostname } from 'node:os';
 import { ApiError } from '../lib/errors.js';
 import { newAuditId, type AuditEntry, type AuditRecord } from './log.js';
-import { intentPath, logSize, removeIntent, writeIntent } from './intents.js';
-import { stamper, write, type AuditContext, type Stamp } from './stamp.js';
+import { intentPath, logSize, removeIntent, writeIntent, type Intent } from './intents.js';
+import type { IntentRows } from './record.js';
+import { stamper, teamRecord, write, type AuditContext, type Stamp } from './stamp.js';
 
 export type { ChangeGate } from './stamp.js';
 
@@ -82,13 +83,15 @@ interface Shared {
   context: AuditContext;
   stamp: Stamp;
   dir?: string;
+  /** The team record's intents, when the profile uses one: then no change is sent before its intent is a row. */
+  team?: IntentRows;
   host: string;
   applied: number;
 }
 
 async function shared(context: AuditContext): Promise<Shared> {
-  const [stamp, dir] = await Promise.all([stamper(context), context.configDir().catch(() => undefined)]);
-  return { context, stamp, dir, host: hostname(), applied: 0 };
+  const [stamp, dir, team] = await Promise.all([stamper(context), context.configDir().catch(() => undefined), teamRecord(context)]);
+  return { context, stamp, dir, team: team?.intents, host: hostname(), applied: 0 };
 }
 
 function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditEntry> = {}): Journal {
@@ -97,21 +100,39 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
       const { gate } = state.context;
       gate?.opening(options.repair === true);
       const record = state.stamp({ ...bound, ...entry, ...over } as AuditEntry);
-      const path = state.dir === undefined ? undefined : intent(state, record);
       let open = true;
       const close = () => {
         if (open) gate?.closed();
         open = false;
       };
+      const { team } = state;
+      if (team) {
+        try {
+          await team.write(intentOf(state, record));
+        } catch (error) {
+          close();
+          throw error;
+        }
+      }
+      const path = team || state.dir === undefined ? undefined : intent(state, record);
       const finish = () => {
         if (path) removeIntent(path);
+        // A row left behind (the database gone meanwhile) is checked by a later run, as a file left by a kill is.
+        if (team) void team.remove(record.id).catch(() => undefined);
         close();
       };
       return {
         id: record.id,
         async applied(details = {}) {
           const { id, time, ...fields } = record;
-          await write(state.context, [state.stamp({ ...fields, ...details } as AuditEntry, id, time)]);
+          try {
+            await write(state.context, [state.stamp({ ...fields, ...details } as AuditEntry, id, time)]);
+          } catch (error) {
+            // The team record went away after the change was sent: its intent row (if kept) or stderr holds it; the run stops.
+            state.applied++;
+            close();
+            throw error;
+          }
           state.applied++;
           finish();
           return id;
@@ -135,13 +156,18 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
  */
 function intent(state: Shared, record: AuditRecord): string | undefined {
   const dir = state.dir as string;
-  const deadline = new Date(Date.parse(record.time) + inFlightMs(state.context.globals, record)).toISOString();
   try {
-    writeIntent(dir, { record, pid: state.context.io.pid ?? 0, host: state.host, log_offset: logSize(dir), deadline });
+    writeIntent(dir, intentOf(state, record, logSize(dir)));
     return intentPath(dir, record.id);
   } catch {
     return undefined;
   }
+}
+
+/** The intent of `record`; a team record's row has no log offset (its outcome is looked up by id). */
+function intentOf(state: Shared, record: AuditRecord, logOffset = 0): Intent {
+  const deadline = new Date(Date.parse(record.time) + inFlightMs(state.context.globals, record)).toISOString();
+  return { record, pid: state.context.io.pid ?? 0, host: state.host, log_offset: logOffset, deadline };
 }
 
 /** The defaults of --timeout and --retries (program.ts). */

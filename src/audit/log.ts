@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { acquireFileLock, type LockOptions } from '../config/lock.js';
 import { auditLockPath, auditLogPath } from '../config/paths.js';
 
-export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'renew', 'scores.set', 'magic-link', 'bulk', 'undo', 'forget'] as const;
+export const AUDIT_ACTIONS = ['create', 'delete', 'grant', 'revoke', 'renew', 'scores.set', 'magic-link', 'bulk', 'undo', 'forget', 'lock.break'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A flat picture of a resource: what undo needs to restore or to check it. */
@@ -79,6 +79,8 @@ export interface AuditRecord extends AuditEntry {
   time: string;
   /** The OS user who ran the command. */
   user: string;
+  /** The machine it ran on (a team record holds the changes of every machine). Records written before issue 36 have none. */
+  host?: string;
   profile: string;
   base_url: string;
 }
@@ -95,7 +97,7 @@ export function newAuditId(now: number = Date.now()): string {
 
 /** The order of the keys in a line, so that the log reads the same way throughout. */
 const KEY_ORDER: ReadonlyArray<keyof AuditRecord> = [
-  'id', 'time', 'user', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
+  'id', 'time', 'user', 'host', 'profile', 'base_url', 'command', 'action', 'student', 'student_id', 'product_id', 'result',
   'request_id', 'reason', 'via', 'client', 'undoes', 'run_id', 'line', 'source', 'counts', 'score', 'expire_in', 'checked', 'forgotten', 'before', 'after',
 ];
 

@@ -15,6 +15,7 @@ import { claimIntent, listIntents, releaseIntent, removeIntent, type FoundIntent
 import { logLines, type AuditEntry, type AuditRecord } from './log.js';
 import { studentSnapshot, subscriptionSnapshot } from './snapshots.js';
 import { auditBaseUrl, write, type AuditContext } from './stamp.js';
+import type { IntentRows } from './record.js';
 
 /** What the check found: the fields that complete the record; none when it was applied as intended. */
 type Completion = Partial<AuditEntry>;
@@ -144,9 +145,7 @@ export async function resolveInterrupted(context: AuditContext, client: Api, now
     const record: AuditRecord = { ...intent.record, ...completion, checked: new Date(now).toISOString() };
     await write(context, [record]);
     removeIntent(claimed);
-    const label = record.result === intent.record.result ? 'applied' : record.result === 'revoked' ? 'half applied' : record.result;
-    resolution.counts[label] = (resolution.counts[label] ?? 0) + 1;
-    if (label === 'half applied') resolution.halves.push(record);
+    count(resolution, intent, record);
   }
   return resolution;
 }
@@ -191,9 +190,7 @@ const idsMatch = (a: unknown, b: unknown) => a != null && String(a) === String(b
  * file) is then the one that applied it; the interrupted change was not.
  */
 export async function doneByLater(dir: string, intent: Intent, completion: Completion): Promise<boolean> {
-  const { record } = intent;
-  const studentId = completion.student_id ?? record.student_id;
-  const made = completion.after?.id;
+  const doneBy = laterDoer(intent, completion);
   for await (const line of logLines(auditLogPath(dir), intent.log_offset)) {
     let other: AuditRecord;
     try {
@@ -201,11 +198,67 @@ export async function doneByLater(dir: string, intent: Intent, completion: Compl
     } catch {
       continue; // a torn line (a full disk): no change of anyone's
     }
-    // Its own outcome is not there (recordedSince): any record found is another change's.
-    if (other.student_id !== studentId || other.product_id !== record.product_id || checkFor(other) !== checkFor(record)) continue;
-    if (made != null ? idsMatch(other.after?.id, made) : idsMatch(other.before?.id, record.before?.id)) return true;
+    if (doneBy(other)) return true;
   }
   return false;
+}
+
+/** Whether a record other than the intent's own outcome did what the check found done (doneByLater). */
+function laterDoer(intent: Intent, completion: Completion): (other: AuditRecord) => boolean {
+  const { record } = intent;
+  const studentId = completion.student_id ?? record.student_id;
+  const made = completion.after?.id;
+  return (other) => other.id !== record.id && other.student_id === studentId && other.product_id === record.product_id && checkFor(other) === checkFor(record)
+    && (made != null ? idsMatch(other.after?.id, made) : idsMatch(other.before?.id, record.before?.id));
+}
+
+/**
+ * The team record's intents (audit/postgres-record.ts), checked as
+ * resolveInterrupted checks the files: from any machine. An intent of a
+ * process of this machine is orphaned once that process is gone; another
+ * machine's, once its deadline has passed (its requests can no longer be on
+ * their way, and a live run would have recorded the outcome). A claim is a
+ * row update, so of two machines one checks it.
+ */
+export async function resolveTeamIntents(context: AuditContext, client: Api, rows: IntentRows, now = Date.now()): Promise<Resolution> {
+  const resolution: Resolution = { counts: {}, halves: [], pending: [] };
+  const here = auditBaseUrl((await context.settings()).baseUrl);
+  const host = hostname();
+  const { pid: self = 0, isRunning = () => false } = context.io;
+  const orphan = (intent: Intent) => (intent.host === host ? intent.pid !== self && !isRunning(intent.pid) : now > Date.parse(intent.deadline ?? intent.record.time));
+  for (const intent of await rows.list()) {
+    const { id } = intent.record;
+    if (intent.record.base_url !== here || !orphan(intent) || !await rows.claim(id, `${host}:${self}`)) continue;
+    if (await rows.recorded(id)) {
+      await rows.remove(id);
+      continue;
+    }
+    let completion: Completion;
+    try {
+      completion = await checkFor(intent.record)(client, intent.record);
+    } catch {
+      await rows.release(id);
+      continue;
+    }
+    if (completion.result === undefined && (await rows.since(intent.record.time)).some(laterDoer(intent, completion))) completion = NOT_APPLIED;
+    else if (mayBeInFlight(intent, completion, now)) {
+      await rows.release(id);
+      resolution.pending.push(intent);
+      continue;
+    }
+    const record: AuditRecord = { ...intent.record, ...completion, checked: new Date(now).toISOString() };
+    await write(context, [record]);
+    await rows.remove(id);
+    count(resolution, intent, record);
+  }
+  return resolution;
+}
+
+/** Counts a checked change by how it turned out. */
+function count(resolution: Resolution, intent: Intent, record: AuditRecord): void {
+  const label = record.result === intent.record.result ? 'applied' : record.result === 'revoked' ? 'half applied' : record.result;
+  resolution.counts[label] = (resolution.counts[label] ?? 0) + 1;
+  if (label === 'half applied') resolution.halves.push(record);
 }
 
 /**

@@ -8,6 +8,7 @@ import { auditLogPath } from '../config/paths.js';
 import type { GlobalOptions, Io } from '../lib/io.js';
 import type { Settings } from '../config/settings.js';
 import { appendAudit, newAuditId, type AuditEntry, type AuditRecord } from './log.js';
+import type { ChangeRecord } from './record.js';
 
 /** The OS user; some containers run under a uid without a name. */
 export function osUser(env: Record<string, string | undefined>): string {
@@ -50,6 +51,14 @@ export interface AuditContext {
   readonly gate?: ChangeGate;
   settings(): Promise<Pick<Settings, 'profile' | 'baseUrl' | 'token' | 'developerToken' | 'platformToken'>>;
   configDir(): Promise<string>;
+  /** The change record in force (a Session's); none: the local files of configDir. */
+  changeRecord?(): Promise<ChangeRecord>;
+}
+
+/** The team record a run writes to, when the profile uses one; undefined for the local files. */
+export async function teamRecord(context: AuditContext): Promise<ChangeRecord | undefined> {
+  const record = await context.changeRecord?.();
+  return record?.home === 'local' ? undefined : record;
 }
 
 /** Stamps an entry: a new id and the time now, unless given (an intent's outcome keeps the intent's). */
@@ -79,16 +88,30 @@ export async function stamper(session: AuditContext): Promise<Stamp> {
     // Settings were resolved before the change was sent; this cannot fail twice. Record what we have.
   }
   const user = osUser(session.io.env);
+  const host = os.hostname();
   return (entry, id = newAuditId(), time = new Date().toISOString()) => scrub({
-    id, time, user, profile, base_url: baseUrl, ...entry,
+    id, time, user, host, profile, base_url: baseUrl, ...entry,
   }, secrets);
 }
 
 /**
  * Appends records; on failure says so on stderr, with the records
  * themselves (they hold no secret), even with --quiet: they exist nowhere else.
+ * A team record that cannot be written also throws (RecordUnavailableError,
+ * exit 11): no further change may be sent.
  */
 export async function write(session: AuditContext, records: AuditRecord[]): Promise<void> {
+  const team = await teamRecord(session);
+  if (team) {
+    try {
+      await team.append(records);
+    } catch (error) {
+      // Never a silent fallback to a local file: the run stops (exit 11), and the records are on stderr meanwhile.
+      for (const record of records) session.io.stderr.write(`warning: audit record not written to ${team.name}: ${JSON.stringify(record)}\n`);
+      throw error;
+    }
+    return;
+  }
   let dir = '';
   try {
     dir = await session.configDir();

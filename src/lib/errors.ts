@@ -15,6 +15,10 @@ export const ExitCode = {
   drift: 8,
   // members sync: the plan would revoke more than --max-revoke (or the default cap) allows; nothing was changed.
   revokeCap: 9,
+  // A run that changes many students: another run holds a lease on the same scope (issue 36); nothing was sent.
+  leaseHeld: 10,
+  // The change record (a team's PostgreSQL) cannot be written: no change is sent unless it can be recorded.
+  recordUnavailable: 11,
   interrupted: 130,
   // stdout closed by its reader (128 + SIGPIPE, as shells report it).
   stdoutClosed: 141,
@@ -131,6 +135,20 @@ export class DriftError extends CliError {
 export class RevokeCapError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.revokeCap);
+  }
+}
+
+/** Another run holds a lease on the scope of this one (audit/leases.ts); nothing was sent. */
+export class LeaseHeldError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.leaseHeld);
+  }
+}
+
+/** The change record cannot be written (or read, for a change): nothing more is sent (exit 11). */
+export class RecordUnavailableError extends CliError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.recordUnavailable, undefined, options);
   }
 }
 

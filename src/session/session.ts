@@ -15,6 +15,8 @@ import type { Keychain } from '../lib/keychain.js';
 import type { Prompter } from './prompter.js';
 import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } from '../lib/errors.js';
 import type { ChangeGate } from '../audit/stamp.js';
+import type { ChangeRecord } from '../audit/record.js';
+import type { Resolution } from '../audit/resolve.js';
 
 /** What names one profile's host and tokens in the environment (contract §5). */
 const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
@@ -61,6 +63,7 @@ export class Session {
   private capturedOutput?: Output;
   /** What a run over rows did (bulk forms, sync, each), for `--summary FILE` (entry/run-summary.ts). */
   runSummary?: RunSummaryFacts;
+  private recordInstance?: Promise<ChangeRecord>;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {
     this.io = deps.io;
@@ -201,6 +204,12 @@ export class Session {
    * unchecked (no token, no network); none without a server to ask.
    */
   async checkInterruptedChanges(): Promise<number> {
+    const record = await this.teamRecord();
+    if (record?.intents) {
+      // A team record: its intents are checked by api(), from any machine; those left wait for a later run.
+      if ((await record.intents.list()).length > 0) await this.api().catch(() => undefined);
+      return 0;
+    }
     const { orphanedIntents } = await import('../audit/resolve.js');
     // No base URL, an unknown profile: no server to check against; the log alone answers.
     const orphans = () => orphanedIntents(this).catch(() => []);
@@ -216,11 +225,29 @@ export class Session {
    * and recorded now (audit/resolve.ts), and the user is told.
    */
   private async checkInterrupted(api: Api): Promise<void> {
+    const record = await this.teamRecord();
+    if (record?.intents) {
+      const intents = record.intents;
+      const { resolveTeamIntents } = await import('../audit/resolve.js');
+      try {
+        if ((await intents.list()).length === 0) return;
+        return await this.tellResolution(await resolveTeamIntents(this, api, intents));
+      } catch (error) {
+        // Reads go on without the record; a change stops at its intent (exit 11).
+        (await this.messages()).warn(`interrupted changes were not checked: ${(error as Error).message}`);
+        return;
+      }
+    }
     const [dir, { listIntents }] = await Promise.all([this.configDir(), import('../audit/intents.js')]);
     // Most runs find none: the resolver (and the audit log's writer, with node:crypto) is loaded when one is there.
     if (listIntents(dir).length === 0) return;
-    const { resolveInterrupted, resolutionNotice, pendingNotice, halfRenewalWarning } = await import('../audit/resolve.js');
-    const resolution = await resolveInterrupted(this, api);
+    const { resolveInterrupted } = await import('../audit/resolve.js');
+    await this.tellResolution(await resolveInterrupted(this, api));
+  }
+
+  /** What the check of interrupted changes found, on stderr. */
+  private async tellResolution(resolution: Resolution): Promise<void> {
+    const { resolutionNotice, pendingNotice, halfRenewalWarning } = await import('../audit/resolve.js');
     const notices = [resolutionNotice(resolution), pendingNotice(resolution)].filter((notice) => notice !== undefined);
     if (notices.length === 0) return;
     const messages = await this.messages();
@@ -404,8 +431,51 @@ export class Session {
     }
   }
 
-  /** Ends the clients: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
+  /**
+   * The change record of the profile in force (audit/record.ts): the local
+   * files, or the team's PostgreSQL that `members record use` stored or
+   * MEMBERS_RECORD_URL names (its password from the keychain or the file).
+   * Opened once per run; pg loads only for a team record.
+   */
+  changeRecord(): Promise<ChangeRecord> {
+    this.recordInstance ??= this.openChangeRecord();
+    return this.recordInstance;
+  }
+
+  /** The team record when the profile uses one; undefined (nothing loaded: a read of the API pays nothing) for the local files. */
+  private async teamRecord(): Promise<ChangeRecord | undefined> {
+    if (this.recordInstance) return (await this.recordInstance).home === 'local' ? undefined : this.recordInstance;
+    const [{ recordSetting }, settings] = await Promise.all([import('../config/record-setting.js'), this.settings().catch(() => undefined)]);
+    return recordSetting(this.io.env, settings?.stored).home === 'local' ? undefined : this.changeRecord();
+  }
+
+  private async openChangeRecord(): Promise<ChangeRecord> {
+    const [{ recordSetting }, settings] = await Promise.all([import('../config/record-setting.js'), this.settings().catch(() => undefined)]);
+    const setting = recordSetting(this.io.env, settings?.stored);
+    if (setting.home === 'local') {
+      const { LocalRecord } = await import('../audit/record.js');
+      return new LocalRecord(await this.configDir());
+    }
+    const { openPostgresRecord } = await import('../audit/postgres-record.js');
+    const password = setting.passwordIn === 'keychain' ? await this.recordPassword(setting.account as string) : setting.password;
+    return openPostgresRecord(setting.url, { password });
+  }
+
+  /** The team record's password from its keychain item; exit 11 when that keychain does not answer (nothing may be sent unrecorded). */
+  private async recordPassword(account: string): Promise<string | undefined> {
+    const [{ NoKeychainError }, { RecordUnavailableError }] = await Promise.all([import('../lib/keychain.js'), import('../lib/errors.js')]);
+    try {
+      return (await this.keychain()).get(account) ?? undefined;
+    } catch (error) {
+      if (!(error instanceof NoKeychainError)) throw error;
+      throw new RecordUnavailableError(`the password of the team record is in the OS keychain (item "${account}"), which did not answer: ${error.message}. `
+        + 'Unlock it, give the URL with its password in MEMBERS_RECORD_URL (or PGPASSWORD), or store it again with `members record use URL`; see `members record status`');
+    }
+  }
+
+  /** Ends the clients and the record: waiting for requests in flight, or (`abandon`, after an interrupt) cancelling them. */
   async close(abandon = false): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close(abandon)));
+    const record = this.recordInstance?.then((opened) => opened.close(), () => undefined);
+    await Promise.all([...this.clients.map((client) => client.close(abandon)), record]);
   }
 }

@@ -15,6 +15,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   MEMBERS_PLATFORM_TOKEN   engaged-courses report: platform token
   MEMBERS_CONFIG_DIR       directory of config.json and audit.jsonl
                            (default: $XDG_CONFIG_HOME/members, else the platform's config directory)
+  MEMBERS_RECORD_URL       the change record for this run: postgres://USER[:PASSWORD]@HOST:PORT/DB
+                           (a team record; TLS as its sslmode says) or local (members record use stores it)
+  PGPASSWORD               the team record's password, when neither the URL nor the profile holds it
   MEMBERS_KEYCHAIN=off     never ask the OS keychain: tokens are read from and stored in config.json
                            (a keychain that never answers blocks a run; auto, the default, uses one where it answers)
   MEMBERS_DEBUG=1          stack traces for errors; after the run, what the update notice did,
@@ -77,6 +80,12 @@ Network:
   8    sync --check: the platform differs from the file (something would change)
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed
+  10   another run holds a lease on the same platform and products (a sync, a bulk file,
+       extend, transfer): nothing was sent; the message names the holder. Run again later,
+       wait with --wait DURATION, or end a dead run's lease: members lock break ID --reason TEXT
+  11   the change record cannot be written (a team's PostgreSQL down or refusing): no change
+       is sent unless it is recorded; a run stops cleanly with its summary. Reads still work.
+       See members record status; a re-run completes the run exactly once
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP); a change in flight is waited for and recorded
        first, a bulk run prints its summary first
   141  stdout was closed by its reader (… | head); a bulk run prints its summary and

@@ -1,7 +1,9 @@
-/** `members history`: the local audit log, filtered, newest first. */
+/** `members history`: the change record in force (the local audit log, or the team's), filtered, newest first. */
 import { auditLogPath } from '../../config/paths.js';
 import { locatedAuditSource, readAuditAt, type AuditRecord } from '../../audit/log.js';
-import { selectHistoryPositions, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
+import { selectHistory, selectHistoryPositions, type HistoryFilter, type StudentAliases } from '../../audit/select.js';
+import type { ChangeRecord } from '../../audit/record.js';
+import type { Messages } from '../../output/messages.js';
 import { UsageError } from '../../lib/errors.js';
 import { HISTORY_VIEW, historyRecord } from '../shared/views/history.js';
 import type { Session } from '../../session/session.js';
@@ -68,19 +70,39 @@ export async function history(session: Session, flags: HistoryFlags): Promise<nu
     messages.warn(`${plural(left, 'change')} of an interrupted run could not be checked on the server yet (no token, or no network); `
       + `${left === 1 ? 'it is' : 'they are'} not shown, and will be checked by the next command that reaches the server`);
   }
-  const source = locatedAuditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
   const known = filter.student === undefined ? undefined : await lookUp(session, filter.student);
-  // Where the chosen records lie, not the records: they are read again one by one as they are printed
-  // (a table still holds its rows, to fit the columns).
-  const positions = await selectHistoryPositions(source, filter, known);
-  if (filter.run !== undefined && positions.length === 0 && filter.since === undefined) {
-    throw new UsageError(`no change recorded under run ${filter.run} in ${auditLogPath(dir)}; \`members history\` lists the runs (action bulk) with their ids`);
+  const record = await session.changeRecord();
+  const { chosen, found, where } = record.home === 'local' ? await localHistory(dir, filter, known, messages) : await teamHistory(record, filter, known);
+  if (filter.run !== undefined && !found && filter.since === undefined) {
+    throw new UsageError(`no change recorded under run ${filter.run} in ${where}; \`members history\` lists the runs (action bulk) with their ids`);
   }
-  const chosen = () => readAuditAt(dir, positions);
   // The log holds product ids: titles cost one read of the products list, so only tables and --fields that ask for them get them.
   const { output, fields } = session.globals;
   const titles = output === 'table' || fields?.includes('product_title') ? await titlesFor(session, chosen()) : undefined;
   return printList(session, HISTORY_VIEW, printed(chosen(), titles));
+}
+
+interface Chosen {
+  /** The records to print, newest first, read again each time it is called. */
+  chosen: () => AsyncIterable<AuditRecord>;
+  found: boolean;
+  where: string;
+}
+
+async function localHistory(dir: string, filter: HistoryFilter, known: StudentAliases | undefined, messages: Messages): Promise<Chosen> {
+  const where = auditLogPath(dir);
+  const source = locatedAuditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of ${where}: not a valid audit record`));
+  // Where the chosen records lie, not the records: they are read again one by one as they are printed
+  // (a table still holds its rows, to fit the columns).
+  const positions = await selectHistoryPositions(source, filter, known);
+  return { chosen: () => readAuditAt(dir, positions), found: positions.length > 0, where };
+}
+
+/** A team record's history: its rows, every machine's changes. */
+async function teamHistory(record: ChangeRecord, filter: HistoryFilter, known: StudentAliases | undefined): Promise<Chosen> {
+  const records = await record.records();
+  const selected = await selectHistory(() => records, filter, known);
+  return { chosen: async function* chosen() { yield* selected; }, found: selected.length > 0, where: record.name };
 }
 
 async function* printed(records: AsyncIterable<AuditRecord>, titles: Map<string, string> | undefined): AsyncGenerator<ReturnType<typeof historyRecord>> {

@@ -2,7 +2,7 @@ import { REASON_OPTION, examples, lazyAction, registration } from '../shared/com
 
 export const registerHistory = registration('Reports:', (program, runner) => {
   program.command('history')
-    .description('Show the changes made with this tool from this machine (the local audit log), newest first')
+    .description('Show the changes recorded (this machine\'s audit log, or the team record: members record), newest first')
     .option('--student <student>', 'only changes to this student, whichever key the change named it by (id, e-mail, CPF, doc:…, ref:…)')
     .option('--run <run_id>', 'the changes of one run (a sync, a bulk file, an undo of a run), which the list shows as one entry')
     .option('--since <date>', 'only changes on or after DATE (YYYY-MM-DD, local time)')

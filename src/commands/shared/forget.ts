@@ -8,6 +8,7 @@ import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { CliError, ExitCode, UsageError } from '../../lib/errors.js';
 import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
+import type { ErasableRecord } from '../../audit/forget-team.js';
 
 /** The STUDENT_ID of `history --forget`: an id (the student is gone, the log knows it by id). */
 export function forgottenId(input: string): string {
@@ -46,10 +47,22 @@ export async function forgetInLog(session: Session, id: string, request: ForgetR
     messages.notice(`✓ Forgot student ${id} in ${where}: ${plural(outcome.records, 'record')}${intents} no longer hold its name, e-mail, phone, birth, document or reference `
       + `(ids, actions, times and reasons stay; recorded as ${outcome.id})`);
   }
+  await forgetInTeamRecord(session, id, request);
   if (outcome.inFlight > 0) {
     messages.warn(`${plural(outcome.inFlight, 'change')} of a run still going ${outcome.inFlight === 1 ? 'names' : 'name'} this student: `
       + `run \`members history --forget ${id}\` again once it has ended`);
   }
+}
+
+/** With a team record, the student is erased from the team's rows too (audit/forget-team.ts). */
+async function forgetInTeamRecord(session: Session, id: string, request: ForgetRequest): Promise<void> {
+  const record = await session.changeRecord();
+  if (!('replace' in record)) return;
+  const { forgetInTeam } = await import('../../audit/forget-team.js');
+  const outcome = await forgetInTeam(session, record as ErasableRecord, id, request);
+  const messages = await session.messages();
+  if (outcome.id === undefined) messages.notice(`${record.name} holds no personal data of student ${id}; nothing to forget there`);
+  else messages.notice(`✓ Forgot student ${id} in ${record.name}: ${plural(outcome.records, 'record')} no longer hold its personal data (recorded as ${outcome.id})`);
 }
 
 /** `history --forget STUDENT_ID`: for a student deleted earlier (the server is asked first, when it can be). */

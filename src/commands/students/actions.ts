@@ -92,6 +92,7 @@ export async function show(session: Session, input: string): Promise<void> {
   }
   const { student, subscriptions, score, courses } = overview;
   const history = await recentChanges(session, api, input, overview);
+  const team = (await session.changeRecord()).home !== 'local';
   const { globals } = session;
   const empty: string[] = [];
   await withOutput(session, async (output) => {
@@ -107,7 +108,7 @@ export async function show(session: Session, input: string): Promise<void> {
       await section(subscriptions, SUBSCRIPTION_STATE_VIEW, 'No subscriptions');
       if (score) await output.one(score, SCORE_VIEW);
       await section(courses as unknown as JsonRecord[], COURSE_PROGRESS_VIEW, 'No course accessed');
-      await section(history, HISTORY_VIEW, 'No change to this student made from this machine (members history)');
+      await section(history, HISTORY_VIEW, team ? 'No change to this student in the team record (members history)' : 'No change to this student made from this machine (members history)');
       return;
     }
     await output.one({ ...student, subscriptions, score, courses, history } as JsonRecord, STUDENT_VIEW);

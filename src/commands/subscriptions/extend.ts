@@ -27,6 +27,7 @@ import { withOutput } from '../../session/run-kit.js';
 import { applyPlan } from '../shared/apply-plan.js';
 import { readState } from '../shared/read-state.js';
 import type { Session } from '../../session/session.js';
+import { takeLease, waitMs } from '../shared/lease.js';
 import { EXTEND_PLAN_VIEW, EXTEND_RESULT_VIEW } from '../shared/views/subscriptions.js';
 
 export interface ExtendFlags {
@@ -37,6 +38,7 @@ export interface ExtendFlags {
   includeStatusChanges?: boolean;
   dryRun?: boolean;
   reason?: string;
+  wait?: string;
 }
 
 interface ExtendRequest {
@@ -78,6 +80,7 @@ function planRow(extension: Extension, productId: string, action: 'extend' | 'le
 
 export async function extendSubscriptions(session: Session, flags: ExtendFlags): Promise<void> {
   const request = extendRequest(flags);
+  const wait = waitMs(flags.wait);
   const { io, globals } = session;
   if (request.dryRun) assertFieldsBeforeChange(globals.fields, PLAN_FIELDS, EXTEND_PLAN_VIEW);
   // Off a terminal the answer is known before anything is read.
@@ -85,8 +88,19 @@ export async function extendSubscriptions(session: Session, flags: ExtendFlags):
     throw new UsageError('extending subscriptions needs confirmation, but stdin is not a terminal; pass --yes to proceed (or --dry-run to see the plan)');
   }
   const api = await session.api();
-  const messages = await session.messages();
   const product = await resolveProduct(api, request.product, { argument: '--product', check: true });
+  // Before the holders are read: another run changing this product would make the plan stale.
+  const lease = request.dryRun ? undefined : await takeLease(session, { products: [product.id], command: 'subscriptions extend', waitMs: wait });
+  try {
+    await extendUnderLease(session, api, request, product);
+  } finally {
+    await lease?.release().catch(() => undefined);
+  }
+}
+
+async function extendUnderLease(session: Session, api: Api, request: ExtendRequest, product: Named): Promise<void> {
+  const { io, globals } = session;
+  const messages = await session.messages();
   const holdings = request.student ? await holdingOf(api, request.student, product.id) : await holdersOf(session, api, product.id, messages);
   const plan = planExtension(holdings, request.by, { today: today(), includeStatusChanges: request.includeStatusChanges });
   if (request.student) refuseNothingFor(request.student.input, product, plan);

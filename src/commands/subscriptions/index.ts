@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { PRODUCT_ARGUMENT, REASON_OPTION, examples, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
+import { WAIT_OPTION } from '../shared/lease.js';
 import { addListOptions } from '../shared/list-flags.js';
 
 export const registerSubscriptions = registration('Everyday:', (program, runner) => {
@@ -34,6 +35,7 @@ export const registerSubscriptions = registration('Everyday:', (program, runner)
     .option('--student <student>', 'only this student\'s subscription (an id, an e-mail, a CPF, doc:DOCUMENT or ref:REFERENCE)')
     .option('--include-status-changes', 'also extend subscriptions whose status the grant resets (canceled, refunded, inactive → active)')
     .option('--dry-run', 'print the plan (each row old → new) and change nothing')
+    .addOption(WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
       'members subscriptions extend --product "Python Pro" --days 30 --dry-run',

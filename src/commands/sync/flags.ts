@@ -7,6 +7,7 @@ import { parseInteger } from '../../lib/values.js';
 import { checkProductId } from '../../domain/changes.js';
 import { parseRevokeCap, type RevokeCap, type SyncMode } from '../../domain/sync/plan.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../shared/bulk/flags.js';
+import { waitMs } from '../shared/lease.js';
 
 export interface SyncFlags {
   file?: string;
@@ -22,11 +23,14 @@ export interface SyncFlags {
   reason?: string;
   concurrency?: string;
   ignoreExtraColumns?: boolean;
+  wait?: string;
 }
 
 interface Common {
   reason?: string;
   concurrency: number;
+  /** --wait: how long to wait for another run's lease on the same products (ms). */
+  waitMs: number;
 }
 
 /** Plan from a file (and apply, unless --check, --dry-run or --plan-out). */
@@ -60,7 +64,7 @@ const PLANNING_FLAGS: Array<[keyof SyncFlags, string]> = [
 
 export function syncRequest(flags: SyncFlags): FileSync | PlanSync {
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger(flags.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
-  const common = { reason: flags.reason, concurrency };
+  const common = { reason: flags.reason, concurrency, waitMs: waitMs(flags.wait) };
   if (flags.file !== undefined && flags.apply !== undefined) {
     throw new UsageError('give either --file FILE (plan from the desired state) or --apply PLAN (a saved plan), not both');
   }

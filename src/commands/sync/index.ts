@@ -1,4 +1,5 @@
 import { REASON_OPTION, examples, lazyAction, registration } from '../shared/command-kit.js';
+import { WAIT_OPTION } from '../shared/lease.js';
 
 const repeat = (value: string, previous?: string[]) => [...(previous ?? []), value];
 
@@ -18,6 +19,7 @@ export const registerSync = registration('Everyday:', (program, runner) => {
     .option('--include-status-changes', 'also change expirations where the re-grant resets a status (canceled, refunded → the server\'s default)')
     .option('--ignore-extra-columns', 'leave out the columns of the file that are no sync column (Nome, Valor…), listing them, instead of refusing the file')
     .option('--concurrency <n>', 'changes in flight at once, 1–32 (default 4)')
+    .addOption(WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
       'members sync --file access.csv --dry-run                # columns: student,product_id[,accession_date][,expiration_date]',

@@ -23,6 +23,8 @@ import { SYNC_PLAN_VIEW, SYNC_RESULT_VIEW } from '../shared/views/plan.js';
 import type { Session } from '../../session/session.js';
 import { NOTHING_TO_CHANGE, applyPlan, printPlanRecords, productNamedAbove } from '../shared/apply-plan.js';
 import { readState } from '../shared/read-state.js';
+import { takeLease } from '../shared/lease.js';
+import type { HeldLease } from '../../audit/leases.js';
 import type { FileSync } from './flags.js';
 import { openPlanOut, writePlan } from './saved-plan.js';
 import { refuseOutputOverInput } from '../shared/input-output.js';
@@ -45,8 +47,9 @@ export async function syncFromFile(session: Session, request: FileSync): Promise
   }
   const source = request.file === '-' ? 'stdin' : request.file;
   const planFile = request.planOut === undefined ? undefined : await openPlanOut(session, request.planOut);
+  const held: Held = {};
   try {
-    const { plan, titles } = await planFromFile(session, request, source);
+    const { plan, titles } = await planFromFile(session, request, source, held);
     if (planFile) await writePlan(session, planFile, plan, { source, mode: request.mode, path: request.planOut as string });
     if (request.check && plan.changes.length > 0) {
       const drift = `Drift: the platform differs from ${source}: ${plural(plan.changes.length, 'change')} would make it match (--check changes nothing; exit 8).`;
@@ -55,12 +58,18 @@ export async function syncFromFile(session: Session, request: FileSync): Promise
     }
     if (applying) await applyPlan(session, await session.api(), plan.changes, { source, reason: request.reason, concurrency: request.concurrency, verify: false, titles, oneProduct: productNamedAbove(session, plan.products.length) });
   } finally {
+    await held.lease?.release().catch(() => undefined);
     await planFile?.discard();
   }
 }
 
+/** The lease a run that applies holds from before it reads the state to its end. */
+interface Held {
+  lease?: HeldLease;
+}
+
 /** Everything up to the plan: read, check, resolve, snapshot, plan; the plan printed unless it is about to be applied off a terminal. With the product titles read on the way. */
-async function planFromFile(session: Session, request: FileSync, source: string): Promise<{ plan: SyncPlan; titles: ReadonlyMap<string, string> }> {
+async function planFromFile(session: Session, request: FileSync, source: string, held: Held): Promise<{ plan: SyncPlan; titles: ReadonlyMap<string, string> }> {
   const { io, globals } = session;
   const messages = await session.messages();
   const offline = await readRows(session, request, source, messages);
@@ -68,6 +77,8 @@ async function planFromFile(session: Session, request: FileSync, source: string)
   const { rows, products } = await resolveRowProducts(api, request, offline, source, messages);
   // Read with the products just resolved (--product and product cells are checked against the list): no request of its own.
   const titles = await productTitles(api);
+  // Before the state is read: a run planned from a state another run is changing would undo its work.
+  if (applies(request)) held.lease = await takeLease(session, { products, command: 'sync', waitMs: request.waitMs });
   const snapshot = await readState(session, api, messages);
   const plan = planSync(rows, products, snapshot, {
     mode: request.mode, includeStatusChanges: request.includeStatusChanges, maxRevoke: request.maxRevoke, now: new Date(),

@@ -7,10 +7,9 @@
  * request. What the server's current state refuses is UndoConflictError,
  * exit 5 (in a run: that change is `conflict`, the others go on, exit 7).
  */
-import { auditBaseUrl, openJournal, openRun, readAllAudit, type AuditRecord } from '../../audit/index.js';
+import { auditBaseUrl, openJournal, openRun, type AuditRecord } from '../../audit/index.js';
 import { listIntents } from '../../audit/intents.js';
 import { findRun } from '../../audit/runs.js';
-import { auditLogPath } from '../../config/paths.js';
 import { BulkFailedError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { localDateTime } from '../../lib/time/zones.js';
 import { plural } from '../../lib/values.js';
@@ -24,6 +23,7 @@ import type { JsonRecord } from '../../output/index.js';
 import { STUDENT_VIEW } from '../shared/views/students.js';
 import { SUBSCRIPTION_VIEW } from '../shared/views/subscriptions.js';
 import { RUN_UNDO_VIEW } from '../shared/views/history.js';
+import { readRecords } from '../shared/records.js';
 
 export interface UndoFlags {
   reason?: string;
@@ -40,13 +40,13 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   const messages = await session.messages();
   // A change of an interrupted run is in the log once checked: `members undo ID` right after the message that named it.
   await session.checkInterruptedChanges();
-  const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${auditLogPath(dir)}: not a valid audit record`));
+  const { records, where } = await readRecords(session, messages);
   const settings = await session.settings();
   const here = auditBaseUrl(settings.baseUrl);
   // A run killed before its end left no record of its own: it is derived from its changes.
   const target = opts.last ? await lastChange(session, records, { profile: settings.profile, here, student: opts.student })
     : records.find((record) => record.id === id) ?? findRun(records, id as string);
-  if (!target) throw new UsageError(pendingChange(dir, id) ?? `no change with id ${id} in ${auditLogPath(dir)}; \`members history\` lists the ids of the changes`);
+  if (!target) throw new UsageError(pendingChange(dir, id) ?? `no change with id ${id} in ${where}; \`members history\` lists the ids of the changes`);
 
   // The change must be undone where it was made.
   if (target.base_url && here !== target.base_url) {

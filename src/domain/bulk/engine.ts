@@ -5,7 +5,7 @@
  * commands/bulk/run.ts adapts it to the terminal (confirmation, progress,
  * signals, output, audit).
  */
-import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, TransientError, UsageError } from '../../lib/errors.js';
+import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RecordUnavailableError, TransientError, UsageError } from '../../lib/errors.js';
 import { plural, pluralWord } from '../../lib/values.js';
 import type { StudentCache } from '../resolve.js';
 import type { Named } from '../names.js';
@@ -264,7 +264,8 @@ function failureMessage(error: unknown): string {
 }
 
 /** A refused token fails every row alike, and a bug is a bug: stop taking rows. */
-const isFatal = (error: unknown) => error instanceof AuthError || !(error instanceof CliError);
+/** A refused token, a change record that cannot be written (no change is sent unrecorded), a bug: the run stops. */
+const isFatal = (error: unknown) => error instanceof AuthError || error instanceof RecordUnavailableError || !(error instanceof CliError);
 
 /** Rows by result: the results of grant, revoke and import always, the others (sync's) when some row had them. */
 export type BulkCounts = Record<'granted' | 'revoked' | 'renewed' | 'created' | 'skipped' | 'failed', number> & Partial<Record<BulkResultKind, number>>;

@@ -4,7 +4,7 @@
  * server's request id, what undo needs, and never a token or a magic link.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
@@ -114,7 +114,7 @@ describe('recorded changes', () => {
     const [record] = log();
     stamp(record);
     expect(record).toEqual({
-      id: record?.id, time: record?.time, user: record?.user, profile: 'default', base_url: BASE,
+      id: record?.id, time: record?.time, user: record?.user, host: hostname(), profile: 'default', base_url: BASE,
       command: 'students grant', action: 'grant', student: 's1', student_id: 's1', product_id: 'p1', result: 'granted',
       request_id: 'req-42', reason: 'ticket 4411',
       after: { id: 77, product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2025-01-01', status: 'active', active: 1 },

@@ -22,6 +22,7 @@ import { reportClient } from '../../shared/report-client.js';
 import { engagedCourses } from '../../../api/endpoints/report.js';
 import { historyRecord } from '../../shared/views/history.js';
 import { capped, counted, DATA_NOTE, listed, type Rows } from '../answer.js';
+import { recordSource } from '../../shared/records.js';
 import { tool, type Tool } from '../tool.js';
 
 const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
@@ -186,12 +187,11 @@ const historyTool = tool({
   annotations: READ,
   async run({ student, since }, context) {
     const { session, settings } = context;
-    const [dir, messages, { auditSource }, { selectHistory }] = await Promise.all([
-      session.configDir(), session.messages(), import('../../../audit/log.js'), import('../../../audit/select.js'),
-    ]);
+    const [messages, { selectHistory }] = await Promise.all([session.messages(), import('../../../audit/select.js')]);
     const day = since === undefined ? undefined : parseDate(since, 'since').split('-').map(Number) as [number, number, number];
     const known = student === undefined ? undefined : await findStudent(await context.api(), parseStudentKey(student)).catch(() => undefined);
-    const source = auditSource(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+    // The record in force: this machine's log, or the team's.
+    const { source } = await recordSource(session, messages);
     const records = await selectHistory(source, { student, since: day && new Date(day[0], day[1] - 1, day[2]) }, known);
     const rows = capped(records.map((record) => historyRecord(record)), settings.maxRows);
     return { summary: counted(rows, 'changes recorded'), data: listed(rows, 'changes') };

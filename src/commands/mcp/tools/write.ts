@@ -11,7 +11,7 @@ import * as z from 'zod';
 import type { Subscription } from '../../../api/endpoints/schemas.js';
 import { openJournal, type Journal } from '../../../audit/journal.js';
 import { auditBaseUrl } from '../../../audit/stamp.js';
-import { readAllAudit } from '../../../audit/log.js';
+import { readRecords } from '../../shared/records.js';
 import {
   grantDates, grantToStudent, productLabel, renewalDates, revokeFromStudent, type ChangeOptions, type ChangeOutcome, type GrantDates,
 } from '../../../domain/changes.js';
@@ -295,12 +295,12 @@ const undoTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run({ id }, context) {
     const { session } = context;
-    const [dir, messages, settings] = await Promise.all([session.configDir(), session.messages(), session.settings()]);
+    const [messages, settings] = await Promise.all([session.messages(), session.settings()]);
     // A change of an interrupted run is in the log once checked on the server.
     await session.checkInterruptedChanges();
-    const records = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of the audit log: not a valid audit record`));
+    const { records, team } = await readRecords(session, messages);
     const target = records.find((record) => record.id === id.trim());
-    if (!target) throw new UsageError(`no change with id ${id} in this machine's record; the history tool lists the ids`);
+    if (!target) throw new UsageError(`no change with id ${id} in ${team ? 'the team record' : "this machine's record"}; the history tool lists the ids`);
     if (target.action === 'bulk') throw new UsageError(`${id} is a whole run (${target.command}): undo it at a terminal with \`members undo ${id}\`, which lists its changes first`);
     if (target.base_url && auditBaseUrl(settings.baseUrl) !== target.base_url) {
       throw new UsageError(`change ${id} was made on ${target.base_url} (profile ${target.profile}), not on the profile this server uses (${settings.profile})`);

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../../lib/errors.js';
 import { parseInteger } from '../../../lib/values.js';
 import { READ_STRATEGIES, type StrategyChoice } from '../../../domain/read-plan.js';
+import { WAIT_OPTION, waitMs } from '../lease.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
@@ -19,6 +20,7 @@ export interface BulkFlags {
   skipInvalid?: boolean;
   strategy?: StrategyChoice;
   ignoreExtraColumns?: boolean;
+  wait?: string;
 }
 
 /** `--concurrency`, `--dry-run`, `--skip-invalid`, `--ignore-extra-columns`, `--strategy` (and `--file` for grant and revoke). */
@@ -29,16 +31,19 @@ export function addBulkOptions(command: Command, options: { file?: boolean } = {
     .option('--dry-run', 'check every row and look the students up; change nothing')
     .option('--skip-invalid', 'apply the valid rows and report the invalid ones as failed (default: send nothing)')
     .option('--ignore-extra-columns', 'leave out the columns of the file that are no column of this command (Nome, Valor…), listing them, instead of refusing the file')
+    .addOption(WAIT_OPTION())
     .addOption(new Option('--strategy <how>', 'how the state is read before the changes: rows (look each row up), snapshot (read the student list once), or auto: the fewer requests (default auto)')
       .choices(READ_STRATEGIES));
 }
 
 /** Validates the bulk flags before anything is read or sent. */
-export function bulkSettings(flags: BulkFlags): { concurrency: number; dryRun: boolean; skipInvalid: boolean; strategy: StrategyChoice; ignoreExtra: boolean } {
+export function bulkSettings(flags: BulkFlags): { concurrency: number; dryRun: boolean; skipInvalid: boolean; strategy: StrategyChoice; ignoreExtra: boolean; waitMs: number } {
   const concurrency = flags.concurrency === undefined
     ? DEFAULT_CONCURRENCY
     : parseInteger(flags.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
-  return { concurrency, dryRun: flags.dryRun === true, skipInvalid: flags.skipInvalid === true, strategy: flags.strategy ?? 'auto', ignoreExtra: flags.ignoreExtraColumns === true };
+  return {
+    concurrency, dryRun: flags.dryRun === true, skipInvalid: flags.skipInvalid === true, strategy: flags.strategy ?? 'auto', ignoreExtra: flags.ignoreExtraColumns === true, waitMs: waitMs(flags.wait),
+  };
 }
 
 /**
@@ -63,7 +68,7 @@ export function chooseForm(
   if (positionals < 2) {
     throw new UsageError(`missing ${positionals === 0 ? 'STUDENT and PRODUCT_ID' : 'PRODUCT_ID'} (or --file FILE for a CSV of rows); see \`members students ${verb} --help\``);
   }
-  const bulkOnly = [['--concurrency', flags.concurrency], ['--dry-run', flags.dryRun], ['--skip-invalid', flags.skipInvalid], ['--strategy', flags.strategy], ['--ignore-extra-columns', flags.ignoreExtraColumns]]
+  const bulkOnly = [['--concurrency', flags.concurrency], ['--dry-run', flags.dryRun], ['--skip-invalid', flags.skipInvalid], ['--strategy', flags.strategy], ['--ignore-extra-columns', flags.ignoreExtraColumns], ['--wait', flags.wait]]
     .filter(([, value]) => value !== undefined).map(([name]) => name);
   if (bulkOnly.length > 0) throw new UsageError(`${bulkOnly.join(', ')} ${bulkOnly.length === 1 ? 'goes' : 'go'} with --file FILE`);
   return undefined;

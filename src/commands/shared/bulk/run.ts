@@ -49,6 +49,8 @@ import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource, type C
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import { openRun } from '../../../audit/journal.js';
 import { refuseOutputOverInput } from '../input-output.js';
+import type { HeldLease } from '../../../audit/leases.js';
+import { takeLease } from '../lease.js';
 
 export type { BulkSummary } from '../../../domain/bulk/engine.js';
 
@@ -71,6 +73,8 @@ export interface BulkOptions {
   strategy: StrategyChoice;
   /** `--ignore-extra-columns`: columns of the file that are no bulk column are left out, and listed. */
   ignoreExtra?: boolean;
+  /** `--wait`: how long to wait for another run's lease on the same products (ms); none: 0. */
+  waitMs?: number;
 }
 
 /** Everything a run did: what the audit log records. */
@@ -182,12 +186,18 @@ export async function runBulk<Plan>(
   const question = op.question(todo.length, source, products && [...new Set(todo.map((row) => products.of(row.plan)))].map((id) => named.get(id) ?? { id, title: '' }));
   const output = await session.output();
   let printing = false;
+  let lease: HeldLease | undefined;
   try {
     if (ask) {
       await session.announceChange();
       await session.confirm(question, todo.length > TYPE_TO_CONFIRM_ABOVE ? String(todo.length) : undefined);
     } else if (!options.dryRun && todo.length > 0) {
       await session.announceChange();
+    }
+    // Before the state is read, on the products the rows may change (an import: the platform's students, every product).
+    if (api && todo.length > 0 && !options.dryRun) {
+      const scope = products ? todo.map((row) => products.of(row.plan)) : 'all';
+      lease = await takeLease(session, { products: scope, command: bulkCommand(op.command), waitMs: options.waitMs ?? 0 });
     }
     const started = monotonicMs();
     const reads = api && todo.length > 0 ? await readState(session, { api, op, run, strategy: options.strategy, needsProductList, messages }) : undefined;
@@ -205,6 +215,8 @@ export async function runBulk<Plan>(
     // Once results are being printed, the output is kept: it says what was done.
     if (!printing) await output.abort();
     throw error;
+  } finally {
+    await lease?.release().catch(() => undefined);
   }
 }
 

@@ -19,8 +19,10 @@ export const HISTORY_VIEW: View = {
   noun: 'audit records',
   columns: [
     { header: 'time', path: 'time', format: 'datetime' },
-    // A change made through an assistant (members mcp) says so, and which client asked: `ana via mcp (Claude Desktop 1.2)`.
-    { header: 'user', path: 'user', format: (value, record) => (record.via ? `${String(value ?? '')} via ${String(record.via)}${record.client ? ` (${String(record.client)})` : ''}` : String(value ?? '')) },
+    // Who, on which machine (a team record holds every machine's changes), and through an assistant (members mcp)
+    // and which client asked: `ana@desk-3 via mcp (Claude Desktop 1.2)`.
+    { header: 'user', path: 'user', format: (value, record) => `${String(value ?? '')}${record.host ? `@${String(record.host)}` : ''}`
+      + (record.via ? ` via ${String(record.via)}${record.client ? ` (${String(record.client)})` : ''}` : '') },
     { header: 'profile', path: 'profile' },
     // On a narrow terminal these go after user and profile: the result says what was done, the title to what.
     { header: 'command', path: 'command', dropLate: true },

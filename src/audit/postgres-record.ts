@@ -1,0 +1,278 @@
+/**
+ * The team's home of the change record (issue 36): one PostgreSQL database
+ * shared by the desk and the cron server, through `pg` (loaded only by the
+ * commands that reach a team record). The tool creates and migrates its own
+ * tables (MIGRATIONS, numbered; a schema newer than this binary is refused,
+ * exit 2). Records are append-only rows keyed by their audit id, so a push
+ * twice adds nothing; intents are rows written before their change is sent;
+ * leases are rows taken under a table lock held for one transaction — never
+ * an advisory lock, which a pooler in transaction mode (PgBouncer) loses.
+ *
+ * Every failure to reach or write the database is a RecordUnavailableError
+ * (exit 11) naming the record and `members record status`.
+ */
+import type { Pool, PoolClient } from 'pg';
+import { RecordUnavailableError, UsageError } from '../lib/errors.js';
+import type { AuditRecord } from './log.js';
+import type { Intent } from './intents.js';
+import type { Lease, LeaseHome, Taking } from './leases.js';
+import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
+
+/** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE members_changes (
+     seq bigserial PRIMARY KEY,
+     id text NOT NULL UNIQUE,
+     time timestamptz NOT NULL,
+     base_url text NOT NULL,
+     student_id text,
+     run_id text,
+     record jsonb NOT NULL
+   );
+   CREATE INDEX members_changes_student ON members_changes (student_id);
+   CREATE INDEX members_changes_run ON members_changes (run_id);
+   CREATE TABLE members_intents (
+     id text PRIMARY KEY,
+     base_url text NOT NULL,
+     intent jsonb NOT NULL,
+     written timestamptz NOT NULL DEFAULT now(),
+     claimed_by text,
+     claimed_until timestamptz
+   );
+   CREATE TABLE members_leases (
+     id text PRIMARY KEY,
+     base_url text NOT NULL,
+     products text[],
+     holder jsonb NOT NULL,
+     since timestamptz NOT NULL,
+     expires timestamptz NOT NULL
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Records per INSERT: a few hundred KiB of JSON at most. */
+const APPEND_CHUNK = 500;
+
+/** The URL as shown: never its password. */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'an invalid PostgreSQL URL';
+  }
+}
+
+/** `postgres://USER@HOST:PORT/DB` (or `postgresql:`), with a user and a database; exit 2 otherwise. */
+export function checkRecordUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`"${url}" is not a URL: give postgres://USER@HOST:PORT/DB, or local`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new UsageError(`a team record is a PostgreSQL URL (postgres://USER@HOST:PORT/DB), not ${parsed.protocol}//…; or give local`);
+  }
+  if (!parsed.username || parsed.pathname.replace(/^\//, '') === '') {
+    throw new UsageError(`${shownUrl(url)} names no ${parsed.username ? 'database' : 'user'}: give postgres://USER@HOST:PORT/DB`);
+  }
+  return parsed;
+}
+
+interface Row {
+  record: AuditRecord;
+}
+
+interface LeaseRow { id: string; base_url: string; products: string[] | null; holder: Lease; since: Date; expires: Date }
+
+const leaseOf = (row: LeaseRow): Lease => ({
+  ...row.holder, id: row.id, base_url: row.base_url, products: row.products ?? 'all', since: row.since.toISOString(), expires: row.expires.toISOString(),
+});
+
+export class PostgresRecord implements ChangeRecord {
+  readonly home = 'postgres';
+  readonly name: string;
+  readonly leases: LeaseHome;
+  private ready?: Promise<void>;
+
+  constructor(private readonly pool: Pool, url: string) {
+    this.name = `the team record ${shownUrl(url)}`;
+    // A database that goes away between queries: the pool reports it here, a query then fails (exit 11).
+    pool.on('error', () => undefined);
+    this.leases = {
+      take: (lease, ttlMs) => this.transaction((client) => this.take(client, lease, ttlMs)),
+      renew: async (id, ttlMs) => (await this.query(`UPDATE members_leases SET expires = now() + $2 * interval '1 millisecond' WHERE id = $1 AND expires > now()`, [id, ttlMs])).rowCount === 1,
+      release: async (id) => void await this.query('DELETE FROM members_leases WHERE id = $1', [id]),
+      list: async () => (await this.query<LeaseRow>('SELECT * FROM members_leases WHERE expires > now() ORDER BY since')).rows.map(leaseOf),
+      end: async (id) => {
+        const { rows } = await this.query<LeaseRow>('DELETE FROM members_leases WHERE id = $1 RETURNING *', [id]);
+        return rows[0] ? leaseOf(rows[0]) : undefined;
+      },
+    };
+  }
+
+  private async take(client: PoolClient, lease: Lease, ttlMs: number): Promise<Taking> {
+    // Self-conflicting: one run at a time looks for overlaps and inserts; readers (lock list) are not blocked.
+    await client.query('LOCK TABLE members_leases IN SHARE ROW EXCLUSIVE MODE');
+    await client.query('DELETE FROM members_leases WHERE expires <= now()');
+    const { rows } = await client.query<LeaseRow>('SELECT * FROM members_leases WHERE base_url = $1 AND (products IS NULL OR $2::text[] IS NULL OR products && $2::text[]) ORDER BY since LIMIT 1',
+      [lease.base_url, lease.products === 'all' ? null : lease.products]);
+    if (rows[0]) return { held: leaseOf(rows[0]) };
+    const { id, base_url: _base, products, since: _since, expires: _expires, ...holder } = lease;
+    const inserted = await client.query<LeaseRow>(`INSERT INTO members_leases (id, base_url, products, holder, since, expires)
+      VALUES ($1, $2, $3, $4, now(), now() + $5 * interval '1 millisecond') RETURNING *`, [id, lease.base_url, products === 'all' ? null : products, holder, ttlMs]);
+    return { taken: leaseOf(inserted.rows[0] as LeaseRow) };
+  }
+
+  async status(): Promise<RecordStatus> {
+    const where = this.name.replace(/^the team record /, '');
+    try {
+      const schema = await this.migrated();
+      const { rows } = await this.query<{ n: number }>('SELECT count(*)::int AS n FROM members_changes');
+      return { home: 'postgres', where, answers: true, schema, changes: rows[0]?.n ?? 0 };
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      return { home: 'postgres', where, answers: false, schema: null, changes: null, problem: reason(error) };
+    }
+  }
+
+  /** In chunks of one statement each, in the order given (a push of a long history is a few round trips, not one per record). */
+  async append(records: readonly AuditRecord[]): Promise<number> {
+    let added = 0;
+    for (let start = 0; start < records.length; start += APPEND_CHUNK) {
+      const { rowCount } = await this.query(
+        `INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
+         SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
+         ON CONFLICT (id) DO NOTHING`,
+        [JSON.stringify(records.slice(start, start + APPEND_CHUNK))],
+      );
+      added += rowCount ?? 0;
+    }
+    return added;
+  }
+
+  /** Replaces records by id (an erasure, audit/forget.ts): the row keeps its place in the order. */
+  async replace(records: readonly AuditRecord[]): Promise<void> {
+    for (const record of records) await this.query('UPDATE members_changes SET record = $2, student_id = $3 WHERE id = $1', [record.id, record, record.student_id ?? null]);
+  }
+
+  async records(): Promise<AuditRecord[]> {
+    const { rows } = await this.query<Row>('SELECT record FROM members_changes ORDER BY seq');
+    return rows.map((row) => row.record);
+  }
+
+  readonly intents: IntentRows = {
+    write: async (intent: Intent) => void await this.query('INSERT INTO members_intents (id, base_url, intent) VALUES ($1, $2, $3)', [intent.record.id, intent.record.base_url, intent]),
+    remove: async (id: string) => void await this.query('DELETE FROM members_intents WHERE id = $1', [id]),
+    // Those no run is checking: never claimed, or claimed by a run that died (its claim ran out).
+    list: async () => (await this.query<{ intent: Intent }>('SELECT intent FROM members_intents WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY written')).rows.map((row) => row.intent),
+    claim: async (id: string, by: string) => (await this.query(`UPDATE members_intents SET claimed_by = $2, claimed_until = now() + interval '5 minutes'
+      WHERE id = $1 AND (claimed_until IS NULL OR claimed_until < now())`, [id, by])).rowCount === 1,
+    release: async (id: string) => void await this.query('UPDATE members_intents SET claimed_by = NULL, claimed_until = NULL WHERE id = $1', [id]),
+    recorded: async (id: string) => (await this.query('SELECT 1 FROM members_changes WHERE id = $1', [id])).rowCount === 1,
+    since: async (time: string) => (await this.query<Row>('SELECT record FROM members_changes WHERE time >= $1 ORDER BY seq', [time])).rows.map((row) => row.record),
+  };
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+
+  /** Runs a statement once the schema is current; any failure of the database is exit 11. */
+  async query<R extends object = Record<string, never>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }> {
+    await this.migrated();
+    try {
+      return await this.pool.query(text, values) as unknown as { rows: R[]; rowCount: number | null };
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.migrated();
+    let client: PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(() => undefined);
+      throw this.unavailable(error);
+    } finally {
+      client?.release();
+    }
+  }
+
+  unavailable(error: unknown): RecordUnavailableError {
+    if (error instanceof RecordUnavailableError) return error;
+    return new RecordUnavailableError(`${this.name} cannot be reached or written (${reason(error)}); nothing more was sent. See \`members record status\``, { cause: error });
+  }
+
+  /** The schema version, once the migrations this binary knows are applied (once per run). */
+  private migrated(): Promise<number> {
+    this.ready ??= this.migrate().then(() => undefined);
+    return this.ready.then(() => this.version as number);
+  }
+
+  private version?: number;
+
+  private async migrate(): Promise<void> {
+    let client: PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('CREATE TABLE IF NOT EXISTS members_schema (version integer NOT NULL)').catch(async (error: { code?: string }) => {
+        // Two first runs at once: the other one created it (the catalog says so in one of these ways).
+        if (!CREATED_MEANWHILE.has(error.code ?? '')) throw error;
+      });
+      await client.query('BEGIN');
+      // One migrator at a time; the others wait here, then find the schema current.
+      await client.query('LOCK TABLE members_schema IN ACCESS EXCLUSIVE MODE');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM members_schema');
+      const current = rows[0]?.version ?? 0;
+      if (current > SCHEMA_VERSION) {
+        await client.query('ROLLBACK');
+        throw new UsageError(`${this.name} has schema version ${current}, newer than this members knows (${SCHEMA_VERSION}): a newer members wrote it. `
+          + 'Upgrade members on this machine (npm install -g members-cli), or use another record (`members record use local`); nothing was sent');
+      }
+      for (let step = current; step < SCHEMA_VERSION; step++) await client.query(MIGRATIONS[step] as string);
+      if (rows.length === 0) await client.query('INSERT INTO members_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
+      else if (current < SCHEMA_VERSION) await client.query('UPDATE members_schema SET version = $1', [SCHEMA_VERSION]);
+      await client.query('COMMIT');
+      this.version = Math.max(current, SCHEMA_VERSION);
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(() => undefined);
+      this.ready = undefined;
+      if (error instanceof UsageError) throw error;
+      throw this.unavailable(error);
+    } finally {
+      client?.release();
+    }
+  }
+}
+
+/** unique_violation, duplicate_table, duplicate_object: what a CREATE TABLE IF NOT EXISTS racing another one may meet. */
+const CREATED_MEANWHILE = new Set(['23505', '42P07', '42710']);
+
+const reason = (error: unknown) => (error instanceof Error ? (error.message || (error as NodeJS.ErrnoException).code || error.name) : String(error));
+
+/** Opens the team record at `url` (pg loads here, and only here); `password` from the keychain or the config file, when the URL has none. */
+export async function openPostgresRecord(url: string, options: { password?: string; connectTimeoutMs?: number } = {}): Promise<PostgresRecord> {
+  const parsed = checkRecordUrl(url);
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString: url,
+    ...(options.password !== undefined && !parsed.password ? { password: options.password } : {}),
+    max: 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // An idle connection is closed soon: a run's end is not held up by the pool.
+    idleTimeoutMillis: 1_000,
+    allowExitOnIdle: true,
+    application_name: 'members',
+  });
+  return new PostgresRecord(pool, url);
+}

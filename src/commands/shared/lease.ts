@@ -1,0 +1,37 @@
+/**
+ * The lease a run that changes many students takes before it reads the
+ * state (audit/leases.ts), on the platform in force and the products it may
+ * change, in the change record in force (the team's when the profile uses
+ * one: leases between machines); `--wait DURATION` says how long to wait for
+ * an overlapping run. Exit 10 naming the holder otherwise, nothing sent.
+ */
+import { hostname } from 'node:os';
+import { Option, type Command } from 'commander';
+import type { HeldLease } from '../../audit/leases.js';
+import { parseDuration } from '../../lib/values.js';
+import type { Session } from '../../session/session.js';
+
+export const WAIT_OPTION = () => new Option('--wait <duration>', 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)');
+
+export function addWaitOption<T extends Command>(command: T): T {
+  return command.addOption(WAIT_OPTION()) as T;
+}
+
+/** `--wait` in milliseconds: 0 when not given (or 0); exit 2 for anything but a duration. */
+export function waitMs(wait: string | undefined): number {
+  if (wait === undefined || wait.trim() === '0') return 0;
+  return parseDuration(wait, '--wait') * 1000;
+}
+
+export async function takeLease(session: Session, request: { products: readonly string[] | 'all'; command: string; waitMs: number }): Promise<HeldLease> {
+  const [record, settings, { holdLease }, { auditBaseUrl, osUser }, messages] = await Promise.all([
+    session.changeRecord(), session.settings(), import('../../audit/leases.js'), import('../../audit/stamp.js'), session.messages(),
+  ]);
+  return holdLease(record.leases, {
+    scope: { base_url: auditBaseUrl(settings.baseUrl), products: request.products === 'all' ? 'all' : [...new Set(request.products)].sort() },
+    holder: { user: osUser(session.io.env), pid: session.io.pid ?? 0, command: request.command },
+    waitMs: request.waitMs,
+    isDead: (held) => held.host === hostname() && held.pid !== session.io.pid && session.io.isRunning?.(held.pid) === false,
+    onWait: (held) => messages.notice(`Waiting up to ${Math.round(request.waitMs / 1000)} s for the lease of ${held.user} on ${held.host} (members ${held.command}, lease ${held.id})…`),
+  });
+}
