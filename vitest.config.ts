@@ -32,6 +32,8 @@ const SLOW = [
   'test/e2e/spreadsheet.test.ts', // LibreOffice
   'test/e2e/report-chart.test.ts', // LibreOffice and poppler
   'test/e2e/keychain.test.ts', // a Secret Service
+  'test/e2e/team-record.test.ts', // PostgreSQL clusters, two machines, a database killed mid-run
+  'test/unit/audit/change-record.test.ts', // the record's contract against both homes, one on PostgreSQL
   'test/unit/keychain.test.ts',
   'test/e2e/completion.test.ts', // real shells
   'test/e2e/completion-install.test.ts',
