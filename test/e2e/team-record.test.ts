@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
+import { holdNext, ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
 import { run, tempDir } from './harness.js';
 import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
 
@@ -92,9 +92,13 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     const file = writeCsv(b.dir, 'sync.csv', ['student', ...holders.map((holder) => holder.email), ...taken.map((candidate) => candidate.email)]);
     const before = await stats(b.sandbox);
     const args = ['sync', '--file', file, '--product', product, '--add-only', '--yes', '--concurrency', '1', '-o', 'ndjson'];
+    // The first sync's first grant is held by the server: its lease, taken before it read, is certainly held meanwhile.
+    const grant = await holdNext(b.sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
     const first = spawnMembers(args, machineB);
-    await waitFor(async () => Number(await pg.sql('SELECT count(*) FROM members_leases')) === 1);
+    await grant.held();
+    expect(await pg.sql('SELECT count(*) FROM members_leases')).toBe('1\n');
     const second = await as(machineA)(args);
+    await grant.release();
     expect(second.code, second.stderr).toBe(10);
     expect(second.stderr).toMatch(/another run holds the lease on product .* \(members sync, pid \d+\).*nothing was sent.*members lock break l[0-9a-f]{8} --reason TEXT/);
     const { code } = await first.exited;
