@@ -37,7 +37,10 @@ export async function createMagicLink(api: Api, input: string, expireIn: number,
   const byId = async () => ({ kind: 'id' as const, value: (await resolveStudent(api, input, { fetch: phone })).id });
   const byIdOrPhone = () => byId().catch((error: unknown) => {
     if (!phone || !(error instanceof NotFoundError) || error instanceof RouteMissError) throw error;
-    return byPhone();
+    // Nobody's phone either: the first answer stands, with its guess (lookUpStudent's: a CPF typed with wrong check digits).
+    return byPhone().catch((byPhoneError: unknown) => {
+      throw byPhoneError instanceof CliError && byPhoneError.exitCode === ExitCode.notFound ? error : byPhoneError;
+    });
   });
   let target = key === undefined ? await byPhone()
     : key.kind === 'email' || (key.kind === 'id' && !phone) ? { kind: key.kind, value: key.value } : await byIdOrPhone();

@@ -53,17 +53,22 @@ export function summaryText(summary: RunSummary): string {
 }
 
 async function send(io: Pick<Io, 'stderr'>, what: string, url: string, init: { method: string; body?: string; contentType?: string }, dispatcher?: Dispatcher): Promise<void> {
+  // undici's request, as the API client sends: its fetch would bundle undici's whole web stack (fetch, WebSocket) into every run.
+  const [{ default: Agent }, { default: request }] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
+  const own = dispatcher ? undefined : new Agent();
   try {
-    const { fetch } = await import('undici');
-    const response = await fetch(url, {
-      method: init.method, body: init.body, headers: init.contentType ? { 'content-type': init.contentType } : {},
-      signal: AbortSignal.timeout(TIMEOUT_MS), ...(dispatcher ? { dispatcher } : {}),
+    const target = new URL(url);
+    const response = await request.call(dispatcher ?? own!, {
+      origin: target.origin, path: target.pathname + target.search, method: init.method as Dispatcher.HttpMethod, body: init.body,
+      headers: init.contentType ? { 'content-type': init.contentType } : {}, signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    await response.body?.cancel();
-    if (!response.ok) io.stderr.write(`warning: ${what} to ${hostOf(url)} was answered ${response.status}; the exit code is the run's\n`);
+    await response.body.dump();
+    if (response.statusCode >= 300) io.stderr.write(`warning: ${what} to ${hostOf(url)} was answered ${response.statusCode}; the exit code is the run's\n`);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    const cause = (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code ?? (error as Error).name;
     io.stderr.write(`warning: ${what} to ${hostOf(url)} failed (${cause}); the exit code is the run's\n`);
+  } finally {
+    await own?.close().catch(() => undefined);
   }
 }
 
