@@ -6,7 +6,9 @@
  * with FROM, --delete-source, one audit run.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run } from './harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allPages, run, tempDir } from './harness.js';
 import { holdNext, spawnMembers } from './bulk-helpers.js';
 import { DESK_FLAVOR_NAMES, datesOf, deskSandbox, withAccess } from './desk-flavors.js';
 
@@ -145,5 +147,27 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
     expect(steps.at(-1)).toMatchObject({ step: 'delete', result: 'failed' });
     expect((await products(from.email)).find((sub) => sub.product_id === renewed.product_id)).toMatchObject({ active: 1, expiration_date: '2031-12-31' });
     expect((await products(to)).map((sub) => sub.product_id)).toContain(renewed.product_id);
+  });
+
+  it('holds a lease on the products it moves: a bulk run on one of them meanwhile exits 10 and sends nothing', async () => {
+    const to = `leased.${flavor}@example.com`;
+    await newStudent(to);
+    const product = withAccess(from.subscriptions)[0]!.product_id;
+    const other = students.find((s) => s.id !== from.id && !s.subscriptions.some((sub) => sub.product_id === product))!;
+    const file = join(tempDir('members-transfer-'), 'grant.csv');
+    writeFileSync(file, `student,product_id\n${other.email},${product}\n`);
+    // The transfer's first grant waits, unsent, while the bulk run tries: the transfer certainly holds its lease then.
+    const grant = await holdNext(sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
+    const transfer = spawnMembers(['students', 'transfer', from.email, to, '--yes', '-o', 'json'], { ...sandbox.env, TZ: 'UTC' });
+    await grant.held();
+    const bulk = await members(['students', 'grant', '--file', file, '--yes']);
+    await grant.release();
+    expect(bulk.code, bulk.stderr).toBe(10);
+    expect(bulk.stderr).toMatch(/another run holds the lease on products? .*\(members students transfer, pid \d+\).*nothing was sent/);
+    expect((await products(other.email)).some((sub) => sub.product_id === product)).toBe(false);
+    const { code } = await transfer.exited;
+    expect(code, transfer.output().stderr).toBe(0);
+    // Released at the end: the same bulk run now goes through.
+    expect((await members(['students', 'grant', '--file', file, '--yes'])).code).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, PRODUCT_ARGUMENT, REASON_OPTION, STUDENT_ARGUMENT, printsRecords, lazyAction, readsSeveralProfiles, registration } from '../shared/command-kit.js';
 import { addListOptions } from '../shared/list-flags.js';
+import { WAIT_OPTION } from '../shared/lease.js';
 import { addBulkOptions, chooseForm, type BulkFlags } from '../shared/bulk/flags.js';
 
 type BulkCommandFlags = BulkFlags & { reason?: string };
@@ -178,6 +179,7 @@ titles when this machine's history names products.`)
     .option('--delete-source', 'then delete FROM (asks to type its e-mail; refused while FROM would keep a product TO already holds)')
     .option('--include-status-changes', 'also move a subscription whose status the grant to TO would reset (canceled, refunded, inactive → active); without it such a subscription stays with FROM, listed')
     .option('--dry-run', 'print the plan and change nothing')
+    .addOption(WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', `${examples(
       'members students transfer maria@gmial.com maria@gmail.com --dry-run',

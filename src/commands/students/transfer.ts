@@ -22,6 +22,7 @@ import { stateText } from '../../domain/subscription-state.js';
 import type { JsonRecord } from '../../output/index.js';
 import { assertFieldsBeforeChange } from '../../output/fields.js';
 import { withOutput } from '../../session/run-kit.js';
+import { takeLease, waitMs } from '../shared/lease.js';
 import type { Session } from '../../session/session.js';
 import { TRANSFER_PLAN_VIEW, transferResultView } from '../shared/views/subscriptions.js';
 
@@ -30,6 +31,7 @@ export interface TransferFlags {
   dryRun?: boolean;
   includeStatusChanges?: boolean;
   reason?: string;
+  wait?: string;
 }
 
 const PLAN_FIELDS = ['action', 'product_id', 'product_title', 'accession_date', 'expiration_date', 'status', 'note'];
@@ -61,6 +63,7 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   parseStudentKey(toInput);
   const { io, globals } = session;
   const dryRun = flags.dryRun === true;
+  const wait = waitMs(flags.wait);
   assertFieldsBeforeChange(globals.fields, dryRun ? PLAN_FIELDS : ['step', 'student', 'student_id', 'product_id', 'result', 'message'], dryRun ? TRANSFER_PLAN_VIEW : transferResultView(new Map()));
   if (!dryRun && !globals.yes && !io.stdin.isTTY) {
     throw new UsageError('a transfer needs confirmation, but stdin is not a terminal; pass --yes to proceed (or --dry-run to see the plan)');
@@ -89,8 +92,17 @@ export async function transferStudent(session: Session, fromInput: string, toInp
   } else {
     await session.confirm(`Transfer ${plural(plan.moves.length, 'product')} from ${label(from)} to ${label(to)}?`);
   }
-  const run = await openRun(session, { command: 'students transfer', reason: flags.reason });
-  const steps = await applyTransfer(api, run, plan, { from, fromInput, to, toInput, deleteSource: flags.deleteSource === true });
+  // Taken once the person said yes (a lease held across a question would stop the nightly runs); every revoke
+  // compares with the state read above before it is sent, so nothing planned from a changed state is destroyed.
+  const lease = await takeLease(session, { products: plan.moves.map((move) => move.productId), command: 'students transfer', waitMs: wait });
+  let steps: Step[];
+  let run: RunJournal;
+  try {
+    run = await openRun(session, { command: 'students transfer', reason: flags.reason });
+    steps = await applyTransfer(api, run, plan, { from, fromInput, to, toInput, deleteSource: flags.deleteSource === true });
+  } finally {
+    await lease.release().catch(() => undefined);
+  }
   const titles = new Map(plan.moves.flatMap((move) => (move.title ? [[move.productId, move.title] as const] : [])));
   await withOutput(session, (output) => output.list(steps, transferResultView(titles)));
   const counts = { granted: 0, revoked: 0, deleted: 0, stale: 0, failed: 0 };
