@@ -5,7 +5,10 @@
  * a UsageError, exit 2, says why it cannot be), and reversing it only if the
  * state it left is still there (applyUndo: UndoConflictError, exit 5, when
  * the server's current state says no; nothing is sent then). Every change an
- * undo makes is recorded through the journal as `action: undo`, `undoes: ID`.
+ * undo makes is recorded as `action: undo`, `undoes: ID`: its grants, revokes
+ * and restores by sendChange, the one path of every command's (its rules:
+ * compare before destroy, a DELETE answered 404, a failed renewal put back),
+ * its scores and re-created students through the journal.
  */
 import type { Api } from '../api/client.js';
 import type { Student, Subscription } from '../api/endpoints/schemas.js';
@@ -252,7 +255,7 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
   const holder = (studentId: string) => ({ input: target.student ?? studentId, id: studentId });
   const stale = (now: Subscription | undefined) => new UndoStaleError(
     `cannot undo ${id}: the subscription of ${label} to ${product} changed while this undo ran (now ${stateText(now)}); nothing was sent. `
-      + `Look at \`members students products ${target.student ?? ('studentId' in plan ? plan.studentId : '')}\`, then undo it again if it is still wanted`,
+      + `Someone changed it meanwhile: look at \`members students products ${target.student ?? ('studentId' in plan ? plan.studentId : '')}\` before changing it again`,
   );
   switch (plan.kind) {
     case 'revoke': {

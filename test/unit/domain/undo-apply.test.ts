@@ -60,7 +60,7 @@ describe('applyUndo: a grant (revoke)', () => {
     expect(error).toBeInstanceOf(UndoStaleError);
     expect((error as Error).message).toBe(
       `cannot undo g1: the subscription of ${LABEL} to product p1 changed while this undo ran (now access on, status active, expiration 2031-01-31); nothing was sent. `
-        + 'Look at `members students products maria@example.com`, then undo it again if it is still wanted',
+        + 'Someone changed it meanwhile: look at `members students products maria@example.com` before changing it again',
     );
     expect(steps).toEqual([['confirm']]);
   });
