@@ -18,6 +18,7 @@ const SLOW = [
   'test/e2e/extend.test.ts', // every holder of a product, in both flavours
   'test/e2e/transfer.test.ts', // runs of several changes, in both flavours
   'test/e2e/undo-runs.test.ts', // runs of many changes undone, in both flavours
+  'test/e2e/undo-lease.test.ts', // undo runs meeting other runs and the desk, a sandbox per test, in both flavours
   'test/e2e/flavor-matrix.test.ts', // every command in 4 flavours and 4 formats
   // Processes killed, or many at once.
   'test/e2e/interrupted-changes.test.ts', // kills at random points

@@ -65,7 +65,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'sandbox' = @('--host', '--port', '--seed', '--students', '--latency', '--fail-rate', '--rate-limit', '--flavor', '--paginator', '--per-page-ignored', '--per-page-max', '--server-tz', '--maintenance', '--data', '--login', '-h', '--help')
     'completion' = @('-h', '--help')
     'history' = @('--student', '--run', '--since', '--limit', '--forget', '--reason', '-h', '--help')
-    'undo' = @('--last', '--student', '--reason', '-h', '--help')
+    'undo' = @('--last', '--student', '--reason', '--wait', '-h', '--help')
     'version' = @('-h', '--help')
     'sync' = @('--file', '--product', '--add-only', '--remove-only', '--max-revoke', '--check', '--dry-run', '--plan-out', '--apply', '--include-status-changes', '--ignore-extra-columns', '--concurrency', '--wait', '--reason', '-h', '--help')
     'mcp' = @('--allow-writes', '--max-rows', '--show-personal-data', '--check', '-h', '--help')
@@ -208,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName members -ScriptBlock {
     'history|--reason' = @()
     'undo|--student' = @()
     'undo|--reason' = @()
+    'undo|--wait' = @()
     'version|--fields' = @('version', 'node', 'platform')
     'sync|--file' = 'files'
     'sync|--product' = '__complete-products'

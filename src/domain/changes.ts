@@ -231,7 +231,7 @@ async function renew(
   const base = { student: student.input, student_id: student.id, product_id: productId, reason: options.reason };
   const what = productLabel(productId, held, options.title);
   const plan = `revoke it and grant it again (accession ${dates.accession}, expiration ${dates.expiration ?? 'none'})`;
-  // Only a caller that may renew has its dates checked against the accession kept: undo never renews, its refusal is that the product is held.
+  // Only a caller that may renew has its dates checked against the accession kept: one that may not is refused because the product is held.
   if (options.renew) checkDates(dates, options.wording?.dates, true);
   const statusChange = resetsStatus(held.status) ? statusResetNote(held.status) : undefined;
   const consent = await options.renew?.(held, gap, statusChange);

@@ -35,9 +35,11 @@ export interface Holder {
 
 interface Common {
   api: Api;
-  /** Records the change, intent first; none in tests of the core alone (and undo, which records its own). */
+  /** Records the change, intent first; none in tests of the core alone. */
   journal?: Journal;
   student: Holder;
+  /** The change reverses this record: recorded as `action: undo`, `undoes` (members undo). */
+  undoes?: string;
 }
 
 export interface GrantChange extends Common {
@@ -113,6 +115,9 @@ export async function sendChange(change: Change): Promise<Sent> {
 /** Who and what a subscription change is about, as its record names them. */
 const subject = (student: Holder, productId: string) => ({ student: student.input, student_id: student.id, product_id: productId });
 
+/** The record's action: the change's own, or `undo` with the id of the change it reverses. */
+const acting = (change: Change, action: 'grant' | 'revoke' | 'renew' | 'delete') => (change.undoes === undefined ? { action } : { action: 'undo' as const, undoes: change.undoes });
+
 /** A grant about to be sent, as its intent records it. */
 const planned = (body: Grant) => ({ product_id: body.product_id, accession_date: body.accession_date, expiration_date: body.expiration_date ?? null });
 
@@ -139,7 +144,7 @@ async function settle<T>(pending: PendingChange | undefined, send: () => Promise
 
 async function grant(change: GrantChange): Promise<Sent> {
   const { api, student, request } = change;
-  const pending = await change.journal?.begin({ action: 'grant', result: 'granted', ...subject(student, request.product_id), after: planned(request) });
+  const pending = await change.journal?.begin({ ...acting(change, 'grant'), result: 'granted', ...subject(student, request.product_id), after: planned(request) });
   let granted: Awaited<ReturnType<typeof grantProduct>>;
   try {
     granted = await grantProduct(api, student.id, request);
@@ -168,7 +173,7 @@ async function revoke(change: RevokeChange): Promise<Sent> {
   const { api, student, productId } = change;
   const target = await toRemove(change);
   if ('stale' in target) return { outcome: 'stale', now: target.stale };
-  const pending = await change.journal?.begin({ action: 'revoke', result: 'revoked', ...subject(student, productId), before: subscriptionSnapshot(target.removed) });
+  const pending = await change.journal?.begin({ ...acting(change, 'revoke'), result: 'revoked', ...subject(student, productId), before: subscriptionSnapshot(target.removed) });
   const answer = await settle(pending, () => revokeProduct(api, student.id, productId), (error) => goneAnyway(error, () => lookAt(api, student, productId)));
   const auditId = await pending?.applied({ request_id: answer?.requestId });
   return { outcome: 'applied', requestId: answer?.requestId, auditId, removed: target.removed, gone: answer === undefined };
@@ -185,7 +190,7 @@ async function renew(change: RenewChange): Promise<Sent> {
   if ('stale' in target) return { outcome: 'stale', now: target.stale };
   const held = target.removed;
   const pending = await change.journal?.begin({
-    action: 'renew', result: change.result ?? 'renewed', ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request),
+    ...acting(change, 'renew'), result: change.result ?? 'renewed', ...subject(student, productId), before: subscriptionSnapshot(held), after: planned(request),
   });
   // The grant comes next: a 404 here is a retried DELETE, nothing to look at.
   await settle(pending, () => revokeProduct(api, student.id, productId), (error) => goneAnyway(error));
@@ -206,7 +211,7 @@ async function renew(change: RenewChange): Promise<Sent> {
 
 async function remove(change: DeleteChange): Promise<Sent> {
   const { api, student } = change;
-  const pending = await change.journal?.begin({ action: 'delete', result: 'deleted', student: student.input, student_id: student.id, before: change.before });
+  const pending = await change.journal?.begin({ ...acting(change, 'delete'), result: 'deleted', student: student.input, student_id: student.id, before: change.before });
   // Just seen, now gone: a retried DELETE whose first attempt went through.
   const answer = await settle(pending, () => deleteStudent(api, student.id), (error) => goneAnyway(error));
   const auditId = await pending?.applied({ request_id: answer?.requestId });

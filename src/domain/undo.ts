@@ -5,16 +5,19 @@
  * a UsageError, exit 2, says why it cannot be), and reversing it only if the
  * state it left is still there (applyUndo: UndoConflictError, exit 5, when
  * the server's current state says no; nothing is sent then). Every change an
- * undo makes is recorded through the journal as `action: undo`, `undoes: ID`.
+ * undo makes is recorded as `action: undo`, `undoes: ID`: its grants, revokes
+ * and restores by sendChange, the one path of every command's (its rules:
+ * compare before destroy, a DELETE answered 404, a failed renewal put back),
+ * its scores and re-created students through the journal.
  */
 import type { Api } from '../api/client.js';
 import type { Student, Subscription } from '../api/endpoints/schemas.js';
-import { createStudent, findStudent, getScores, setScore, type NewStudent } from '../api/endpoints/students.js';
-import { studentSnapshot, subscriptionSnapshot, type AuditRecord, type Journal, type PendingChange, type Snapshot } from '../audit/index.js';
+import { createStudent, findStudent, getScores, getStudent, setScore, studentProduct, type NewStudent } from '../api/endpoints/students.js';
+import { recorded, studentSnapshot, type AuditRecord, type Journal, type Snapshot } from '../audit/index.js';
 import { CliError, ExitCode, UsageError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
-import { AccessNotHeldError, grantToStudent, productLabel, revokeFromStudent } from './changes.js';
-import type { ResolvedStudent } from './resolve.js';
+import { sendChange } from './send-change.js';
+import { productLabel, stateText } from './subscription-state.js';
 
 /** The state changed since the recorded change: nothing was sent (exit 5, like a server refusal). */
 export class UndoConflictError extends CliError {
@@ -234,97 +237,77 @@ export interface UndoResult {
   created?: Student;
 }
 
-const byId = (id: string, input: string): ResolvedStudent => ({ input, key: { kind: 'id', value: id }, id });
-
-/** Sends a change begun as `change` (once it is begun) and records its outcome; a failure is recorded, then thrown again. */
-async function settled<T>(change: () => PendingChange | undefined, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    await change()?.failed(error);
-    throw error;
-  }
-}
+/** The state changed between the undo's check and its send (a question answered, or a run's other rows): nothing was sent. */
+export class UndoStaleError extends UndoConflictError {}
 
 /**
  * Reverses `target` as `plan` says, if the state it left is still there
  * (UndoConflictError otherwise, nothing sent). `label` names the student in
- * messages.
+ * messages. Grants, revokes and restores go through sendChange: a revoke or
+ * restore reads the subscription again right before it is sent (after the
+ * question) and sends nothing when it changed since the check (UndoStaleError).
  */
 export async function applyUndo(context: UndoContext, target: AuditRecord, plan: UndoPlan, label: string): Promise<UndoResult> {
   const { api, journal, confirm } = context;
   const product = productOf(plan, context.titles);
   const { id } = target;
-  const about = { action: 'undo' as const, undoes: id, student: target.student, student_id: 'studentId' in plan ? plan.studentId : undefined };
-  let change: PendingChange | undefined;
+  // As the change named the student, else by its id (the label is for messages).
+  const holder = (studentId: string) => ({ input: target.student ?? studentId, id: studentId });
+  const stale = (now: Subscription | undefined) => new UndoStaleError(
+    `cannot undo ${id}: the subscription of ${label} to ${product} changed while this undo ran (now ${stateText(now)}); nothing was sent. `
+      + `Someone changed it meanwhile: look at \`members students products ${target.student ?? ('studentId' in plan ? plan.studentId : '')}\` before changing it again`,
+  );
   switch (plan.kind) {
     case 'revoke': {
-      const student = byId(plan.studentId, label);
-      const restore = plan.restore;
-      const outcome = await settled(() => change, () => revokeFromStudent(api, student, plan.productId, {
-        beforeChange: async (held) => {
-          const changes = held ? changesSince(plan.granted, held) : [];
-          if (changes.length > 0) {
-            throw new UndoConflictError(
-              `cannot undo ${id}: the subscription of ${label} to ${product} changed since it was granted `
-                + `(${changes.join('; ')}); nothing was sent. Look at \`members students products ${target.student ?? plan.studentId}\` and revoke by hand if it is still wanted`,
-            );
-          }
-          await confirm();
-          // Undoing a renewal is one change (the revoke, then the former dates granted again).
-          change = await journal.begin(restore
-            ? { ...about, product_id: plan.productId, result: 'renewed', before: plan.granted, after: { product_id: plan.productId, accession_date: restore.accession, expiration_date: restore.expiration ?? null } }
-            : { ...about, product_id: plan.productId, result: 'revoked', before: plan.granted });
-        },
-      }));
-      if (outcome.result === 'skipped') throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has ${product}; nothing was sent`);
-      const pending = change as PendingChange;
-      const revoked = outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined;
+      const held = await studentProduct(api, plan.studentId, plan.productId);
+      if (!held) {
+        // The API answers 404 for an unknown student and for a product not held alike: an unknown student is exit 4.
+        await getStudent(api, { kind: 'id', value: plan.studentId });
+        throw new UndoConflictError(`cannot undo ${id}: ${label} no longer has ${product}; nothing was sent`);
+      }
+      const changes = changesSince(plan.granted, held);
+      if (changes.length > 0) {
+        throw new UndoConflictError(
+          `cannot undo ${id}: the subscription of ${label} to ${product} changed since it was granted `
+            + `(${changes.join('; ')}); nothing was sent. Look at \`members students products ${target.student ?? plan.studentId}\` and revoke by hand if it is still wanted`,
+        );
+      }
+      await confirm();
+      const { restore } = plan;
+      const common = { api, journal, student: holder(plan.studentId), productId: plan.productId, held, compare: true, undoes: id };
+      // Undoing a renewal is one change: the revoke, then the former dates granted again (a failed grant puts the renewed one back).
+      const sent = restore
+        ? await sendChange({
+          ...common, action: 'renew', label,
+          request: { product_id: plan.productId, accession_date: restore.accession, expiration_date: restore.expiration },
+        })
+        : await sendChange({ ...common, action: 'revoke' });
+      if (sent.outcome !== 'applied') throw stale(sent.now);
       if (!restore) {
-        await pending.applied({ request_id: outcome.requestId, before: revoked });
         const caveat = undoCaveat(id, plan);
         const what = target.action === 'renew' ? `revoked the renewed ${product} from ${label}` : `revoked ${product} from ${label}`;
         return { message: caveat ? `${what}: ${caveat}` : what };
       }
-      const { accession, expiration } = restore;
-      let regrant: Awaited<ReturnType<typeof grantToStudent>>;
-      try {
-        regrant = await grantToStudent(api, student, plan.productId, { accession, expiration });
-      } catch (error) {
-        await pending.applied({ result: 'revoked', before: revoked, after: undefined });
-        throw new UndoConflictError(`undo ${id} revoked the renewed ${product} of ${label}, but granting it again with its former dates `
-          + `(${dates(accession, expiration)}) failed: ${(error as Error).message}. Grant it by hand: \`members students grant ${target.student ?? plan.studentId} ${plan.productId} --accession ${accession}${expiration ? ` --expiration ${expiration}` : ''}\``);
-      }
-      await pending.applied({ request_id: regrant.requestId, before: revoked, after: regrant.subscription ? subscriptionSnapshot(regrant.subscription) : undefined });
       // The API sets no status on a grant: say so when the former one differed.
       const was = target.before?.status;
-      const now = regrant.subscription?.status;
+      const now = sent.data?.status;
       const status = typeof was === 'string' && now && was !== now ? `; its status is ${now}, not ${was} as before: the API sets no status on a grant` : '';
-      return { message: `${product} of ${label} is back to its former dates (${dates(accession, expiration)})${status}`, subscription: regrant.subscription };
+      return { message: `${product} of ${label} is back to its former dates (${dates(restore.accession, restore.expiration)})${status}`, subscription: sent.data };
     }
     case 'grant': {
-      const student = byId(plan.studentId, label);
-      const outcome = await settled(() => change, () => grantToStudent(api, student, plan.productId, { accession: plan.accession, expiration: plan.expiration }, {
-        beforeChange: async () => {
-          await confirm();
-          change = await journal.begin({ ...about, product_id: plan.productId, result: 'granted' });
-        },
-      })).catch((error: unknown) => {
-        // Held again, whatever its access: a person must look, undo never renews.
-        if (error instanceof AccessNotHeldError) return { result: 'skipped' as const, subscription: error.held, requestId: undefined };
-        throw error;
+      // Held again, whatever its access: a person must look, undo never renews.
+      const held = await studentProduct(api, plan.studentId, plan.productId);
+      if (held) throw hasAgain(id, `${label} has ${product} again since it was revoked`, held);
+      await confirm();
+      const sent = await sendChange({
+        action: 'grant', api, journal, student: holder(plan.studentId), undoes: id, accepts: () => true,
+        request: { product_id: plan.productId, accession_date: plan.accession, expiration_date: plan.expiration },
       });
-      if (outcome.result === 'skipped') {
-        const held = outcome.subscription;
-        throw new UndoConflictError(
-          `cannot undo ${id}: ${label} has ${product} again since it was revoked `
-            + `(${dates(dateOnly(held?.accession_date), dateOnly(held?.expiration_date))}); nothing was sent`,
-        );
-      }
-      await (change as PendingChange).applied({ request_id: outcome.requestId, after: outcome.subscription ? subscriptionSnapshot(outcome.subscription) : undefined });
+      // Refused because it is there now: granted while this undo ran.
+      if (sent.outcome !== 'applied') throw hasAgain(id, `${label} has ${product} again: it was granted while this undo ran`, sent.now, UndoStaleError);
       return {
         message: `granted ${product} to ${label} again (${dates(plan.accession, plan.expiration)}); it is a new subscription, with the status and access the server gives a grant`,
-        subscription: outcome.subscription,
+        subscription: sent.data,
       };
     }
     case 'score': {
@@ -333,24 +316,27 @@ export async function applyUndo(context: UndoContext, target: AuditRecord, plan:
         throw new UndoConflictError(`cannot undo ${id}: the score of ${label} is ${now.score ?? 'unset'} now, not ${plan.set} as that change left it; nothing was sent`);
       }
       await confirm();
-      change = await journal.begin({ ...about, result: 'updated', score: plan.previous, before: { score: plan.set } });
-      const { data, requestId } = await settled(() => change, () => setScore(api, plan.studentId, plan.previous));
-      await change.applied({ request_id: requestId, after: { score: data.data.score ?? plan.previous } });
+      const change = await journal.begin({ action: 'undo', undoes: id, student: target.student, student_id: plan.studentId, result: 'updated', score: plan.previous, before: { score: plan.set } });
+      await recorded(change, () => setScore(api, plan.studentId, plan.previous), ({ data, requestId }) => ({ request_id: requestId, after: { score: data.data.score ?? plan.previous } }));
       return { message: `the score of ${label} is ${plan.previous} again` };
     }
     case 'recreate': {
       const existing = await findStudent(api, { kind: 'email', value: plan.body.email });
       if (existing) throw new UndoConflictError(`cannot undo ${id}: a student with e-mail ${plan.body.email} exists again (id ${existing.id}); nothing was sent`);
       await confirm();
-      change = await journal.begin({ ...about, student: plan.body.email, result: 'created' });
-      const { data, requestId } = await settled(() => change, () => createStudent(api, plan.body));
-      await change.applied({ student_id: data.id, request_id: requestId, after: studentSnapshot(data) });
+      const change = await journal.begin({ action: 'undo', undoes: id, student: plan.body.email, result: 'created' });
+      const { data } = await recorded(change, () => createStudent(api, plan.body), (answer) => ({ student_id: answer.data.id, request_id: answer.requestId, after: studentSnapshot(answer.data) }));
       return {
         message: `created ${nameAndEmail(plan.body)} again as a new student, id ${data.id}${plan.oldId ? ` (was ${plan.oldId})` : ''}; its products, scores and progress are not restored`,
         created: data,
       };
     }
   }
+}
+
+/** `cannot undo r1: Maria has product p1 again since it was revoked (accession 2025-06-01, expiration none); nothing was sent` */
+function hasAgain(id: string, what: string, held: Subscription | undefined, Refusal: typeof UndoConflictError = UndoConflictError): UndoConflictError {
+  return new Refusal(`cannot undo ${id}: ${what} (${dates(dateOnly(held?.accession_date), dateOnly(held?.expiration_date))}); nothing was sent`);
 }
 
 /** One change of a run, and how to undo it — or why it cannot be (from the log alone). */

@@ -3,7 +3,7 @@
  * directories (two machines of the desk) on one PostgreSQL record started
  * for the test (test/helpers/postgres.ts), against `members sandbox`. A
  * revokes, B sees it and undoes it; two syncs of one file at once (one
- * exits 10, nothing applied twice); the database killed mid-run (exit 11,
+ * exits 10, nothing applied twice); B's undo of a run meeting A's lease; the database killed mid-run (exit 11,
  * the summary printed) and a re-run that completes the run exactly once.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { holdNext, ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCs
 import { run, tempDir } from './harness.js';
 import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
 
-interface Change { id: string; user: string; host?: string; action: string; result: string; student?: string; student_id?: string; product_id?: string; run_id?: string; undoes?: string }
+interface Change { id: string; user: string; host?: string; command?: string; action: string; result: string; student?: string; student_id?: string; product_id?: string; run_id?: string; undoes?: string }
 
 const withPostgres = hasPostgres();
 
@@ -107,6 +107,32 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(grants - (before['POST /api/v1/students/{id}/products'] ?? 0)).toBe(taken.length);
     expect(await pg.sql('SELECT count(*) FROM members_leases')).toBe('0\n');
     expect(await pg.sql(`SELECT count(*) FROM members_changes WHERE record->>'action' = 'grant' AND record->>'product_id' = '${product}'`)).toBe(`${taken.length}\n`);
+  });
+
+  it('B\'s undo of that sync meets A\'s bulk run on its product: exit 10 naming it, nothing sent; once A is done, the undo goes through', async () => {
+    const product = b.catalog[1]?.id as string;
+    const sync = (JSON.parse((await as(machineB)(['history', '-o', 'json'])).stdout) as Change[]).find((line) => line.action === 'bulk' && line.command === 'sync')!;
+    const granted = Number(await pg.sql(`SELECT count(*) FROM members_changes WHERE record->>'run_id' = '${sync.id}' AND record->>'action' = 'grant'`));
+    expect(granted).toBeGreaterThan(0);
+    // Past the 30 the sync granted it to.
+    const other = b.students.filter((candidate) => !(candidate.subscriptions ?? []).some((sub) => sub.product_id === product))[35]!;
+    const file = writeCsv(b.dir, 'a-grant.csv', ['student,product_id', `${other.email},${product}`]);
+    // A's run, its grant held by the server: its lease on the product, in the team record, is certainly held meanwhile.
+    const grant = await holdNext(b.sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
+    const first = spawnMembers(['students', 'grant', '--file', file, '--yes'], machineA);
+    await grant.held();
+    const before = (await stats(b.sandbox))['DELETE /api/v1/students/{id}/products/{product_id}'] ?? 0;
+    const refused = await as(machineB)(['undo', sync.id, '--yes']);
+    expect(refused.code, refused.stderr).toBe(10);
+    expect(refused.stderr).toMatch(/another run holds the lease on product .*\(members students grant --file, pid \d+\).*nothing was sent/);
+    expect((await stats(b.sandbox))['DELETE /api/v1/students/{id}/products/{product_id}'] ?? 0).toBe(before);
+    await grant.release();
+    expect((await first.exited).code, first.output().stderr).toBe(0);
+
+    const undone = await as(machineB)(['undo', sync.id, '--yes', '-o', 'ndjson']);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(ndjson<{ result: string }>(undone.stdout).filter((row) => row.result === 'undone')).toHaveLength(granted);
+    expect(await pg.sql('SELECT count(*) FROM members_leases')).toBe('0\n');
   });
 
   it('stops a run whose record is lost mid-run (exit 11, its summary printed), and a re-run completes it once', async () => {

@@ -232,7 +232,13 @@ What undo does:
 
 It asks first on a terminal; off one it needs --yes. Before any change it checks the
 state is still the one the change left: if not, nothing is sent (exit 5; in a run,
-that change is a conflict, the others are undone, exit 7).
+that change is a conflict, the others are undone, exit 7). A revoke or a restore reads
+the subscription once more right before it is sent (after the question): changed
+meanwhile, nothing is sent (exit 5; in a run, that change is stale, exit 7).
+
+An undo of a run takes a lease on the run's products, as the run did: when another run
+(a sync, a bulk file, an extension, a transfer) holds one, it waits --wait DURATION
+(default 0), then exits 10 naming the holder; nothing is sent.
 
 Cannot be undone (exit 2): students create (delete the student), magic-link (it
 expires), a change already undone, a delete whose student was then

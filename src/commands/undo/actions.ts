@@ -16,7 +16,7 @@ import { plural } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
 import { TYPE_TO_CONFIRM_ABOVE } from '../shared/bulk/run.js';
-import { UndoConflictError, applyUndo, undoLabel, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
+import { UndoConflictError, UndoStaleError, applyUndo, undoLabel, planRunUndo, planUndo, refusalCounts, undoCaveat, undoQuestion, withNewIds, type ProductTitles, type RunStep, type UndoPlan } from '../../domain/undo.js';
 import { productLabel } from '../../domain/changes.js';
 import { productTitlesOf } from '../shared/product-titles.js';
 import type { JsonRecord } from '../../output/index.js';
@@ -24,11 +24,15 @@ import { STUDENT_VIEW } from '../shared/views/students.js';
 import { SUBSCRIPTION_VIEW } from '../shared/views/subscriptions.js';
 import { RUN_UNDO_VIEW } from '../shared/views/history.js';
 import { readRecords } from '../shared/records.js';
+import { takeLease, waitMs } from '../shared/lease.js';
+import type { Api } from '../../api/client.js';
 
 export interface UndoFlags {
   reason?: string;
   last?: boolean;
   student?: string;
+  /** A run's undo: how long to wait for another run's lease on its products. */
+  wait?: string;
 }
 
 export async function undo(session: Session, rawId: string | undefined, opts: UndoFlags): Promise<void> {
@@ -36,6 +40,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   if (opts.last && id !== undefined) throw new UsageError('give either an AUDIT_ID (or a RUN_ID) or --last, not both');
   if (!opts.last && opts.student !== undefined) throw new UsageError('--student goes with --last: `members undo --last --student STUDENT`');
   if (!opts.last && !id) throw new UsageError('missing AUDIT_ID (or RUN_ID, or --last); `members history` lists the ids of the changes');
+  const wait = waitMs(opts.wait);
   const dir = await session.configDir();
   const messages = await session.messages();
   // A change of an interrupted run is in the log once checked: `members undo ID` right after the message that named it.
@@ -57,7 +62,7 @@ export async function undo(session: Session, rawId: string | undefined, opts: Un
   }
   if (target.action === 'bulk') {
     if (opts.last) messages.notice(`The last change is run ${target.id}: ${describe(target, new Map())}`);
-    return undoRun(session, target, records, opts);
+    return undoRun(session, target, records, { ...opts, waitMs: wait });
   }
   const plan = planUndo(target, records);
   // Off a terminal without --yes the answer is known already: fail before any request (titles from the cache only).
@@ -144,10 +149,11 @@ function pendingChange(dir: string, id: string | undefined): string | undefined 
 
 /**
  * Every change of a run, newest first, each checked against the state first
- * (as a single undo checks it): the plan, one confirmation, then one record
- * per change and one run of its own (`undoes: RUN_ID`).
+ * (as a single undo checks it): the plan, one confirmation, then — under a
+ * lease on the run's products, as the run itself held — one record per
+ * change and one run of its own (`undoes: RUN_ID`).
  */
-async function undoRun(session: Session, run: AuditRecord, records: readonly AuditRecord[], opts: UndoFlags): Promise<void> {
+async function undoRun(session: Session, run: AuditRecord, records: readonly AuditRecord[], opts: UndoFlags & { waitMs: number }): Promise<void> {
   const { io, globals } = session;
   const messages = await session.messages();
   const steps = planRunUndo(run, records);
@@ -167,9 +173,31 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   const api = await session.api();
   await session.announceChange();
   await session.confirm(question, typed);
-  const journal = await openRun(session, { command: 'undo', reason: opts.reason, undoes: run.id });
+  // Taken once the person said yes, as a transfer does: a lease held across a question would stop the nightly runs.
+  const lease = await takeLease(session, { products: runScope(doable), command: 'undo', waitMs: opts.waitMs });
+  try {
+    // The record read again under the lease: an undo of this run made while this one waited is seen (already undone).
+    const { records: now } = await readRecords(session, { ...messages, warn: () => undefined });
+    await undoSteps(session, run, planRunUndo(run, now), { reason: opts.reason, titles, api });
+  } finally {
+    await lease.release().catch(() => undefined);
+  }
+}
+
+/** What undoing these steps may change: their products, or every product of the platform when none names one (students created again). */
+function runScope(steps: readonly RunStep[]): string[] | 'all' {
+  const products = steps.flatMap((step) => (step.record.product_id ? [step.record.product_id] : []));
+  return products.length > 0 ? products : 'all';
+}
+
+/** The steps undone one by one under one run of their own; its results and summary. */
+async function undoSteps(session: Session, run: AuditRecord, steps: readonly RunStep[], { reason, titles, api }: { reason?: string; titles: ProductTitles; api: Api }): Promise<void> {
+  const { io } = session;
+  const messages = await session.messages();
+  const planned = (step: RunStep) => plannedRow(step, titles);
+  const journal = await openRun(session, { command: 'undo', reason, undoes: run.id });
   const renamed = new Map<string, string>();
-  const counts = { undone: 0, skipped: 0, conflict: 0, failed: 0 };
+  const counts = { undone: 0, skipped: 0, conflict: 0, stale: 0, failed: 0 };
   const results: JsonRecord[] = [];
   let interrupted = false;
   const removers = [io.onInterrupt(() => (interrupted = true)), io.onTerminate?.(() => (interrupted = true))];
@@ -189,9 +217,9 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
         counts.undone++;
         results.push({ ...row, result: 'undone', message: result.message });
       } catch (error) {
-        const conflict = error instanceof UndoConflictError;
-        counts[conflict ? 'conflict' : 'failed']++;
-        results.push({ ...row, result: conflict ? 'conflict' : 'failed', message: (error as Error).message });
+        const result = error instanceof UndoStaleError ? 'stale' : error instanceof UndoConflictError ? 'conflict' : 'failed';
+        counts[result]++;
+        results.push({ ...row, result, message: (error as Error).message });
       }
     }
   } finally {
@@ -200,9 +228,10 @@ async function undoRun(session: Session, run: AuditRecord, records: readonly Aud
   await withOutput(session, (output) => output.list(results, RUN_UNDO_VIEW));
   const undoneRun = await journal.finish({ counts, interrupted });
   const recorded = undoneRun ? `; recorded as run ${undoneRun}` : '';
-  const summary = `${counts.undone} undone, ${counts.skipped} skipped, ${counts.conflict} changed since (conflict), ${counts.failed} failed`;
+  const stale = counts.stale > 0 ? `${counts.stale} changed while this undo ran (stale), ` : '';
+  const summary = `${counts.undone} undone, ${counts.skipped} skipped, ${counts.conflict} changed since (conflict), ${stale}${counts.failed} failed`;
   if (interrupted) throw new InterruptedError(`interrupted while undoing run ${run.id}: ${summary}${recorded}`);
-  if (counts.conflict + counts.failed > 0) {
+  if (counts.conflict + counts.stale + counts.failed > 0) {
     throw new BulkFailedError(`run ${run.id} is partly undone: ${summary}${recorded}; see the messages of the changes not undone`);
   }
   messages.notice(`✓ Undid run ${run.id} (${run.command}): ${summary}${recorded}`);

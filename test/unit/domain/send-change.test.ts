@@ -4,7 +4,8 @@
  * writes down what it is told: compare before destroy (one GET, `stale` and
  * nothing sent or recorded when the subscription changed; the record's
  * `before` is what was really removed), a DELETE answered 404, a refused
- * grant looked at, a delete. Unused interceptors fail the test.
+ * grant looked at, a delete; an undo's changes recorded as such. Unused
+ * interceptors fail the test.
  */
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../src/api/endpoints/schemas.js';
@@ -105,6 +106,20 @@ describe('the other rules of the one path', () => {
       ['begin', { action: 'delete', result: 'deleted', student: 'maria@example.com', student_id: 's1', before: { id: 's1', email: 'maria@example.com' } }],
       ['applied', { request_id: undefined }],
     ]);
+  });
+
+  it('a change that reverses a record (members undo) is recorded as `action: undo` with the id it undoes, whatever it sends', async () => {
+    const { journal, steps } = recorder();
+    const request = { product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2025-01-31' };
+    pool().intercept({ path: GRANTS, method: 'POST' }).reply(201, { data: sub() });
+    await sendChange({ action: 'grant', api: api(), journal, student, request, undoes: 'r1' });
+    pool().intercept({ path: PRODUCT, method: 'DELETE' }).reply(204, '');
+    await sendChange({ action: 'revoke', api: api(), journal, student, productId: 'p1', held: sub(), undoes: 'g1' });
+    pool().intercept({ path: PRODUCT, method: 'DELETE' }).reply(204, '');
+    pool().intercept({ path: GRANTS, method: 'POST' }).reply(201, { data: sub({ id: 10 }) });
+    await sendChange({ action: 'renew', api: api(), journal, student, productId: 'p1', held: sub(), request, label: 'maria', undoes: 'n1' });
+    const begun = steps.filter((step) => (step as unknown[])[0] === 'begin').map((step) => (step as [string, { action: string; undoes?: string; result: string }])[1]);
+    expect(begun.map(({ action, undoes, result }) => [action, undoes, result])).toEqual([['undo', 'r1', 'granted'], ['undo', 'g1', 'revoked'], ['undo', 'n1', 'renewed']]);
   });
 });
 

@@ -2,11 +2,14 @@
  * applyUndo against exact MockAgent interceptors and a journal that records
  * what it is told: each plan's requests, the change recorded (begun after the
  * question, then applied or failed), its message, and every conflict, found
- * before anything is sent. Unused interceptors fail the test.
+ * before anything is sent. A revoke or restore reads the subscription again
+ * after the question (sendChange's compare before destroy): changed, it is
+ * stale and nothing is sent. Unused interceptors fail the test.
  */
 import { describe, expect, it } from 'vitest';
 import { recordingJournal } from '../../helpers/recording-journal.js';
-import { UndoConflictError, applyUndo, type UndoPlan } from '../../../src/domain/undo.js';
+import { UndoConflictError, UndoStaleError, applyUndo, type UndoPlan } from '../../../src/domain/undo.js';
+import { RenewalFailedError } from '../../../src/domain/send-change.js';
 import { mockApi } from '../../helpers/mock-api.js';
 import { GRANT, REVOKE, DELETE, SNAPSHOT, rec } from '../../helpers/audit-records.js';
 
@@ -36,18 +39,45 @@ describe('applyUndo: a grant (revoke)', () => {
   it('revokes the subscription as it was granted, asking first, and records it with its state before', async () => {
     const { context, steps } = recorder();
     held();
+    held();
     deleted();
     const result = await applyUndo(context, GRANT, revokePlan, LABEL);
     expect(result).toEqual({ message: `revoked product p1 from ${LABEL}` });
     expect(steps).toEqual([
       ['confirm'],
-      ['begin', { action: 'undo', undoes: 'g1', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'revoked', before: SNAPSHOT }],
-      ['applied', { request_id: 'req-del', before: expect.objectContaining({ id: 77, product_id: 'p1' }) }],
+      ['begin', {
+        action: 'undo', undoes: 'g1', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'revoked', before: expect.objectContaining({ id: 77, product_id: 'p1' }),
+      }],
+      ['applied', { request_id: 'req-del' }],
     ]);
+  });
+
+  it('sends nothing when the subscription changed while the question was asked: stale, nothing recorded', async () => {
+    const { context, steps } = recorder();
+    held();
+    held({ expiration_date: '2031-01-31' });
+    const error = await applyUndo(context, GRANT, revokePlan, LABEL).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UndoStaleError);
+    expect((error as Error).message).toBe(
+      `cannot undo g1: the subscription of ${LABEL} to product p1 changed while this undo ran (now access on, status active, expiration 2031-01-31); nothing was sent. `
+        + 'Someone changed it meanwhile: look at `members students products maria@example.com` before changing it again',
+    );
+    expect(steps).toEqual([['confirm']]);
+  });
+
+  it('a DELETE answered 404 once the look finds it gone is done (a retried request whose first attempt went through)', async () => {
+    const { context, steps } = recorder();
+    held();
+    held();
+    pool().intercept({ path: PRODUCT, method: 'DELETE' }).reply(404, { message: 'Not found.' });
+    pool().intercept({ path: PRODUCT, method: 'GET' }).reply(404, { message: 'Not found.' });
+    expect(await applyUndo(context, GRANT, revokePlan, LABEL)).toEqual({ message: `revoked product p1 from ${LABEL}` });
+    expect(steps.map((step) => (step as unknown[])[0])).toEqual(['confirm', 'begin', 'applied']);
   });
 
   it('a renewal without a former access to restore: revoked, and says the subscription is removed, its former one not recreated', async () => {
     const { context } = recorder();
+    held();
     held();
     deleted();
     const lost = { ...SNAPSHOT, status: 'canceled', active: 0 };
@@ -55,6 +85,7 @@ describe('applyUndo: a grant (revoke)', () => {
       `revoked the renewed product p1 from ${LABEL}: the subscription is removed: the one it replaced (without access; status canceled, accession 2024-01-01, expiration 2025-01-01) `
         + 'cannot be recreated through the API, which creates no subscription without access; its status and dates stay in the audit record n1',
     );
+    held();
     held();
     deleted();
     expect((await applyUndo(context, RENEW, revokePlan, LABEL)).message).toBe(`revoked the renewed product p1 from ${LABEL}`);
@@ -89,6 +120,7 @@ describe('applyUndo: a grant (revoke)', () => {
   it('records a revoke that failed as failed, and throws its error', async () => {
     const { context, steps } = recorder();
     held();
+    held();
     pool().intercept({ path: PRODUCT, method: 'DELETE' }).reply(422, { message: 'Locked.' });
     await expect(applyUndo(context, GRANT, revokePlan, LABEL)).rejects.toThrow('Locked.');
     expect(steps.map((step) => (step as unknown[])[0])).toEqual(['confirm', 'begin', 'failed']);
@@ -104,12 +136,12 @@ describe('applyUndo: a grant (revoke)', () => {
 
 describe('applyUndo: a renewal (revoke, then the former dates granted again)', () => {
   const regrant = (body: string, status = 'active') => {
-    pool().intercept({ path: PRODUCT, method: 'GET' }).reply(404, { message: 'Not found.' });
     pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST', body }).reply(201, { data: { ...SUB, id: 78, accession_date: '2023-01-01', expiration_date: '2024-01-01', status } }, { headers: { 'x-request-id': 'req-grant' } });
   };
 
   it('records one change, renewed, from the renewed subscription to the former dates', async () => {
     const { context, steps } = recorder();
+    held();
     held();
     deleted();
     regrant('{"product_id":"p1","accession_date":"2023-01-01","expiration_date":"2024-01-01"}');
@@ -119,19 +151,17 @@ describe('applyUndo: a renewal (revoke, then the former dates granted again)', (
     expect(steps).toEqual([
       ['confirm'],
       ['begin', {
-        action: 'undo', undoes: 'n2', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'renewed', before: SNAPSHOT,
+        action: 'undo', undoes: 'n2', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'renewed',
+        before: expect.objectContaining({ id: 77, product_id: 'p1' }),
         after: { product_id: 'p1', accession_date: '2023-01-01', expiration_date: '2024-01-01' },
       }],
-      ['applied', {
-        request_id: 'req-grant',
-        before: expect.objectContaining({ id: 77, product_id: 'p1' }),
-        after: expect.objectContaining({ id: 78, accession_date: '2023-01-01', expiration_date: '2024-01-01' }),
-      }],
+      ['applied', { request_id: 'req-grant', after: expect.objectContaining({ id: 78, accession_date: '2023-01-01', expiration_date: '2024-01-01' }) }],
     ]);
   });
 
   it('without a former expiration: records null, and says the status the grant got when the former one differed', async () => {
     const { context, steps } = recorder();
+    held();
     held();
     deleted();
     regrant('{"product_id":"p1","accession_date":"2023-01-01"}');
@@ -144,34 +174,33 @@ describe('applyUndo: a renewal (revoke, then the former dates granted again)', (
   it('says nothing of the status when it is the former one', async () => {
     const { context } = recorder();
     held();
+    held();
     deleted();
     regrant('{"product_id":"p1","accession_date":"2023-01-01"}', 'canceled');
     expect((await applyUndo(context, RENEW, restorePlan(), LABEL)).message).toBe(`product p1 of ${LABEL} is back to its former dates (accession 2023-01-01, expiration none)`);
   });
 
-  it('a grant that fails after the revoke: recorded as revoked, and the error says how to grant it by hand', async () => {
+  it('a grant that fails after the revoke puts the renewed subscription back, as any renewal does, and says so', async () => {
     const { context, steps } = recorder();
     held();
-    deleted();
-    pool().intercept({ path: PRODUCT, method: 'GET' }).reply(404, { message: 'Not found.' });
-    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'Product closed.' });
-    const error = await applyUndo(context, RENEW, restorePlan('2024-01-01'), LABEL).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UndoConflictError);
-    expect((error as Error).message).toBe(
-      `undo n1 revoked the renewed product p1 of ${LABEL}, but granting it again with its former dates (accession 2023-01-01, expiration 2024-01-01) `
-        + 'failed: the server rejected the request (422): Product closed. (POST /api/v1/students/s1/products). '
-        + 'Grant it by hand: `members students grant maria@example.com p1 --accession 2023-01-01 --expiration 2024-01-01`',
-    );
-    expect(steps.at(-1)).toEqual(['applied', { result: 'revoked', before: expect.objectContaining({ id: 77 }), after: undefined }]);
-  });
-
-  it('the hint leaves --expiration out when there was none, and names the student by id when the record has no other name', async () => {
-    const { context } = recorder();
     held();
     deleted();
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST', body: '{"product_id":"p1","accession_date":"2023-01-01","expiration_date":"2024-01-01"}' })
+      .reply(422, { message: 'Product closed.' });
     pool().intercept({ path: PRODUCT, method: 'GET' }).reply(404, { message: 'Not found.' });
-    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'Product closed.' });
-    await expect(applyUndo(context, { ...RENEW, student: undefined }, restorePlan(), LABEL)).rejects.toThrow(/`members students grant s1 p1 --accession 2023-01-01`$/);
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST', body: '{"product_id":"p1","accession_date":"2024-01-01","expiration_date":"2025-01-01"}' })
+      .reply(201, { data: { ...SUB, id: 79 } }, { headers: { 'x-request-id': 'req-back' } });
+    const error = await applyUndo(context, RENEW, restorePlan('2024-01-01'), LABEL).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenewalFailedError);
+    expect((error as Error).message).toMatch(/^the renewal failed: the server rejected the request \(422\): Product closed\. .*; the old subscription was restored with access until 2025-01-01 \(accession 2024-01-01\)/);
+    // The undo's change is recorded as the revoke it was; the put-back as a change of its own that undoes it.
+    expect(steps).toEqual([
+      ['confirm'],
+      ['begin', expect.objectContaining({ action: 'undo', undoes: 'n1', result: 'renewed' })],
+      ['begin', expect.objectContaining({ action: 'undo', undoes: 'u1', result: 'granted', command: 'undo (restores the subscription after a failed renewal)' })],
+      ['applied', { result: 'revoked' }],
+      ['applied', { request_id: 'req-back', after: expect.objectContaining({ id: 79 }) }],
+    ]);
   });
 });
 
@@ -188,9 +217,23 @@ describe('applyUndo: a revoke (grant again)', () => {
     expect(result.subscription).toMatchObject({ id: 80 });
     expect(steps).toEqual([
       ['confirm'],
-      ['begin', { action: 'undo', undoes: 'r1', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'granted' }],
+      ['begin', {
+        action: 'undo', undoes: 'r1', student: 'maria@example.com', student_id: 's1', product_id: 'p1', result: 'granted',
+        after: { product_id: 'p1', accession_date: '2024-01-01', expiration_date: '2025-01-01' },
+      }],
       ['applied', { request_id: 'req-g', after: expect.objectContaining({ id: 80, product_id: 'p1' }) }],
     ]);
+  });
+
+  it('a grant refused because the product was granted while the question was asked: stale, nothing recorded', async () => {
+    const { context, steps } = recorder();
+    pool().intercept({ path: PRODUCT, method: 'GET' }).reply(404, { message: 'Not found.' });
+    pool().intercept({ path: '/api/v1/students/s1/products', method: 'POST' }).reply(422, { message: 'The student already has this product.' });
+    held({ accession_date: '2026-02-01', expiration_date: null });
+    await expect(applyUndo(context, REVOKE, plan, LABEL)).rejects.toThrow(new UndoStaleError(
+      `cannot undo r1: ${LABEL} has product p1 again: it was granted while this undo ran (accession 2026-02-01, expiration none); nothing was sent`,
+    ));
+    expect(steps.map((step) => (step as unknown[])[0])).toEqual(['confirm', 'begin', 'dropped']);
   });
 
   it('refuses when the student has the product again, with access', async () => {
