@@ -45,7 +45,8 @@ const MARIA = { id: 's1', first_name: 'Maria', last_name: 'Silva', email: 'maria
 describe('undo a grant', () => {
   it('revokes the subscription when it is as it was granted, and records the undo', async () => {
     appendAudit(configDir, GRANT);
-    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB });
+    // The check against the record, then the re-read right before the revoke (compare before destroy).
+    pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'GET', headers: AUTH }).reply(200, { data: SUB }).times(2);
     pool().intercept({ path: '/api/v1/students/s1/products/p1', method: 'DELETE', headers: AUTH }).reply(204, '', { headers: { 'x-request-id': 'req-9' } });
     const { code, stdout, stderr } = await cli(['undo', 'g1', '--yes', '--reason', 'granted by mistake']);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '', stderr: `${ANNOUNCE}✓ Undid g1: revoked product p1 from maria@example.com\n` });
