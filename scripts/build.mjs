@@ -14,7 +14,7 @@ import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
 import { archiverUtilsBufferFrom } from './build/archiver-utils-buffer-from.mjs';
 import { xlsxEngineApart } from './build/xlsx-engine-apart.mjs';
 // The MCP SDK: loaded by `members mcp` alone.
-import { mcpSdkApart, mcpSdkLightValidator } from './build/mcp-sdk-apart.mjs';
+import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
 import { mcpSdkLazyWireSchemas } from './build/mcp-sdk-lazy-wire-schemas.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -65,7 +65,7 @@ await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
 // The MCP server SDK, which the program requires only for `members mcp` (scripts/build/mcp-sdk-apart.mjs).
-await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazyWireSchemas] });
+await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazyWireSchemas, mcpSdkZodWithoutJit] });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 

@@ -65,6 +65,11 @@ describe('one GET', () => {
     const { stdout, files } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);
     expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toContain('find_student');
     expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toHaveLength(1);
+    // The SDK's own zod never compiles a parser (scripts/build/mcp-sdk-apart.mjs); the program's still does, for lists.
+    const noJit = /allowsEval=cached\(\(\)=>\{return false;/;
+    expect(readFileSync(new URL('../../dist/mcp-sdk.cjs', import.meta.url), 'latin1')).toMatch(noJit);
+    expect(bundle).toContain('allowsEval=cached(');
+    expect(bundle).not.toMatch(noJit);
   });
 
   it('starts `members mcp` from a bundle of that command alone: not the whole program, nor the other commands', async () => {
