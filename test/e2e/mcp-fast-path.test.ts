@@ -28,4 +28,18 @@ describe('members mcp from its own bundle', () => {
       expect({ args, ...await run(['mcp', ...args], { env }) }).toEqual({ args, code, stdout: '', stderr: whole.stderr() });
     }
   });
+
+  it('checks the profile before a client connects, without connecting: a bad base URL exit 2, no token exit 3, as the whole program', async () => {
+    const profiles = [
+      { env: { MEMBERS_BASE_URL: 'members.example.com', MEMBERS_TOKEN: 'secret' }, code: 2 },
+      { env: { MEMBERS_BASE_URL: 'http://127.0.0.1:9' }, code: 3 },
+      { env: { MEMBERS_BASE_URL: 'http://127.0.0.1:9', MEMBERS_TOKEN: 'secret', HTTP_PROXY: 'not a proxy' }, code: 2 },
+    ];
+    for (const { env: profile, code } of profiles) {
+      const env = { MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), ...profile };
+      const whole = fakeIo({ env });
+      expect({ profile, code: await main(['mcp'], whole.io) }).toEqual({ profile, code });
+      expect({ profile, ...await run(['mcp'], { env }) }).toEqual({ profile, code, stdout: '', stderr: whole.stderr() });
+    }
+  });
 });
