@@ -3,7 +3,7 @@
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
-const { dirname, join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 const { getHeapCodeStatistics } = require('node:v8');
 const { Script } = require('node:vm');
 
@@ -20,7 +20,6 @@ const CACHE_HEADER = 'members-code-cache-4';
 const CACHE_DATA_START = CACHE_HEADER.length + 4;
 const runWeight = () => Math.round(getHeapCodeStatistics().bytecode_and_metadata_size / 1024);
 const FURTHER = 1.1;
-const CACHE_PREFIX = 'code-cache-';
 
 /**
  * Compiles the program (one CommonJS bundle) with V8's code cache: a start
@@ -38,7 +37,8 @@ const CACHE_PREFIX = 'code-cache-';
  * `describe()` says what became of it (MEMBERS_DEBUG=1, bin/members.js).
  */
 function loadProgram(file, argv) {
-  const kind = isHelpRun(argv) ? '-help' : isMcpRun(argv) ? '-mcp' : '';
+  const program = PROGRAMS[basename(file)];
+  const kind = isHelpRun(argv) ? '-help' : program.mcpKind && isMcpRun(argv) ? '-mcp' : '';
   const sides = [];
   const base = createRequire(file);
   // The bundle's own require, but for the bundles beside it that have a cache of their own.
@@ -51,16 +51,28 @@ function loadProgram(file, argv) {
     }
     return side.loaded.exports;
   }, base);
-  const program = compileCached(file, { prefix: CACHE_PREFIX, kind }, bundleRequire);
-  if (program.place.refused) tellOnce(program.place.refused, program.exports.firstTimeTold);
+  const compiled = compileCached(file, { prefix: program.prefix, kind }, bundleRequire);
+  if (compiled.place.refused) tellOnce(compiled.place.refused, compiled.exports.firstTimeTold);
   return {
-    exports: program.exports,
+    exports: compiled.exports,
     save() {
-      for (const compiled of [program, ...sides]) compiled.save(program.exports.writeFileAtomically);
+      for (const each of [compiled, ...sides]) each.save(compiled.exports.writeFileAtomically);
     },
-    describe: () => [program, ...sides].map((compiled) => compiled.describe()).join('\ndebug: '),
+    describe: () => [compiled, ...sides].map((each) => each.describe()).join('\ndebug: '),
   };
 }
+
+/*
+ * The programs bin/members.js runs, each with caches of its own: the whole
+ * program, and `members mcp` alone (dist/mcp.cjs, for a command line that
+ * starts with `mcp`). Each prefix is its own: a bundle removes only its own
+ * older builds' caches. `mcpKind`: the whole program keeps its `members mcp`
+ * runs (`members -p desk mcp`) apart, see isMcpRun.
+ */
+const PROGRAMS = {
+  'main.cjs': { prefix: 'code-cache-', mcpKind: true },
+  'mcp.cjs': { prefix: 'mcp-cache-', mcpKind: false },
+};
 
 /*
  * The bundles the program requires beside dist/main.cjs that are worth a

@@ -89,7 +89,9 @@ const { loadProgram } = require('./code-cache.js'); // and the built-ins it need
 const V8_FLAGS = ['--liftoff-only', '--verify-snapshot-checksum'];
 for (const flag of V8_FLAGS) setFlagsFromString(flag);
 
-const program = loadProgram(join(__dirname, '..', 'dist', 'main.cjs'), argv);
+// A command line that starts with `mcp` (as an assistant's client writes it) runs the program of that command alone:
+// it starts without reading and compiling the others (src/entry/mcp-main.ts). `members -p desk mcp` runs the whole one.
+const program = loadProgram(join(__dirname, '..', 'dist', argv[0] === 'mcp' ? 'mcp.cjs' : 'main.cjs'), argv);
 const { main, processIo } = program.exports;
 const io = processIo();
 main(argv, io).then((code) => {

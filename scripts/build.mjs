@@ -1,5 +1,5 @@
-// Bundles the CLI into dist/: the program (main.cjs), the completion helpers (complete.cjs), the xlsx writer (xlsx.cjs)
-// and the root help (help.txt).
+// Bundles the CLI into dist/: the program (main.cjs), `members mcp` alone (mcp.cjs) and its SDK (mcp-sdk.cjs), the completion
+// helpers (complete.cjs), the xlsx writer (xlsx.cjs) and the root help (help.txt).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,7 +14,8 @@ import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
 import { archiverUtilsBufferFrom } from './build/archiver-utils-buffer-from.mjs';
 import { xlsxEngineApart } from './build/xlsx-engine-apart.mjs';
 // The MCP SDK: loaded by `members mcp` alone.
-import { mcpSdkApart, mcpSdkLightValidator } from './build/mcp-sdk-apart.mjs';
+import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
+import { mcpSdkLazyWireSchemas } from './build/mcp-sdk-lazy-wire-schemas.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -58,16 +59,19 @@ const common = {
 // Without comments and indentation it is 1.25 MB instead of 1.75 MB and pure ASCII (esbuild escapes the rest), which
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
 await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, mcpSdkApart] });
+// `members mcp` alone (src/entry/mcp-main.ts), which bin/members.js runs for a command line that starts with `mcp`: the
+// server's start reads and compiles neither commander's other 40-odd commands nor their declarations.
+await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, mcpSdkApart] });
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
 // The MCP server SDK, which the program requires only for `members mcp` (scripts/build/mcp-sdk-apart.mjs).
-await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator] });
+await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazyWireSchemas, mcpSdkZodWithoutJit] });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 
-// The code caches of bin/members.js (the program's, and the MCP SDK's: bin/code-cache.js) are keyed by this:
-// V8 itself only checks the source's length.
-for (const name of ['main.cjs', 'mcp-sdk.cjs']) {
+// The code caches of bin/members.js (the program's, `members mcp`'s and the MCP SDK's: bin/code-cache.js) are keyed by
+// this: V8 itself only checks the source's length.
+for (const name of ['main.cjs', 'mcp.cjs', 'mcp-sdk.cjs']) {
   const bundle = await readFile(new URL(`../dist/${name}`, import.meta.url), 'utf8');
   // bin/members.js reads the bundle as latin1, 4x faster than decoding UTF-8 (~5 ms of every run):
   // esbuild's default charset escapes everything outside ASCII, and this keeps it so.

@@ -40,7 +40,7 @@ const allowed = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
   /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/, /^man\/members\.1$/,
 ];
-const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
+const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/mcp.cjs', 'dist/mcp-sdk.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1', 'man/members.1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));

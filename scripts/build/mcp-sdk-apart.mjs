@@ -1,4 +1,5 @@
 // An esbuild plugin for scripts/build.mjs: the MCP SDK stays out of dist/main.cjs.
+import { readFile } from 'node:fs/promises';
 
 /**
  * src/commands/mcp/sdk.ts (the MCP server SDK with its own zod and JSON
@@ -32,5 +33,25 @@ export const mcpSdkLightValidator = {
       contents: "export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';\n"
         + "export { default as process } from 'node:process';\n",
     }));
+  },
+};
+
+/**
+ * zod compiles a parser for each object schema on its first parse (`new
+ * Function`, then V8 compiles that code, which no code cache keeps): worth it
+ * for thousands of records, not for the SDK's, which parse a few messages of
+ * each kind. The SDK's bundle has a zod of its own, and that one never
+ * compiles (its `allowsEval` answers false, as it does where `new Function`
+ * is refused); the program's zod, which parses the API's lists, is untouched.
+ */
+export const mcpSdkZodWithoutJit = {
+  name: 'mcp-sdk-zod-without-jit',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/]util\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const probe = 'export const allowsEval = /* @__PURE__*/ cached(() => {';
+      if (!source.includes(probe)) throw new Error(`scripts/build/mcp-sdk-apart.mjs: ${args.path} has no \`${probe}\`; zod changed: update mcpSdkZodWithoutJit`);
+      return { contents: source.replace(probe, `${probe}\n    return false;`), loader: 'js' };
+    });
   },
 };

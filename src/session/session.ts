@@ -45,7 +45,8 @@ export interface RunSummaryFacts {
 
 export class Session {
   readonly io: Io;
-  private apiInstance?: Api;
+  private apiInstance?: Promise<Api>;
+  private connectableInstance?: Promise<Settings & { baseUrl: string; token: string }>;
   private readonly clients: Api[] = [];
   private storeInstance?: { store: ProfileStore; writable: boolean };
   private settingsInstance?: Promise<Settings>;
@@ -177,9 +178,45 @@ export class Session {
     return { ...settings, baseUrl: settings.baseUrl };
   }
 
-  /** The API client of the profile in force; exit 3 before any request when there is no token. */
-  async api(): Promise<Api> {
-    if (this.apiInstance) return this.apiInstance;
+  /**
+   * The API client of the profile in force, made once a run (calls at the same
+   * time get the same one); exit 3 before any request when there is no token.
+   */
+  api(): Promise<Api> {
+    this.apiInstance ??= this.openApi().catch((error: unknown) => {
+      this.apiInstance = undefined;
+      throw error;
+    });
+    return this.apiInstance;
+  }
+
+  private async openApi(): Promise<Api> {
+    const settings = await this.connectable();
+    const api = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
+    const [dir, { saveCatalog }] = await Promise.all([this.configDir(), import('../config/catalog-cache.js')]);
+    const baseUrl = settings.baseUrl;
+    // Whole lists of products and courses, for completion's ids with titles (offline on Tab).
+    api.onCatalog = (kind, items) => saveCatalog(dir, baseUrl, kind, items.map((item) => ({ id: item.id, title: item.title ?? '' })));
+    await this.checkInterrupted(api);
+    return api;
+  }
+
+  /**
+   * What api() checks before it connects, once a run (its warnings said
+   * once): the settings to connect with, the base URL and the proxy as the
+   * client reads them (exit 2), a token (exit 3). `members mcp` asks this
+   * before a client connects and makes the client at its first tool, so its
+   * start loads no HTTP client.
+   */
+  connectable(): Promise<Settings & { baseUrl: string; token: string }> {
+    this.connectableInstance ??= this.checkConnectable().catch((error: unknown) => {
+      this.connectableInstance = undefined;
+      throw error;
+    });
+    return this.connectableInstance;
+  }
+
+  private async checkConnectable(): Promise<Settings & { baseUrl: string; token: string }> {
     const settings = await this.settingsToConnect();
     if (!settings.token) {
       throw new MissingCredentialsError(
@@ -187,14 +224,9 @@ export class Session {
       );
     }
     await this.checkCredentials(settings, 'api');
-    const api = await this.connect(settings.baseUrl, settings.token, [settings.developerToken, settings.platformToken]);
-    const [dir, { saveCatalog }] = await Promise.all([this.configDir(), import('../config/catalog-cache.js')]);
-    const baseUrl = settings.baseUrl;
-    // Whole lists of products and courses, for completion's ids with titles (offline on Tab).
-    api.onCatalog = (kind, items) => saveCatalog(dir, baseUrl, kind, items.map((item) => ({ id: item.id, title: item.title ?? '' })));
-    this.apiInstance = api;
-    await this.checkInterrupted(api);
-    return api;
+    const [{ validateBaseUrl }, { proxyFromEnv, proxyRoute }] = await Promise.all([import('../config/settings.js'), import('../api/transport/proxy.js')]);
+    proxyRoute(validateBaseUrl(settings.baseUrl), proxyFromEnv(this.io.env));
+    return { ...settings, token: settings.token };
   }
 
   /**

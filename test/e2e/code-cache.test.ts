@@ -96,15 +96,19 @@ describe('the code cache', () => {
       expect((await run(['products', '--help'], { env })).code).toBe(0);
       expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin')].sort());
       expect(readFileSync(file).equals(byList)).toBe(true);
-      // So does `members mcp`: its runs hold the MCP SDK's bytecode too, and would outweigh every command's.
-      // The SDK's bundle has a cache of its own, read by the next `members mcp`.
+      // `members mcp` runs a bundle of its own (dist/mcp.cjs), with a cache of its own; so does the MCP SDK's bundle.
+      // Both are read by the next `members mcp`.
       expect((await run(['mcp', '--check', '-o', 'json'], { env })).code).toBe(0);
-      const sdkCache = expect.stringMatching(new RegExp(`^mcp-sdk-cache-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
-      expect(cacheFiles(home).sort()).toEqual([basename(file), basename(file).replace(/\.bin$/, '-help.bin'), basename(file).replace(/\.bin$/, '-mcp.bin')].sort().concat(sdkCache));
+      const cacheOf = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
+      expect(cacheFiles(home).sort()).toEqual([basename(file).replace(/\.bin$/, '-help.bin'), basename(file), cacheOf('mcp-cache'), cacheOf('mcp-sdk-cache')]);
       expect(readFileSync(file).equals(byList)).toBe(true);
       const again = await run(['mcp', '--check', '-o', 'json'], { env: { ...env, MEMBERS_DEBUG: '1' } });
-      expect(again.stderr).toMatch(/^debug: code cache: \S+-mcp\.bin: used$/m);
+      expect(again.stderr).toMatch(/^debug: code cache: \S+\/mcp-cache-\w+-\S+\.bin: used$/m);
       expect(again.stderr).toMatch(/^debug: code cache: \S+\/mcp-sdk-cache-\w+-\S+\.bin: used$/m);
+      // The whole program runs `members mcp` after a global option; its runs keep a cache of their own, beside the commands'.
+      expect((await run(['-q', 'mcp', '--check', '-o', 'json'], { env })).code).toBe(0);
+      expect(cacheFiles(home)).toContain(basename(file).replace(/\.bin$/, '-mcp.bin'));
+      expect(readFileSync(file).equals(byList)).toBe(true);
     });
   });
 

@@ -48,9 +48,9 @@ describe('one GET', () => {
       const { stdout, stderr, modules, files } = await modulesLoadedBy(['students', 'get', id, '-o', 'json'], cacheHome);
       expect(stderr).toBe('');
       expect(JSON.parse(stdout).id).toBe(id);
-      // The MCP SDK is a bundle of its own, which `members mcp` alone loads.
+      // The MCP server and its SDK are bundles of their own, which `members mcp` alone loads.
       expect(files.filter((file) => file.endsWith('main.cjs'))).toHaveLength(1);
-      expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toEqual([]);
+      expect(files.filter((file) => /mcp(-sdk)?\.cjs$/.test(file))).toEqual([]);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
       // The change record (its ids and temporary files need crypto) is loaded by changes, and by the
@@ -65,6 +65,25 @@ describe('one GET', () => {
     const { stdout, files } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);
     expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toContain('find_student');
     expect(files.filter((file) => file.endsWith('mcp-sdk.cjs'))).toHaveLength(1);
+    // The SDK's own zod never compiles a parser (scripts/build/mcp-sdk-apart.mjs); the program's still does, for lists.
+    const noJit = /allowsEval=cached\(\(\)=>\{return false;/;
+    expect(readFileSync(new URL('../../dist/mcp-sdk.cjs', import.meta.url), 'latin1')).toMatch(noJit);
+    expect(bundle).toContain('allowsEval=cached(');
+    expect(bundle).not.toMatch(noJit);
+  });
+
+  it('starts `members mcp` from a bundle of that command alone: not the whole program, nor the other commands', async () => {
+    const { stdout, files, modules } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);
+    expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toContain('find_student');
+    expect(files.filter((file) => /\/dist\/\w[\w-]*\.cjs$/.test(file)).map((file) => file.replace(/^.*\/dist\//, '')).sort()).toEqual(['mcp-sdk.cjs', 'mcp.cjs']);
+    expect(modules.filter((name) => /^NativeModule (zlib|http2)$/.test(name))).toEqual([]);
+    // No other command is declared in the bundle; esbuild names each module it loads lazily by its path: none of
+    // another command's, nor the libraries only they use (the CSV reader), nor the SDK (its own bundle).
+    const bundle = readFileSync(new URL('../../dist/mcp.cjs', import.meta.url), 'latin1');
+    expect(bundle.match(/\.command\("[\w-]+"/g)).toEqual(['.command("mcp"']);
+    expect(bundle).toContain('"src/commands/mcp/server.ts"');
+    expect(bundle.match(/"src\/commands\/(?!mcp\/|shared\/)[\w-]+\/[\w/-]+\.ts"/g) ?? []).toEqual([]);
+    expect(bundle.match(/node_modules\/(csv-parse|exceljs|@modelcontextprotocol)\//g) ?? []).toEqual([]);
   });
 
   it('reads bundles that point at no source map: the package ships none', () => {

@@ -37,7 +37,7 @@ const roomOf = (path: string) => (path.startsWith('commands/shared/') ? 'command
  * apart (its own rule below); lib/ holds the leaves every room may use.
  */
 const RANK: Record<string, number> = {
-  main: 10, entry: 9.5, program: 9, commands: 8, completion: 7, 'commands/shared': 6.5, session: 6, domain: 4, audit: 3, api: 2, output: 2, config: 1, lib: 0,
+  main: 10, entry: 9.5, program: 9, 'command-line': 8.5, commands: 8, completion: 7, 'commands/shared': 6.5, session: 6, domain: 4, audit: 3, api: 2, output: 2, config: 1, lib: 0,
 };
 
 describe('layers', () => {

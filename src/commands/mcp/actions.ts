@@ -35,7 +35,8 @@ export async function mcp(session: Session, flags: McpFlags): Promise<void> {
   const settings = mcpSettings(flags);
   const tools = await toolsFor(settings);
   // The profile must reach its server: a base URL and a token, checked before a client connects (exit 2, exit 3).
-  await session.api();
+  // The HTTP client is made at the first tool that reads (which checks interrupted changes first, as every command does).
+  await session.connectable();
   const { createServer, serve } = await import('./server.js');
   const server = createServer(session, settings, tools);
   if (flags.check) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, beforeEach } from 'vitest';
 import { bulkGrant, type BulkReport } from '../../../src/commands/shared/bulk/commands.js';
 import { BulkFailedError } from '../../../src/lib/errors.js';
-import { globalOptions } from '../../../src/program.js';
+import { globalOptions } from '../../../src/command-line.js';
 import { Session } from '../../../src/session/session.js';
 import { fakeIo, type FakeIoOptions } from '../../helpers/fake-io.js';
 import { AUTH, BASE, TOKEN, mockCli, products } from '../../helpers/mock-cli.js';

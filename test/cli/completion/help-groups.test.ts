@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
-import { groupCommandsForHelp } from '../../../src/program.js';
+import { groupCommandsForHelp } from '../../../src/command-line.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { fixtureProgram } from '../../unit/completion/fixture.js';
 

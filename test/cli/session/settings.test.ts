@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { globalOptions } from '../../../src/program.js';
+import { globalOptions } from '../../../src/command-line.js';
 import { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 

@@ -40,7 +40,7 @@ describe('colour', () => {
 
 describe('--out -', () => {
   it('is stdout, not a file named "-"', async () => {
-    const { globalOptions } = await import('../../../src/program.js');
+    const { globalOptions } = await import('../../../src/command-line.js');
     const base = { output: 'table', timeout: '30s', retries: '3' };
     expect(globalOptions({ ...base, out: '-' }).out).toBeUndefined();
     expect(globalOptions({ ...base, out: 'report.csv' }).out).toBe('report.csv');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/lib/errors.js';
-import { globalOptions } from '../../../src/program.js';
+import { globalOptions } from '../../../src/command-line.js';
 import { guardCell } from '../../../src/output/csv.js';
 import { joao, maria, render, studentView } from './setup.js';
 

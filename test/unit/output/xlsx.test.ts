@@ -14,7 +14,7 @@ import { spreadsheetDateTime } from '../../../src/lib/time/zones.js';
 import { createOutput } from '../../../src/output/index.js';
 import { batched } from '../../../src/lib/batches.js';
 import { columnWidths, MAX_CELL_CHARS, sheetName, xlsxCell, xlsxFormat } from '../../../src/output/xlsx.js';
-import { globalOptions } from '../../../src/program.js';
+import { globalOptions } from '../../../src/command-line.js';
 import { fakeIo } from '../../helpers/fake-io.js';
 import { globals, maria, studentView } from './setup.js';
 
