@@ -89,6 +89,11 @@ export class Api {
     this.http.notice(text);
   }
 
+  /** A line for `--verbose` only, among the exchanges it logs. */
+  verbose(text: string): void {
+    this.http.verbose(text);
+  }
+
   /** For 204 answers: nothing to validate. */
   async send(req: HttpRequest): Promise<{ requestId?: string }> {
     this.guard(req);

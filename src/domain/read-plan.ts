@@ -13,7 +13,9 @@
  *
  * The first page is read before the choice (it tells the count), so it is
  * spent either way: the snapshot wins when its pages are no more than the
- * lookups. The product list, when product cells are titles, is read either
+ * lookups — and whenever the file names a student by a phone: the API has
+ * no lookup by phone, so the rows would walk the list anyway (once, for
+ * every phone: api/pagination/phone-scan.ts). The product list, when product cells are titles, is read either
  * way and counted in both. Pure functions: the caller sends the requests.
  */
 import type { FirstPage } from './snapshot.js';
@@ -37,6 +39,8 @@ export interface ReadNeeds {
    * anyway. At most that many requests on top of the walk.
    */
   destroys?: number;
+  /** Distinct students named by a phone: the per-row reads walk the student list once for them, on top of the lookups. */
+  phones?: number;
 }
 
 /** A page asked past the first of a server that tells no count: whether it held records. */
@@ -75,7 +79,7 @@ const productList = (needs: Pick<ReadNeeds, 'needsProductList'>) => (needs.needs
  */
 export const PROBE_ABOVE = 4;
 
-export const worthProbing = (needs: ReadNeeds) => rowLookups(needs) > PROBE_ABOVE;
+export const worthProbing = (needs: ReadNeeds) => rowLookups(needs) > PROBE_ABOVE || (needs.phones ?? 0) > 0;
 
 /** The pages of the walk as the first page counts them, or undefined when the server counts nothing. */
 export function countedPages(first: FirstPage): number | undefined {
@@ -126,9 +130,17 @@ export function planReads(input: ReadPlanInput): ReadPlan {
   // A snapshot's destroys read their subscription again: counted at their most (every row held).
   const rereads = input.destroys ?? 0;
   const snapshotCost = pages + rereads + extra;
+  if ((input.phones ?? 0) > 0) {
+    // The rows would walk the list for the phones and look the rest up: the walk alone is cheaper.
+    return { strategy: 'snapshot', rowsCost, snapshotCost, pagesExact, reason: explain('snapshot', lookups, pages, pagesExact) + phonesNote(input) };
+  }
   const strategy: ReadStrategy = pages + rereads <= lookups ? 'snapshot' : 'rows';
   return { strategy, rowsCost, snapshotCost, pagesExact, reason: explain(strategy, lookups, pages, pagesExact) };
 }
+
+/** Why a file of phones reads the list whatever the count: ` (3 phones: the per-row reads would read the list too)`. */
+export const phonesNote = (needs: Pick<ReadNeeds, 'phones'>) => ((needs.phones ?? 0) > 0
+  ? ` (${count(needs.phones ?? 0)} ${pluralWord(needs.phones ?? 0, 'phone')}: the per-row reads would read the list too)` : '');
 
 /** `read 20 pages instead of 1,874 lookups`, `10 lookups instead of reading 1,000 pages`, with the bounds said. */
 export function explain(strategy: ReadStrategy, lookups: number, pages: number, pagesExact: boolean): string {

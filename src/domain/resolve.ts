@@ -7,9 +7,10 @@
 import type { Api } from '../api/client.js';
 import { NotFoundError, RouteMissError } from '../lib/errors.js';
 import { nameAndEmail } from '../lib/people.js';
-import { getStudent } from '../api/endpoints/students.js';
+import { getStudent, type LookupOptions } from '../api/endpoints/students.js';
+import { PhoneBook } from '../api/pagination/phone-scan.js';
 import type { Student } from '../api/endpoints/schemas.js';
-import { canonicalValue, cpfSpelling, describeKey, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
+import { canonicalValue, cpfSpelling, describeKey, parseStudentKey, plainId, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
 
 export interface ResolvedStudent {
   /** As the user wrote it: the STUDENT argument, or the CSV cell. */
@@ -45,7 +46,17 @@ export function shareLookups(api: Api): void {
   if (!sharedLookups.has(api)) sharedLookups.set(api, new Map());
 }
 
-const cacheKey = (key: StudentKey) => `${key.kind}:${key.value}`;
+const cacheKey = (key: StudentKey) => `${key.kind}:${key.kind === 'phone' ? canonicalValue(key) : key.value}`;
+
+/** One phone book per run's cache: every phone key of a bulk run is found in one read of the student list. */
+const phoneBooks = new WeakMap<StudentCache, PhoneBook>();
+
+function phoneBook(api: Api, cache: StudentCache | undefined): PhoneBook | undefined {
+  if (!cache) return undefined;
+  const book = phoneBooks.get(cache) ?? new PhoneBook(api);
+  phoneBooks.set(cache, book);
+  return book;
+}
 /**
  * A student found by a CPF, under its digits: a row naming the same CPF in
  * the other spelling shares the lookup. Only a student found by that very
@@ -60,7 +71,7 @@ const cpfAlias = (key: StudentKey) => (key.kind === 'document' && key.also !== u
  */
 export async function resolveStudent(api: Api, input: string, options: ResolveOptions = {}): Promise<ResolvedStudent> {
   const key = parseStudentKey(input);
-  if (key.kind === 'id' && !options.fetch) return { input, key, id: key.value };
+  if (plainId(key) && !options.fetch) return { input, key, id: key.value };
 
   const cache = options.cache ?? sharedLookups.get(api);
   const name = cacheKey(key);
@@ -69,7 +80,7 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   if (cached) return { ...(await cached), input, key };
 
   const { spelling } = options;
-  const lookup = lookUpStudent(api, key, input, spelling?.value).then((record): ResolvedStudent => {
+  const lookup = lookUpStudent(api, key, input, { spelling: spelling?.value, phones: phoneBook(api, cache) }).then((record): ResolvedStudent => {
     if (spelling && spelling.value === undefined && alias !== undefined && record.document) spelling.value = cpfSpelling(record.document);
     return { input, key, id: record.id, record };
   });
@@ -97,9 +108,9 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
  * is not found, the error also says which student was probably meant
  * (`input` is the argument as typed, for the command to re-run).
  */
-export async function lookUpStudent(api: Api, key: StudentKey, input = key.value, spelling?: CpfSpelling): Promise<Student> {
+export async function lookUpStudent(api: Api, key: StudentKey, input = key.value, options: LookupOptions = {}): Promise<Student> {
   try {
-    return await getStudent(api, key, spelling);
+    return await getStudent(api, key, options);
   } catch (error) {
     throw await withGuess(api, key, input, error);
   }

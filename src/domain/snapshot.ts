@@ -11,7 +11,9 @@
  * - `Snapshot.findStudent(key)`: a STUDENT key (string or parsed) resolved as
  *   the per-row lookups resolve it (resolve.ts, api/endpoints/students.ts):
  *   id; e-mail case-insensitively; document as typed, then in its other CPF
- *   spelling, then (bare digits) as an id; reference.
+ *   spelling, then (bare digits) as an id, then (digits that may be one) as a
+ *   phone; reference; phone by its national digits (undefined when several
+ *   students share it: the lookup then lists them).
  * - `Snapshot.subscription(studentId, productId)`, `Snapshot.holders(productId)`.
  * - `Snapshot.pages` (requests spent), `Snapshot.total` (students read),
  *   `Snapshot.size` (students kept: `keep` may keep only those a file names,
@@ -26,7 +28,8 @@ import type { Api } from '../api/client.js';
 import { fetchPage } from '../api/pagination/pages.js';
 import { walkPages, type Page, type PageInfo } from '../api/pagination/paginate.js';
 import { Student, type Subscription } from '../api/endpoints/schemas.js';
-import { cpfSpelling, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
+import { canonicalValue, cpfSpelling, parseStudentKey, type CpfSpelling, type StudentKey } from '../api/endpoints/student-key.js';
+import { nationalPhone } from '../lib/phone.js';
 import { CliError, ExitCode } from '../lib/errors.js';
 import { personName } from '../lib/people.js';
 import { batchesOf } from '../lib/batches.js';
@@ -37,6 +40,8 @@ export interface SnapshotStudent {
   email?: string;
   document?: string;
   reference?: string;
+  /** The phone's national digits (lib/phone.ts). */
+  phone?: string;
   /** `full_name`, else first and last name; '' when none. */
   name: string;
 }
@@ -97,24 +102,28 @@ export class StudentKeyFilter {
   private readonly emails = new Set<string>();
   private readonly documents = new Set<string>();
   private readonly references = new Set<string>();
+  private readonly phones = new Set<string>();
 
   constructor(keys: Iterable<StudentKey>) {
     for (const key of keys) {
       if (key.kind === 'id') this.ids.add(key.value);
       else if (key.kind === 'email') this.emails.add(emailKey(key.value));
       else if (key.kind === 'reference') this.references.add(key.value);
+      else if (key.kind === 'phone') this.phones.add(canonicalValue(key));
       else {
         this.documents.add(key.value).add(key.also ?? key.value);
         if (key.orId) this.ids.add(key.value);
       }
+      if ((key.kind === 'id' || key.kind === 'document') && key.orPhone) this.phones.add(nationalPhone(key.value));
     }
   }
 
-  wants(student: Pick<Student, 'id' | 'email' | 'document' | 'reference_id'>): boolean {
+  wants(student: Pick<Student, 'id' | 'email' | 'document' | 'reference_id' | 'phone'>): boolean {
     return this.ids.has(student.id)
       || (Boolean(student.email) && this.emails.has(emailKey(student.email as string)))
       || (Boolean(student.document) && this.documents.has(student.document as string))
-      || (Boolean(student.reference_id) && this.references.has(student.reference_id as string));
+      || (Boolean(student.reference_id) && this.references.has(student.reference_id as string))
+      || (this.phones.size > 0 && Boolean(student.phone) && this.phones.has(nationalPhone(student.phone as string)));
   }
 }
 
@@ -131,6 +140,8 @@ export class Snapshot {
   private readonly byEmail = new Map<string, SnapshotStudent>();
   private readonly byDocument = new Map<string, SnapshotStudent>();
   private readonly byReference = new Map<string, SnapshotStudent>();
+  /** null: several students share the phone. */
+  private readonly byPhone = new Map<string, SnapshotStudent | null>();
   private readonly held = new Map<string, SnapshotSubscription[]>();
   private readonly titles = new Map<string, string>();
   /** One copy of each repeated string (product ids, statuses, dates). */
@@ -153,15 +164,18 @@ export class Snapshot {
     const parsed = typeof key === 'string' ? parseStudentKey(key) : key;
     switch (parsed.kind) {
       case 'id':
-        return this.byId.get(parsed.value);
+        return this.byId.get(parsed.value) ?? (parsed.orPhone ? this.byPhone.get(nationalPhone(parsed.value)) ?? undefined : undefined);
       case 'email':
         return this.byEmail.get(emailKey(parsed.value));
       case 'reference':
         return this.byReference.get(parsed.value);
+      case 'phone':
+        return this.byPhone.get(canonicalValue(parsed)) ?? undefined;
       case 'document':
         return this.byDocument.get(parsed.value)
           ?? this.byDocument.get(parsed.also ?? parsed.value)
-          ?? (parsed.orId ? this.byId.get(parsed.value) : undefined);
+          ?? (parsed.orId ? this.byId.get(parsed.value) : undefined)
+          ?? (parsed.orPhone ? this.byPhone.get(nationalPhone(parsed.value)) ?? undefined : undefined);
     }
   }
 
@@ -200,14 +214,17 @@ export class Snapshot {
     this.total++;
     if (this.keep.students && !this.keep.students.wants(student)) return;
     // One literal with every field (undefined when absent): V8 then keeps them all inside the object.
+    const phone = student.phone ? nationalPhone(student.phone) : '';
     const entry: SnapshotStudent = {
       id: student.id, name: personName(student),
       email: student.email || undefined, document: student.document || undefined, reference: student.reference_id || undefined,
+      phone: phone.length >= 10 ? phone : undefined,
     };
     this.byId.set(entry.id, entry);
     if (entry.email) this.byEmail.set(emailKey(entry.email), entry);
     if (entry.document) this.byDocument.set(entry.document, entry);
     if (entry.reference) this.byReference.set(entry.reference, entry);
+    if (entry.phone) this.byPhone.set(entry.phone, this.byPhone.has(entry.phone) ? null : entry);
     const { products } = this.keep;
     const all = student.subscriptions ?? [];
     const subscriptions = products ? all.filter((subscription) => products.has(subscription.product_id)) : all;

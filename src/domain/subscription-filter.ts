@@ -6,7 +6,7 @@
 import type { Api } from '../api/client.js';
 import { listCollection } from '../api/endpoints/catalog.js';
 import type { Subscription } from '../api/endpoints/schemas.js';
-import { parseStudentKey, type StudentKey } from '../api/endpoints/student-key.js';
+import { parseStudentKey, plainId, type StudentKey } from '../api/endpoints/student-key.js';
 import { SUBSCRIPTION_STATUSES } from '../api/endpoints/vocabulary.js';
 import type { PageWalk } from '../api/pagination/paginate.js';
 import { batched, batchesOf, type Batched } from '../lib/batches.js';
@@ -81,7 +81,7 @@ export function filteredSubscriptions(api: Api, walk: { perPage?: number } & Pag
   return batched(async function* () {
     // Any STUDENT key is resolved to the id first (exit 4 if there is no such student); the list embeds student.id.
     const { student } = filters;
-    const studentId = student === undefined ? undefined : student.kind === 'id' ? student.value : (await lookUpStudent(api, student)).id;
+    const studentId = student === undefined ? undefined : plainId(student) ? student.value : (await lookUpStudent(api, student)).id;
     // A title or prefix becomes the id; an unknown product is an error (exit 2), never an empty list.
     const productId = filters.productId === undefined ? undefined
       : (await resolveProduct(api, filters.productId, { argument: '--product', check: true })).id;

@@ -24,11 +24,12 @@ export function useMockAgent(): () => MockAgent {
   return () => agent;
 }
 
-export function mockApi(): { api(): Api; pool(): ReturnType<MockAgent['get']> } {
+/** `log`: the --verbose lines. */
+export function mockApi(): { api(log?: (line: string) => void): Api; pool(): ReturnType<MockAgent['get']> } {
   const agent = useMockAgent();
   return {
-    api: () => new Api(new HttpClient({
-      baseUrl: new URL(MOCK_BASE), token: 't', timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], dispatcher: agent(),
+    api: (log) => new Api(new HttpClient({
+      baseUrl: new URL(MOCK_BASE), token: 't', timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], dispatcher: agent(), log,
     })),
     pool: () => agent().get(MOCK_BASE),
   };

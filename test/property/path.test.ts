@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/api/transport/http.js';
 import { apiPath, segment } from '../../src/api/endpoints/path.js';
-import { parseStudentKey } from '../../src/api/endpoints/student-key.js';
+import { parseStudentKey, type StudentKey } from '../../src/api/endpoints/student-key.js';
 import { UsageError } from '../../src/lib/errors.js';
 
 const RUNS = { numRuns: 3000 };
@@ -110,28 +110,73 @@ describe('segment and apiPath', () => {
 
 describe('parseStudentKey', () => {
   /** The rules of contract §1.3, written out independently of the implementation. */
-  function expected(input: string): { kind: string; value: string } | 'usage' {
+  /** Weights 10, 11 (the CPF's check digits), 2: sums to the check digit a CPF's first nine digits call for. */
+  function cpfValid(digits: string): boolean {
+    if (/^(\d)\1{10}$/.test(digits)) return false;
+    const check = (length: number) => {
+      const sum = [...digits.slice(0, length)].reduce((total, digit, i) => total + Number(digit) * (length + 1 - i), 0);
+      return (sum * 10) % 11 % 10;
+    };
+    return check(9) === Number(digits[9]) && check(10) === Number(digits[10]);
+  }
+
+  function expected(input: string): { kind: string; value: string; orPhone?: boolean } | 'usage' {
     const raw = input.trim();
-    let key: { kind: string; value: string };
+    const digits = raw.replace(/\D/g, '');
+    const phoneLength = digits.length >= 10 && digits.length <= 13;
+    let key: { kind: string; value: string; orPhone?: boolean };
     if (raw.startsWith('doc:')) key = { kind: 'document', value: raw.slice(4) };
     else if (raw.startsWith('ref:')) key = { kind: 'reference', value: raw.slice(4) };
+    else if (raw.startsWith('phone:')) key = { kind: 'phone', value: raw.slice(6).trim() };
     else if (raw.includes('@')) key = { kind: 'email', value: raw };
-    else key = { kind: 'id', value: raw };
-    return key.value === '' ? 'usage' : key;
+    else if (/^\+?[\d\s()-]+$/.test(raw) && /[\s()+-]/.test(raw) && phoneLength) key = { kind: 'phone', value: raw };
+    else if (/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(raw)) key = { kind: 'document', value: raw };
+    else if (/^\d{11}$/.test(raw)) key = { kind: 'document', value: raw, ...(cpfValid(raw) ? {} : { orPhone: true }) };
+    else key = { kind: 'id', value: raw, ...(/^\d{10,13}$/.test(raw) ? { orPhone: true } : {}) };
+    if (key.value === '') return 'usage';
+    if (key.kind === 'phone' && !(/^\+?[\d\s()-]+$/.test(key.value) && key.value.replace(/\D/g, '').length >= 10 && key.value.replace(/\D/g, '').length <= 13)) return 'usage';
+    return key;
   }
+
+  /** Digits with a phone's or a CPF's punctuation here and there, of the lengths where phones, CPFs and ids meet. */
+  const digitsLike = fc.tuple(
+    fc.constantFrom('', '', '+', '+55 ', '(', 'phone:', 'phone: ', ' '),
+    fc.array(fc.oneof(fc.constantFrom('0', '1', '5', '6', '9'), fc.integer({ min: 0, max: 9 }).map(String), fc.constantFrom(' ', '-', ')', '.', 'x')), { minLength: 8, maxLength: 16 }),
+  ).map(([prefix, parts]) => prefix + parts.join(''));
+
+  /** 11 digits with right check digits: the CPFs among the digit strings above are too rare to count on. */
+  const validCpf = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 9, maxLength: 9 }).map((nine) => nine.join(''))
+    .filter((nine) => !/^(\d)\1{8}$/.test(nine))
+    .map((nine) => [0, 1].reduce((cpf) => cpf + String(([...cpf].reduce((total, digit, i) => total + Number(digit) * (cpf.length + 1 - i), 0) * 10) % 11 % 10), nine));
 
   const input = fc.oneof(
     fc.string({ unit: 'binary' }),
     fc.tuple(fc.constantFrom('doc:', 'ref:', ' doc:', 'DOC:', 'ref: ', '', '\t'), fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom('', '@', '@x.example', ' ', '\n'))
       .map(([prefix, middle, suffix]) => prefix + middle + suffix),
+    digitsLike,
+    validCpf,
   );
 
-  it('classifies every input as the contract says, or refuses an empty key with a UsageError', () => {
+  it('classifies every input as the contract says, or refuses an empty key or a phone: that is none with a UsageError', () => {
     fc.assert(fc.property(input, (text) => {
       const want = expected(text);
       const got = usageErrorOrValue(() => parseStudentKey(text));
-      if (want === 'usage') expect(got).toBeInstanceOf(UsageError);
-      else expect(got).toEqual(want);
+      if (want === 'usage') {
+        expect(got).toBeInstanceOf(UsageError);
+        return;
+      }
+      // Kind, value and whether a phone is tried; the CPF's other spelling and the id are the unit tests' (student-key.test.ts).
+      const { kind, value, orPhone } = got as StudentKey & { orPhone?: boolean };
+      expect({ kind, value, ...(orPhone ? { orPhone } : {}) }).toEqual(want);
+    }), RUNS);
+  });
+
+  it('a valid CPF typed bare is never tried as a phone; a phone written as one is never a CPF or an id', () => {
+    fc.assert(fc.property(validCpf, (cpf) => {
+      expect(parseStudentKey(cpf)).toMatchObject({ kind: 'document', value: cpf, orId: true });
+      expect(parseStudentKey(cpf)).not.toHaveProperty('orPhone');
+      const spelled = `(${cpf.slice(0, 2)}) ${cpf.slice(2, 7)}-${cpf.slice(7)}`;
+      expect(parseStudentKey(spelled)).toEqual({ kind: 'phone', value: spelled });
     }), RUNS);
   });
 

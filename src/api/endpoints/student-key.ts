@@ -1,9 +1,12 @@
 /**
  * STUDENT arguments (contract §1.3): `@` → e-mail, `doc:` → document,
- * `ref:` → reference, a CPF typed with or without punctuation → document,
- * else id.
+ * `ref:` → reference, `phone:` or a phone written as one → phone, a CPF
+ * typed with or without punctuation → document, else id. Bare digits that
+ * may be a phone (10 to 13 of them; 11 only when they are no valid CPF) are
+ * tried as a phone last.
  */
 import { UsageError } from '../../lib/errors.js';
+import { mobileShaped, nationalPhone, phoneDigits, punctuatedPhone } from '../../lib/phone.js';
 
 export type StudentKey =
   | { kind: 'email'; value: string }
@@ -13,22 +16,43 @@ export type StudentKey =
     also?: string;
     /** Typed as 11 bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
     orId?: boolean;
+    /** 11 bare digits that are no valid CPF: if neither a document nor an id, a phone (tried after the id). */
+    orPhone?: boolean;
   }
   | { kind: 'reference'; value: string }
-  | { kind: 'id'; value: string };
+  | {
+    kind: 'id'; value: string;
+    /** 10, 12 or 13 bare digits: if no student has that id, a phone. */
+    orPhone?: boolean;
+  }
+  /** A phone as typed (`+55 61 93986-2924`); matched by its national digits (lib/phone.ts). */
+  | { kind: 'phone'; value: string };
 
 export function parseStudentKey(input: string): StudentKey {
   const raw = input.trim();
   const key: StudentKey = raw.startsWith('doc:') ? documentKey(raw.slice(4))
     : raw.startsWith('ref:') ? { kind: 'reference', value: raw.slice(4) }
-      : raw.includes('@') ? { kind: 'email', value: raw }
-        : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? { orId: true } : {}) }
-          : { kind: 'id', value: raw };
+      : raw.startsWith('phone:') ? { kind: 'phone', value: raw.slice(6).trim() }
+        : raw.includes('@') ? { kind: 'email', value: raw }
+          : punctuatedPhone(raw) ? { kind: 'phone', value: raw }
+            : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? bareCpf(raw) : {}) }
+              : { kind: 'id', value: raw, ...(phoneDigits(raw) === undefined ? {} : { orPhone: true }) };
   if (key.value === '') {
-    throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
+    throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, a phone, doc:DOCUMENT or ref:REFERENCE`);
+  }
+  if (key.kind === 'phone' && phoneDigits(key.value) === undefined) {
+    throw new UsageError(`${JSON.stringify(key.value)} is not a phone number: give 10 to 13 digits with the area code, as phone:61939862924 or "(61) 93986-2924"`);
   }
   return key;
 }
+
+/**
+ * 11 bare digits: a valid CPF is a document (then an id), never a phone —
+ * type a phone with its punctuation or `phone:` (notFoundHint says so); digits
+ * that are no valid CPF may be a mistyped one, an id, or a mobile phone with
+ * its area code, tried in that order (the cheap lookups first).
+ */
+const bareCpf = (raw: string) => ({ orId: true, ...(isCpf(raw) ? {} : { orPhone: true }) });
 
 const PUNCTUATED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 const BARE_CPF = /^\d{11}$/;
@@ -94,14 +118,19 @@ function documentKey(value: string): StudentKey {
   return { kind: 'document', value, also: value === digits ? punctuated : digits };
 }
 
-/** A CPF key as 11 digits, whichever way it was typed; any other key as typed. */
-export const canonicalValue = (key: StudentKey) => (key.kind === 'document' && key.also !== undefined ? key.value.replace(/\D/g, '') : key.value);
+/** An id to be used as it is, with no lookup (not digits that may also be a phone). */
+export const plainId = (key: StudentKey): key is { kind: 'id'; value: string } => key.kind === 'id' && !key.orPhone;
+
+/** A CPF key as 11 digits, a phone as its national digits, whichever way they were typed; any other key as typed. */
+export const canonicalValue = (key: StudentKey) => (key.kind === 'document' && key.also !== undefined ? key.value.replace(/\D/g, '')
+  : key.kind === 'phone' ? nationalPhone(key.value) : key.value);
 
 /** `student 42`, `student with e-mail …`, `student with document 07069205546 (or 070.692.055-46) or id 07069205546`. */
 export function describeKey(key: StudentKey): string {
-  if (key.kind === 'id') return `student ${key.value}`;
+  const orPhone = 'orPhone' in key && key.orPhone ? ` or phone ${key.value}` : '';
+  if (key.kind === 'id') return orPhone ? `student with id ${key.value}${orPhone}` : `student ${key.value}`;
   if (key.kind !== 'document') return `student with ${key.kind === 'email' ? 'e-mail' : key.kind} ${key.value}`;
-  return `student with document ${key.value}${key.also ? ` (or ${key.also})` : ''}${key.orId ? ` or id ${key.value}` : ''}`;
+  return `student with document ${key.value}${key.also ? ` (or ${key.also})` : ''}${key.orId ? ` or id ${key.value}` : ''}${orPhone}`;
 }
 
 /**
@@ -112,8 +141,15 @@ export function describeKey(key: StudentKey): string {
 export function notFoundHint(key: StudentKey): string {
   const invalid = key.kind === 'document' ? invalidCpf(key.value) : undefined;
   if (invalid) return `. ${invalid} (a typo?)`;
+  if (key.kind === 'document' && key.orId && !key.orPhone && mobileShaped(key.value)) return `. ${phoneHint(key.value)}`;
   if (key.kind !== 'id' || !looksLikeName(key.value)) return '';
   return `. It was taken for an id; ${searchHint(key.value)}`;
+}
+
+/** A valid CPF typed bare is never tried as a phone, though a mobile number may look alike: how to write it as one. */
+function phoneHint(digits: string): string {
+  const spelled = `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
+  return `If ${digits} is a phone, write it as one: "${spelled}" or phone:${digits}`;
 }
 
 /** Spaces or accents: a name typed where a key goes, never an id. */

@@ -8,8 +8,14 @@ import { Student, Subscription, Score, MagicLink, one } from './schemas.js';
 import { cpfSpelling, describeKey, notFoundHint, type CpfSpelling, type StudentKey } from './student-key.js';
 import { ExitCode, NotFoundError, RouteMissError } from '../../lib/errors.js';
 import { scanForStudent } from '../pagination/student-scan.js';
+import { PhoneBook } from '../pagination/phone-scan.js';
+import { nameAndEmail } from '../../lib/people.js';
+import { plural } from '../../lib/values.js';
 
-const lookupPath: Record<StudentKey['kind'], (value: string) => string> = {
+/** The keys the API looks up by path (a phone is found in the student list). */
+type PathKey = Exclude<StudentKey, { kind: 'phone' }>;
+
+const lookupPath: Record<PathKey['kind'], (value: string) => string> = {
   id: (v) => apiPath`/api/v1/students/${v}`,
   email: (v) => apiPath`/api/v1/students/email/${v}`,
   document: (v) => apiPath`/api/v1/students/document/${v}`,
@@ -21,46 +27,74 @@ export function listStudents(api: Api, options: { withSubscriptions?: boolean; p
   return walkList(api, Student, '/api/v1/students', query, options);
 }
 
+export interface LookupOptions {
+  /** How the server writes CPFs, when known: a CPF typed the other way is tried in that spelling first. */
+  spelling?: CpfSpelling;
+  /** The run's phone book (read once per run); without one, a phone reads the student list. */
+  phones?: PhoneBook;
+}
+
 /**
  * The student with its subscriptions. A CPF is tried as typed, then in its
  * other spelling (servers store either) — in the server's spelling first when
  * it is known (`spelling`: a bulk run learns it from the student list's
  * first page, and saves a lookup per CPF typed the other way) — then, typed
- * as bare digits, as an id. When the server has no route for the lookup (a
- * `/` in the value, on Laravel), the student list is read once to find the
- * id, which is then looked up: "not found" only when the list has no such
- * student.
+ * as bare digits, as an id, then (digits that may be a phone) as a phone.
+ * When the server has no route for the lookup (a `/` in the value, on
+ * Laravel), the student list is read once to find the id, which is then
+ * looked up: "not found" only when the list has no such student.
  */
-export async function getStudent(api: Api, key: StudentKey, spelling?: CpfSpelling): Promise<Student> {
+export async function getStudent(api: Api, key: StudentKey, options: LookupOptions = {}): Promise<Student> {
   const notFound = describeKey(key);
-  const lookup = (by: StudentKey) => api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound });
+  const lookup = async (by: StudentKey) => {
+    if (by.kind === 'phone') return byPhone(api, by.value, options.phones);
+    return (await api.call(one(Student), { method: 'GET', path: lookupPath[by.kind](by.value), notFound })).data.data;
+  };
   const tries: StudentKey[] = [key];
   if (key.kind === 'document' && key.also) {
     const other: StudentKey = { kind: 'document', value: key.also };
-    if (spelling !== undefined && cpfSpelling(key.also) === spelling) tries.unshift(other);
+    if (options.spelling !== undefined && cpfSpelling(key.also) === options.spelling) tries.unshift(other);
     else tries.push(other);
   }
   if (key.kind === 'document' && key.orId) tries.push({ kind: 'id', value: key.value });
+  // The dearest try last: a phone reads the student list.
+  if ((key.kind === 'document' || key.kind === 'id') && key.orPhone) tries.push({ kind: 'phone', value: key.value });
   // Every try but the last: "not found" moves on to the next.
   const last = tries.pop() as StudentKey;
   for (const by of tries) {
-    const found = await lookup(by).then((response) => response.data.data, (error: unknown) => {
+    const found = await lookup(by).catch((error: unknown) => {
       if (error instanceof NotFoundError && !(error instanceof RouteMissError)) return undefined;
       throw error;
     });
     if (found) return found;
   }
   try {
-    return (await lookup(last)).data.data;
+    return await lookup(last);
   } catch (error) {
-    if (error instanceof NotFoundError && !(error instanceof RouteMissError)) error.message += notFoundHint(key);
-    if (!(error instanceof RouteMissError) || last.kind === 'id') throw error;
+    if (error instanceof NotFoundError && !(error instanceof RouteMissError)) {
+      // The phone's own message when it was the only try; else the key's, every try named.
+      if (last.kind === 'phone' && last !== key) error.message = `${notFound} not found (the whole student list was read for the phone)`;
+      error.message += notFoundHint(key);
+    }
+    if (!(error instanceof RouteMissError) || last.kind === 'id' || last.kind === 'phone') throw error;
     const id = await scanForStudent(api, last);
     if (id === undefined) {
       throw new NotFoundError(`${describeKey(last)} not found (the whole student list was read)`, ExitCode.notFound, error.request, 404);
     }
-    return (await lookup({ kind: 'id', value: id })).data.data;
+    return lookup({ kind: 'id', value: id });
   }
+}
+
+/**
+ * The student with that phone, looked up again by id (the list's record has
+ * no subscriptions); `--verbose` says what finding it took.
+ */
+async function byPhone(api: Api, typed: string, phones = new PhoneBook(api)): Promise<Student> {
+  const found = await phones.find(typed);
+  const student = (await api.call(one(Student), { method: 'GET', path: lookupPath.id(found.student.id), notFound: `student ${found.student.id}` })).data.data;
+  const read = found.pages === 0 ? 'the student list already read' : `${plural(found.pages, 'page')} of the student list, as students search reads it`;
+  api.verbose(`${typed}: the phone of ${nameAndEmail(student) || `student ${student.id}`}, found in ${plural(found.pages + 1, 'request')} (${read}, then the student by id)`);
+  return student;
 }
 
 /** The student, or `undefined` when there is none (a 404): for checks before a change. */

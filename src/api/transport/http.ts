@@ -101,6 +101,8 @@ export class HttpClient {
   readonly redact: (text: string) => string;
   /** Tells the user something on stderr (nothing with --quiet). */
   readonly notice: (text: string) => void;
+  /** A line for `--verbose` only (nothing otherwise): what a lookup cost. */
+  readonly verbose: (text: string) => void;
   private readonly dispatcher: Dispatcher;
   private readonly retrying: RetryOptions;
   private readonly owned?: Dispatcher;
@@ -109,6 +111,7 @@ export class HttpClient {
     this.baseUrl = options.baseUrl;
     this.redact = redactor(options.secrets);
     this.notice = options.notice ?? (() => undefined);
+    this.verbose = (text) => options.log?.(this.redact(text));
     const base = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
     if (!options.dispatcher || options.ownsDispatcher) this.owned = base;
     const pacer = options.pacer ?? new Pacer();

@@ -6,9 +6,7 @@ import { parseStudentKey } from '../../api/endpoints/student-key.js';
 import { MAGIC_LINK_VIEW } from './view.js';
 import type { Session } from '../../session/session.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseDuration, plural } from '../../lib/values.js';
-import { nameAndEmail } from '../../lib/people.js';
-import type { FoundByPhone } from '../../domain/phone.js';
+import { parseDuration } from '../../lib/values.js';
 import { withOutput } from '../../session/run-kit.js';
 import { createMagicLink } from '../../domain/magic-link.js';
 import { reasonFlag } from '../shared/command-kit.js';
@@ -28,11 +26,6 @@ export async function magicLink(session: Session, input: string | undefined, opt
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const journal = await openJournal(session, { command: 'magic-link', reason: opts.reason });
-    const messages = await session.messages();
-    // -v: a phone costs a read of the student list; say what it took.
-    const onPhone = session.globals.verbose ? (found: FoundByPhone) => messages.notice(
-      `${input.trim()}: the phone of ${nameAndEmail(found.student) || `student ${found.student.id}`}, found in ${plural(found.requests, 'request')} (the student list read as students search reads it)`,
-    ) : undefined;
-    await output.one(await createMagicLink(api, input, expireIn, { journal, onPhone, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
+    await output.one(await createMagicLink(api, input, expireIn, { journal, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
   }));
 }

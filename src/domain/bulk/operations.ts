@@ -26,7 +26,7 @@
  * it, or unknown) is looked up as above.
  */
 import type { Api } from '../../api/client.js';
-import { canonicalValue, notAnId, parseStudentKey, type StudentKey } from '../../api/endpoints/student-key.js';
+import { canonicalValue, notAnId, parseStudentKey, plainId, type StudentKey } from '../../api/endpoints/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
@@ -120,7 +120,7 @@ export interface BulkOperation<Plan> {
    * a snapshot needs the subscriptions, and what of it the rows need.
    */
   reads: {
-    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows' | 'destroys'>;
+    needs(plans: readonly Plan[]): Pick<ReadNeeds, 'distinctStudentKeys' | 'rows' | 'destroys' | 'phones'>;
     subscriptions: boolean;
     keep(plans: readonly Plan[]): SnapshotKeep;
   };
@@ -220,14 +220,15 @@ async function changeRow(
 /** A student the snapshot holds: its record where a lookup would have fetched one (every key but an id, unless `fetch`), so messages read alike. */
 function fromSnapshot(plan: ChangePlan, found: SnapshotStudent, fetch: boolean): ResolvedStudent {
   const resolved: ResolvedStudent = { input: plan.student, key: plan.key, id: found.id };
-  return plan.key.kind === 'id' && !fetch ? resolved : { ...resolved, record: asStudent(found) };
+  return plainId(plan.key) && !fetch ? resolved : { ...resolved, record: asStudent(found) };
 }
 
 /** Grant and revoke: a lookup per distinct student key that is not an id, a state check per row. */
 const changeReads = {
   needs(plans: readonly ChangePlan[]) {
-    const keys = new Set(plans.filter((plan) => plan.key.kind !== 'id').map((plan) => keyText(plan.key)));
-    return { distinctStudentKeys: keys.size, rows: plans.length };
+    const keys = new Set(plans.filter((plan) => !plainId(plan.key)).map((plan) => keyText(plan.key)));
+    const phones = [...keys].filter((key) => key.startsWith('phone:')).length;
+    return { distinctStudentKeys: keys.size, rows: plans.length, ...(phones > 0 ? { phones } : {}) };
   },
   subscriptions: true,
   /** The students the rows name, and the subscriptions of their products. */

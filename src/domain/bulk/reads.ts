@@ -6,7 +6,7 @@
  * cheaper of the two (domain/read-plan.ts).
  */
 import type { Api } from '../../api/client.js';
-import { explain, forcedPlan, planReads, probePage, rowLookups, worthProbing, type ReadNeeds, type ReadPlan, type StrategyChoice } from '../read-plan.js';
+import { explain, forcedPlan, phonesNote, planReads, probePage, rowLookups, worthProbing, type ReadNeeds, type ReadPlan, type StrategyChoice } from '../read-plan.js';
 import { openSnapshot, type Snapshot, type SnapshotOptions } from '../snapshot.js';
 import type { CpfSpelling } from '../../api/endpoints/student-key.js';
 
@@ -34,13 +34,14 @@ export async function chooseReads(api: Api, needs: ReadNeeds, settings: ReadSett
     plan = forcedPlan('snapshot', needs);
   } else {
     const firstPage = opened.first;
-    const page = probePage({ ...needs, firstPage });
+    // A file of phones reads the list whatever the count: nothing to probe for.
+    const page = needs.phones ? undefined : probePage({ ...needs, firstPage });
     plan = planReads({ ...needs, firstPage, probe: page === undefined ? undefined : { page, records: await opened.probe(page) } });
     if (plan.strategy === 'rows') return firstPage.cpfSpelling === undefined ? { plan } : { plan, spelling: firstPage.cpfSpelling };
   }
   const snapshot = await opened.read();
   const extra = plan.rowsCost - rowLookups(needs);
   // What the walk really took, for the summary line.
-  const reason = choice === 'snapshot' ? `${plan.reason}: read ${snapshot.pages} ${snapshot.pages === 1 ? 'page' : 'pages'}` : explain('snapshot', rowLookups(needs), snapshot.pages, true);
+  const reason = choice === 'snapshot' ? `${plan.reason}: read ${snapshot.pages} ${snapshot.pages === 1 ? 'page' : 'pages'}` : explain('snapshot', rowLookups(needs), snapshot.pages, true) + phonesNote(needs);
   return { plan: { ...plan, snapshotCost: snapshot.pages + extra, pagesExact: true, reason }, snapshot };
 }

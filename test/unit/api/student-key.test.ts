@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cpfCheckDigits, cpfSpelling, describeKey, invalidCpf, isCpf, isCpfShaped, notAnId, notFoundHint, parseStudentKey, rightCheckDigits } from '../../../src/api/endpoints/student-key.js';
+import { canonicalValue, cpfCheckDigits, cpfSpelling, describeKey, invalidCpf, isCpf, isCpfShaped, notAnId, notFoundHint, parseStudentKey, plainId, rightCheckDigits } from '../../../src/api/endpoints/student-key.js';
+import { UsageError } from '../../../src/lib/errors.js';
 
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
@@ -9,15 +10,17 @@ describe('a CPF as a STUDENT', () => {
     expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
   });
 
-  it('with wrong check digits, or all one digit, still a document first: the platform may hold a mistyped one', () => {
-    expect(parseStudentKey('07069205547')).toEqual({ kind: 'document', value: '07069205547', also: '070.692.055-47', orId: true });
+  it('with wrong check digits, or all one digit, still a document first (the platform may hold a mistyped one), then an id, then a phone', () => {
+    expect(parseStudentKey('07069205547')).toEqual({ kind: 'document', value: '07069205547', also: '070.692.055-47', orId: true, orPhone: true });
     expect(parseStudentKey('346.719.699-07')).toEqual({ kind: 'document', value: '346.719.699-07', also: '34671969907' });
-    expect(parseStudentKey('11111111111')).toEqual({ kind: 'document', value: '11111111111', also: '111.111.111-11', orId: true });
+    expect(parseStudentKey('11111111111')).toEqual({ kind: 'document', value: '11111111111', also: '111.111.111-11', orId: true, orPhone: true });
   });
 
-  it('other lengths and spellings stay an id; other documents have no other spelling', () => {
-    expect(parseStudentKey('0706920554')).toEqual({ kind: 'id', value: '0706920554' });
-    expect(parseStudentKey('070692055466')).toEqual({ kind: 'id', value: '070692055466' });
+  it('other lengths and spellings stay an id (10 to 13 bare digits then tried as a phone); other documents have no other spelling', () => {
+    expect(parseStudentKey('0706920554')).toEqual({ kind: 'id', value: '0706920554', orPhone: true });
+    expect(parseStudentKey('070692055466')).toEqual({ kind: 'id', value: '070692055466', orPhone: true });
+    expect(parseStudentKey('706920554')).toEqual({ kind: 'id', value: '706920554' });
+    expect(parseStudentKey('55619398629241')).toEqual({ kind: 'id', value: '55619398629241' });
     expect(parseStudentKey('070.692.05546')).toEqual({ kind: 'id', value: '070.692.05546' });
     expect(parseStudentKey('doc:RG/1234567-8')).toEqual({ kind: 'document', value: 'RG/1234567-8' });
     expect(parseStudentKey('9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f')).toEqual({ kind: 'id', value: '9b2f0c1e-5d6a-4c3b-8e7f-1a2b3c4d5e6f' });
@@ -42,7 +45,53 @@ describe('a CPF as a STUDENT', () => {
 
 describe('an empty key', () => {
   it('is a usage error naming its kind and what to give', () => {
-    expect(() => parseStudentKey('doc:')).toThrow('empty student document in "doc:"; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE');
+    expect(() => parseStudentKey('doc:')).toThrow('empty student document in "doc:"; give an id, an e-mail, a phone, doc:DOCUMENT or ref:REFERENCE');
+    expect(() => parseStudentKey('phone: ')).toThrow('empty student phone in "phone: "');
+  });
+});
+
+describe('a phone as a STUDENT (issue 37)', () => {
+  it('written as a phone (+, parentheses, a space or a dash; 10 to 13 digits) is a phone, never a CPF or an id', () => {
+    for (const typed of ['+55 61 93986-2924', '(61) 93986-2924', '61 93986-2924', '+5561939862924', '061 3986-2924']) {
+      expect(parseStudentKey(` ${typed} `)).toEqual({ kind: 'phone', value: typed });
+    }
+    // A punctuated CPF has dots: still a document.
+    expect(parseStudentKey('070.692.055-46').kind).toBe('document');
+    // Too few digits for a whole number: an id as before.
+    expect(parseStudentKey('93986-2924')).toEqual({ kind: 'id', value: '93986-2924' });
+  });
+
+  it('phone: forces a phone, and refuses what is none', () => {
+    expect(parseStudentKey('phone:52998224725')).toEqual({ kind: 'phone', value: '52998224725' });
+    expect(parseStudentKey('phone: (61) 93986-2924')).toEqual({ kind: 'phone', value: '(61) 93986-2924' });
+    expect(() => parseStudentKey('phone:1234')).toThrow('"1234" is not a phone number: give 10 to 13 digits with the area code');
+    expect(() => parseStudentKey('phone:61 9398x-2924')).toThrow(UsageError);
+  });
+
+  it('11 bare digits: a valid CPF is a document and an id, never a phone; any other 11 digits may be a phone too', () => {
+    expect(parseStudentKey('61939862924')).toEqual({ kind: 'document', value: '61939862924', also: '619.398.629-24', orId: true, orPhone: true });
+    expect(parseStudentKey('52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25', orId: true });
+  });
+
+  it('a phone key is compared by its national digits: the same cache entry whichever way it is written', () => {
+    const national = ['+55 61 93986-2924', '(61) 93986-2924', 'phone:061939862924'].map((typed) => canonicalValue(parseStudentKey(typed)));
+    expect(national).toEqual(['61939862924', '61939862924', '61939862924']);
+  });
+
+  it('only an id that cannot be a phone is taken without a lookup', () => {
+    expect(['42', '9b2f0c1e', '6193986292', '+55 61 93986-2924'].map((typed) => plainId(parseStudentKey(typed)))).toEqual([true, true, false, false]);
+  });
+
+  it('"not found" names every try, and a valid CPF that looks like a mobile number says how to write it as a phone', () => {
+    expect(describeKey(parseStudentKey('(61) 93986-2924'))).toBe('student with phone (61) 93986-2924');
+    expect(describeKey(parseStudentKey('6193986292'))).toBe('student with id 6193986292 or phone 6193986292');
+    expect(describeKey(parseStudentKey('61939862924'))).toBe('student with document 61939862924 (or 619.398.629-24) or id 61939862924 or phone 61939862924');
+    // 11 digits, the third a 9, right check digits: a CPF first, but perhaps a phone.
+    const mobileCpf = ['61', '9'].join('') + '12345678';
+    const cpf = mobileCpf.slice(0, 9) + cpfCheckDigits(mobileCpf);
+    expect(isCpf(cpf)).toBe(true);
+    expect(notFoundHint(parseStudentKey(cpf))).toBe(`. If ${cpf} is a phone, write it as one: "(${cpf.slice(0, 2)}) ${cpf.slice(2, 7)}-${cpf.slice(7)}" or phone:${cpf}`);
+    expect(notFoundHint(parseStudentKey('11144477735'))).toBe('');
   });
 });
 
@@ -56,7 +105,7 @@ describe('what "not found" says about a CPF', () => {
   });
 
   it('11 digits with wrong check digits, looked up as a document and then an id, say it is not a valid CPF and what its check digits would be', () => {
-    expect(describeKey(parseStudentKey('07069205547'))).toBe('student with document 07069205547 (or 070.692.055-47) or id 07069205547');
+    expect(describeKey(parseStudentKey('07069205547'))).toBe('student with document 07069205547 (or 070.692.055-47) or id 07069205547 or phone 07069205547');
     expect(notFoundHint(parseStudentKey('07069205547'))).toBe('. 07069205547 is not a valid CPF: its check digits would be 46 (a typo?)');
     expect(notFoundHint(parseStudentKey('1234'))).toBe('');
     expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');

@@ -173,3 +173,16 @@ describe('explain and forcedPlan', () => {
     expect(forcedPlan('snapshot', needs(3, 5))).toEqual({ strategy: 'snapshot', rowsCost: 8, pagesExact: false, reason: '--strategy snapshot' });
   });
 });
+
+describe('a file that names students by phone', () => {
+  it('is worth the first page however few its lookups, and takes the walk: the rows would read the list for the phones anyway', () => {
+    expect(worthProbing({ ...needs(1, 1), phones: 1 })).toBe(true);
+    const plan = planReads({ ...needs(3, 3), phones: 2, firstPage: lengthAware(5_000) });
+    expect(plan).toMatchObject({ strategy: 'snapshot', rowsCost: 6, snapshotCost: 50 });
+    expect(plan.reason).toBe('read 50 pages instead of 6 lookups (2 phones: the per-row reads would read the list too)');
+  });
+
+  it('keeps the rows when the list comes without subscriptions: the phones then cost one walk of it', () => {
+    expect(planReads({ ...needs(3, 3), phones: 2, firstPage: { ...lengthAware(5_000), withSubscriptions: false } }).strategy).toBe('rows');
+  });
+});

@@ -187,6 +187,21 @@ describe('Snapshot lookups', () => {
     expect(snapshot.findStudent('doc:39053344705')).toBeUndefined();
   });
 
+  it('finds a phone by its national digits however it is written; a phone two students share finds nobody (the lookup then lists them)', () => {
+    const snapshot = build();
+    snapshot.add({ ...student(5), phone: '+55 (61) 93986-2924' });
+    snapshot.add({ ...student(6), phone: '+55 11 91234-5678' });
+    snapshot.add({ ...student(7), phone: '11 91234-5678' });
+    for (const typed of ['(61) 93986-2924', 'phone:5561939862924', '61939862924']) expect(snapshot.findStudent(typed)?.id, typed).toBe('s5');
+    expect(snapshot.findStudent('(11) 91234-5678')).toBeUndefined();
+    // 10 bare digits: an id first, then a phone.
+    snapshot.add({ ...student(8), phone: '61 3986-2924' });
+    expect(snapshot.findStudent('6139862924')?.id).toBe('s8');
+    // A valid CPF typed bare is never a phone.
+    snapshot.add({ ...student(9), phone: '52998224725' });
+    expect(snapshot.findStudent('52998224725')?.id).toBe('s2');
+  });
+
   it('keeps the name, e-mail, document and reference, and nothing else', () => {
     const snapshot = build();
     expect(snapshot.findStudent('s1')).toEqual({ id: 's1', name: 'First1 Last1', email: 'Person1@Example.com', document: '070.692.055-46', reference: 'R-1' });

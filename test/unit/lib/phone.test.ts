@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneDigits, punctuatedPhone, samePhone } from '../../../src/domain/phone.js';
+import { phoneDigits, punctuatedPhone, samePhone } from '../../../src/lib/phone.js';
 
 describe('a phone number as a student key', () => {
   it('reads a phone as people write it: 10 to 13 digits, with +, spaces, parentheses or dashes', () => {

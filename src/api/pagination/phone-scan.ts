@@ -1,0 +1,80 @@
+/**
+ * A phone number as a STUDENT (issue 37, item 3): `+55 61 93986-2924`,
+ * `(61) 93986-2924`, `61939862924` name the one student whose phone has
+ * those national digits (lib/phone.ts). The API has no lookup by phone, so
+ * the student list is read as `students search` reads it (100 a page, 4
+ * pages at a time); several students with the number are exit 2 (listed),
+ * none 4. A book reads the list once: a run passes one to all its lookups,
+ * so a bulk file of phones pays for one read, not one per row.
+ */
+import type { Api } from '../client.js';
+import { walkList } from './pages.js';
+import { Student } from '../endpoints/schemas.js';
+import { ExitCode, NotFoundError, UsageError } from '../../lib/errors.js';
+import { nameAndEmail } from '../../lib/people.js';
+import { nationalPhone } from '../../lib/phone.js';
+
+const PER_PAGE = 100;
+const LIST = { method: 'GET', path: '/api/v1/students' } as const;
+
+interface Directory {
+  byPhone: ReadonlyMap<string, Student[]>;
+  students: number;
+  pages: number;
+}
+
+export interface FoundByPhone {
+  student: Student;
+  /** Pages of the student list this find read (0: the book had read it already). */
+  pages: number;
+}
+
+export class PhoneBook {
+  private directory?: Promise<Directory>;
+  private paid = false;
+
+  constructor(private readonly api: Api) {}
+
+  /** The one student with the phone `typed`: a NotFoundError (exit 4) for none, a UsageError (exit 2) listing them for several. */
+  async find(typed: string): Promise<FoundByPhone> {
+    const directory = await this.read();
+    const pages = this.paid ? 0 : directory.pages;
+    this.paid = true;
+    const matches = directory.byPhone.get(nationalPhone(typed)) ?? [];
+    if (matches.length === 1) return { student: matches[0] as Student, pages };
+    if (matches.length === 0) {
+      throw new NotFoundError(
+        `no student has the phone ${typed} (the whole student list was read: ${directory.students} students); search by a part of the name or e-mail: members students search TEXT`,
+        ExitCode.notFound, LIST, 404,
+      );
+    }
+    const listed = matches.slice(0, 10).map((student) => `  ${student.id}  ${nameAndEmail(student)}`).join('\n');
+    const more = matches.length > 10 ? `\n  … and ${matches.length - 10} more` : '';
+    throw new UsageError(`${matches.length} students have the phone ${typed}; give one's e-mail or id:\n${listed}${more}`);
+  }
+
+  private read(): Promise<Directory> {
+    if (!this.directory) {
+      this.directory = readDirectory(this.api);
+      // A failed read may succeed on a later row: do not keep it.
+      this.directory.catch(() => (this.directory = undefined));
+    }
+    return this.directory;
+  }
+}
+
+async function readDirectory(api: Api): Promise<Directory> {
+  const byPhone = new Map<string, Student[]>();
+  let students = 0;
+  let perPage = PER_PAGE;
+  const list = walkList(api, Student, LIST.path, { per_page: PER_PAGE }, { all: true, concurrency: 4, onInfo: (info) => (perPage = info.perPage ?? PER_PAGE) });
+  for await (const student of list) {
+    students++;
+    const phone = student.phone ? nationalPhone(student.phone) : '';
+    if (phone.length < 10) continue;
+    const same = byPhone.get(phone);
+    if (same) same.push(student);
+    else byPhone.set(phone, [student]);
+  }
+  return { byPhone, students, pages: Math.max(1, Math.ceil(students / Math.max(1, perPage))) };
+}
