@@ -18,9 +18,6 @@ export const punctuatedPhone = (input: string) => phoneDigits(input) !== undefin
 /** The national number of a phone written any way: its digits without a leading trunk 0 and the Brazilian country code. */
 export const nationalPhone = (text: string) => text.replace(/\D/g, '').replace(/^0+/, '').replace(/^55(?=\d{10,11}$)/, '');
 
-/** A Brazilian mobile number with its area code: 11 national digits, the third a 9 (`61 9xxxx-xxxx`). */
-export const mobileShaped = (text: string) => /^\d{2}9\d{8}$/.test(nationalPhone(text));
-
 export function samePhone(a: string, b: string): boolean {
   const x = nationalPhone(a);
   return x.length >= 10 && x === nationalPhone(b);

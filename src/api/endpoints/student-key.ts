@@ -2,11 +2,11 @@
  * STUDENT arguments (contract §1.3): `@` → e-mail, `doc:` → document,
  * `ref:` → reference, `phone:` or a phone written as one → phone, a CPF
  * typed with or without punctuation → document, else id. Bare digits that
- * may be a phone (10 to 13 of them; 11 only when they are no valid CPF) are
- * tried as a phone last.
+ * may be a phone (10 to 13 of them, a bare CPF's 11 too) are tried as a
+ * phone last.
  */
 import { UsageError } from '../../lib/errors.js';
-import { mobileShaped, nationalPhone, phoneDigits, punctuatedPhone } from '../../lib/phone.js';
+import { nationalPhone, phoneDigits, punctuatedPhone } from '../../lib/phone.js';
 
 export type StudentKey =
   | { kind: 'email'; value: string }
@@ -16,7 +16,7 @@ export type StudentKey =
     also?: string;
     /** Typed as 11 bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
     orId?: boolean;
-    /** 11 bare digits that are no valid CPF: if neither a document nor an id, a phone (tried after the id). */
+    /** 11 bare digits: if neither a document nor an id, a phone (a mobile number with its area code has 11 digits too). */
     orPhone?: boolean;
   }
   | { kind: 'reference'; value: string }
@@ -28,6 +28,13 @@ export type StudentKey =
   /** A phone as typed (`+55 61 93986-2924`); matched by its national digits (lib/phone.ts). */
   | { kind: 'phone'; value: string };
 
+/**
+ * 11 bare digits are a CPF, an id or a mobile phone with its area code, tried
+ * in that order whatever the check digits: the platform may hold a CPF
+ * mistyped (so wrong check digits do not make it a phone), and one phone in a
+ * hundred has a valid CPF's check digits (so right ones do not rule a phone
+ * out). The lookups by path go first; the phone reads the student list.
+ */
 export function parseStudentKey(input: string): StudentKey {
   const raw = input.trim();
   const key: StudentKey = raw.startsWith('doc:') ? documentKey(raw.slice(4))
@@ -35,7 +42,7 @@ export function parseStudentKey(input: string): StudentKey {
       : raw.startsWith('phone:') ? { kind: 'phone', value: raw.slice(6).trim() }
         : raw.includes('@') ? { kind: 'email', value: raw }
           : punctuatedPhone(raw) ? { kind: 'phone', value: raw }
-            : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? bareCpf(raw) : {}) }
+            : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? { orId: true, orPhone: true } : {}) }
               : { kind: 'id', value: raw, ...(phoneDigits(raw) === undefined ? {} : { orPhone: true }) };
   if (key.value === '') {
     throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, a phone, doc:DOCUMENT or ref:REFERENCE`);
@@ -45,14 +52,6 @@ export function parseStudentKey(input: string): StudentKey {
   }
   return key;
 }
-
-/**
- * 11 bare digits: a valid CPF is a document (then an id), never a phone —
- * type a phone with its punctuation or `phone:` (notFoundHint says so); digits
- * that are no valid CPF may be a mistyped one, an id, or a mobile phone with
- * its area code, tried in that order (the cheap lookups first).
- */
-const bareCpf = (raw: string) => ({ orId: true, ...(isCpf(raw) ? {} : { orPhone: true }) });
 
 const PUNCTUATED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 const BARE_CPF = /^\d{11}$/;
@@ -141,15 +140,8 @@ export function describeKey(key: StudentKey): string {
 export function notFoundHint(key: StudentKey): string {
   const invalid = key.kind === 'document' ? invalidCpf(key.value) : undefined;
   if (invalid) return `. ${invalid} (a typo?)`;
-  if (key.kind === 'document' && key.orId && !key.orPhone && mobileShaped(key.value)) return `. ${phoneHint(key.value)}`;
   if (key.kind !== 'id' || !looksLikeName(key.value)) return '';
   return `. It was taken for an id; ${searchHint(key.value)}`;
-}
-
-/** A valid CPF typed bare is never tried as a phone, though a mobile number may look alike: how to write it as one. */
-function phoneHint(digits: string): string {
-  const spelled = `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
-  return `If ${digits} is a phone, write it as one: "${spelled}" or phone:${digits}`;
 }
 
 /** Spaces or accents: a name typed where a key goes, never an id. */

@@ -135,7 +135,7 @@ Columns (a header row; names in any order and any case):
   grant    student,product_id[,accession_date][,expiration_date][,renew]
   revoke   student,product_id
   import   first_name,last_name,email[,phone][,birth][,document][,reference_id]
-  student is an id, an e-mail, a CPF, doc:… or ref:…; product_id an id, a title or
+  student is any STUDENT key (members help student-keys); product_id an id, a title or
   the start of one (any dash, quote or space as typed). A file members exported reads
   back as it is (student.email, product.id…); a header with ; and no , (Excel in
   Portuguese) is read with ;.
@@ -205,6 +205,30 @@ report, api, auth, sandbox, completion, help, version, --file forms.
 
 Results: line, the input's columns, result (done, skipped, failed), message, and the
 command's fields (url and expire_in of a link, score). Exit 7 when a row failed.
+`,
+  },
+  'student-keys': {
+    summary: 'how a STUDENT is named: id, e-mail, CPF, phone, doc:, ref:',
+    text: `Wherever a command takes a STUDENT (an argument, --student, a bulk file's student
+column, members each rows, the assistant's tools), it is read as:
+
+  maria@example.com            an e-mail (it has an @)
+  doc:RG/123   ref:crm-8812    a document, a reference
+  phone:61939862924            a phone, whatever it looks like
+  070.692.055-46               a CPF (the other spelling is tried too)
+  +55 61 93986-2924            a phone: 10 to 13 digits written with +, parentheses,
+  (61) 93986-2924              a space or a dash
+  61939862924                  11 digits: a CPF (whatever its check digits: one may be
+                               held mistyped), an id, then a phone
+  6139862924                   10, 12 or 13 digits: an id, then a phone
+  anything else                an id
+
+A phone names the one student whose phone has the same digits, the country code (55)
+and a leading 0 optional. The API has no lookup by phone: the student list is read
+once (as students search reads it; -v says how many requests), once per run for a
+bulk file. Several students with the number: exit 2, listed; none: exit 4.
+A CPF with wrong check digits that nobody has says so and offers the student with the
+right ones ("Did you mean"); a mistyped e-mail offers the near ones.
 `,
   },
   undo: {

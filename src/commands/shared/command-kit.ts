@@ -66,7 +66,7 @@ export function examples(...lines: string[]): string {
 }
 
 /** The STUDENT argument of every command (contract §1.3). */
-export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE';
+export const STUDENT_ARGUMENT = 'an id, an e-mail, a CPF (with or without punctuation), a phone (+55 61 93986-2924), doc:DOCUMENT, ref:REFERENCE or phone:PHONE (members help student-keys)';
 /** PRODUCT and COURSE arguments (contract §1.3). */
 export const PRODUCT_ARGUMENT = 'the product: its id, its title (case and accents ignored) or the start of its title';
 export const COURSE_ARGUMENT = 'the course: its id, its slug, its title (case and accents ignored) or the start of its title';

@@ -12,6 +12,9 @@ const t = mockCli();
 const ANNOUNCE = '→ default (members.example.com)\n';
 
 const get = (path: string) => t.pool().intercept({ path, method: 'GET', headers: AUTH });
+/** The student list, as a phone key reads it. */
+const list = () => t.pool().intercept({ path: (path: string) => path.startsWith('/api/v1/students?'), method: 'GET', headers: AUTH });
+const onePage = (students: object[]) => ({ data: students, meta: { current_page: 1, last_page: 1, per_page: 100, total: students.length }, links: { next: null } });
 
 const MARIA = {
   id: 's1', first_name: 'Maria', last_name: 'Silva', full_name: 'Maria Silva', email: 'maria+vip@example.com',
@@ -84,27 +87,31 @@ describe('students get', () => {
     expect(JSON.parse(stdout)).toEqual({ ...MARIA, document: 'RG/12345' });
   });
 
-  it('a CPF typed as bare digits: tried as typed, then punctuated, then as an id; not found names all three', async () => {
+  it('a CPF typed as bare digits: tried as typed, then punctuated, then as an id, then as a phone; not found names all four', async () => {
     get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-25').reply(200, { data: MARIA });
     expect(JSON.parse((await t.cli(['students', 'get', '52998224725', '-o', 'json'])).stdout)).toEqual(MARIA);
     get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-25').reply(404, NOT_FOUND);
     get('/api/v1/students/52998224725').reply(404, NOT_FOUND);
+    list().reply(200, onePage([MARIA]));
     const { code, stderr } = await t.cli(['students', 'get', '52998224725']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 not found (GET /api/v1/students/52998224725)\n');
+    expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 or phone 52998224725 not found '
+      + '(the whole student list was read for the phone)\n');
   });
 
-  it('11 digits with wrong check digits: a document in both spellings, then an id, then the right check digits; each request once', async () => {
+  it('11 digits with wrong check digits: a document in both spellings, then an id, a phone, then the right check digits; each request once', async () => {
     get('/api/v1/students/document/52998224726').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-26').reply(404, NOT_FOUND);
     get('/api/v1/students/52998224726').reply(404, NOT_FOUND);
+    list().reply(200, onePage([MARIA]));
     get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-25').reply(200, { data: MARIA });
     const { code, stderr } = await t.cli(['students', 'get', '52998224726']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: student with document 52998224726 (or 529.982.247-26) or id 52998224726 not found (GET /api/v1/students/52998224726). '
+    expect(stderr).toBe('error: student with document 52998224726 (or 529.982.247-26) or id 52998224726 or phone 52998224726 not found '
+      + '(the whole student list was read for the phone). '
       + '52998224726 is not a valid CPF: its check digits would be 25 (a typo?)\n'
       + 'Did you mean: 52998224725 (Maria Silva)?\n  members students get 52998224725\n');
   });

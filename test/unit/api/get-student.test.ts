@@ -35,13 +35,14 @@ describe('getStudent with a CPF', () => {
     expect((await getStudent(api(), parseStudentKey('529.982.247-25'), { spelling: 'punctuated' })).id).toBe('s1');
   });
 
-  it('not found in the server\'s spelling: the other one, then bare digits as an id, then not found naming all', async () => {
+  it('not found in the server\'s spelling: the other one, then bare digits as an id, then as a phone, then not found naming all', async () => {
     lookup('document/529.982.247-25').reply(404, NOT_FOUND);
     lookup('document/52998224725').reply(404, NOT_FOUND);
     lookup('52998224725').reply(404, NOT_FOUND);
+    pool().intercept({ method: 'GET', path: (path: string) => path.startsWith('/api/v1/students?') }).reply(200, { data: [MARIA], meta: { current_page: 1, last_page: 1, total: 1 }, links: { next: null } });
     const error = await getStudent(api(), parseStudentKey('52998224725'), { spelling: 'punctuated' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NotFoundError);
-    expect((error as Error).message).toMatch(/^student with document 52998224725 \(or 529\.982\.247-25\) or id 52998224725 not found/);
+    expect((error as Error).message).toMatch(/^student with document 52998224725 \(or 529\.982\.247-25\) or id 52998224725 or phone 52998224725 not found/);
   });
 });
 
@@ -85,7 +86,7 @@ describe('getStudent with a phone (issue 37)', () => {
     expect((several as Error).message).toBe("2 students have the phone (61) 93986-2924; give one's e-mail or id:\n  s2  João Lima <joao@example.com>\n  s3  Ana Reis <ana@example.com>");
   });
 
-  it('11 digits that are no valid CPF: a document in both spellings, an id, then a phone; not found names every try and keeps the CPF hint', async () => {
+  it('11 bare digits: a document in both spellings, an id, then a phone; not found names every try and keeps the CPF hint', async () => {
     lookup('document/61939862924').reply(404, NOT_FOUND);
     lookup('document/619.398.629-24').reply(404, NOT_FOUND);
     lookup('61939862924').reply(404, NOT_FOUND);
@@ -103,11 +104,12 @@ describe('getStudent with a phone (issue 37)', () => {
       + '(the whole student list was read for the phone). 61939862925 is not a valid CPF: its check digits would be 49 (a typo?)');
   });
 
-  it('a valid CPF typed bare is never read as a phone', async () => {
+  it('a valid CPF typed bare is a student\'s document first, even when another student has it as a phone; with doc:, never a phone', async () => {
+    lookup('document/52998224725').reply(200, { data: MARIA });
+    expect((await getStudent(api(), parseStudentKey('52998224725'))).id).toBe('s1');
     lookup('document/52998224725').reply(404, NOT_FOUND);
     lookup('document/529.982.247-25').reply(404, NOT_FOUND);
-    lookup('52998224725').reply(404, NOT_FOUND);
-    const error = await getStudent(api(), parseStudentKey('52998224725')).catch((caught: unknown) => caught);
-    expect((error as Error).message).toContain('If 52998224725 is a phone, write it as one: "(52) 99822-4725" or phone:52998224725');
+    const error = await getStudent(api(), parseStudentKey('doc:52998224725')).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/^student with document 52998224725 \(or 529\.982\.247-25\) not found/);
   });
 });

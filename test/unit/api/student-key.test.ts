@@ -5,8 +5,8 @@ import { UsageError } from '../../../src/lib/errors.js';
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
     expect(parseStudentKey('070.692.055-46')).toEqual({ kind: 'document', value: '070.692.055-46', also: '07069205546' });
-    // Bare digits without doc: may still be an id, tried last.
-    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46', orId: true });
+    // Bare digits without doc: may still be an id, then a phone, tried last.
+    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46', orId: true, orPhone: true });
     expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
   });
 
@@ -68,9 +68,11 @@ describe('a phone as a STUDENT (issue 37)', () => {
     expect(() => parseStudentKey('phone:61 9398x-2924')).toThrow(UsageError);
   });
 
-  it('11 bare digits: a valid CPF is a document and an id, never a phone; any other 11 digits may be a phone too', () => {
+  it('11 bare digits, whatever their check digits: a document, an id, then a phone', () => {
     expect(parseStudentKey('61939862924')).toEqual({ kind: 'document', value: '61939862924', also: '619.398.629-24', orId: true, orPhone: true });
-    expect(parseStudentKey('52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25', orId: true });
+    expect(parseStudentKey('52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25', orId: true, orPhone: true });
+    // With doc:, a document only.
+    expect(parseStudentKey('doc:52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25' });
   });
 
   it('a phone key is compared by its national digits: the same cache entry whichever way it is written', () => {
@@ -82,22 +84,16 @@ describe('a phone as a STUDENT (issue 37)', () => {
     expect(['42', '9b2f0c1e', '6193986292', '+55 61 93986-2924'].map((typed) => plainId(parseStudentKey(typed)))).toEqual([true, true, false, false]);
   });
 
-  it('"not found" names every try, and a valid CPF that looks like a mobile number says how to write it as a phone', () => {
+  it('"not found" names every try', () => {
     expect(describeKey(parseStudentKey('(61) 93986-2924'))).toBe('student with phone (61) 93986-2924');
     expect(describeKey(parseStudentKey('6193986292'))).toBe('student with id 6193986292 or phone 6193986292');
     expect(describeKey(parseStudentKey('61939862924'))).toBe('student with document 61939862924 (or 619.398.629-24) or id 61939862924 or phone 61939862924');
-    // 11 digits, the third a 9, right check digits: a CPF first, but perhaps a phone.
-    const mobileCpf = ['61', '9'].join('') + '12345678';
-    const cpf = mobileCpf.slice(0, 9) + cpfCheckDigits(mobileCpf);
-    expect(isCpf(cpf)).toBe(true);
-    expect(notFoundHint(parseStudentKey(cpf))).toBe(`. If ${cpf} is a phone, write it as one: "(${cpf.slice(0, 2)}) ${cpf.slice(2, 7)}-${cpf.slice(7)}" or phone:${cpf}`);
-    expect(notFoundHint(parseStudentKey('11144477735'))).toBe('');
   });
 });
 
 describe('what "not found" says about a CPF', () => {
   it('names both spellings, and the id when the digits were typed bare', () => {
-    expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546');
+    expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546 or phone 07069205546');
     expect(describeKey(parseStudentKey('070.692.055-46'))).toBe('student with document 070.692.055-46 (or 07069205546)');
     expect(describeKey(parseStudentKey('doc:RG/1'))).toBe('student with document RG/1');
     expect(describeKey(parseStudentKey('maria@example.com'))).toBe('student with e-mail maria@example.com');

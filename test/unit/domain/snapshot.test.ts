@@ -197,9 +197,11 @@ describe('Snapshot lookups', () => {
     // 10 bare digits: an id first, then a phone.
     snapshot.add({ ...student(8), phone: '61 3986-2924' });
     expect(snapshot.findStudent('6139862924')?.id).toBe('s8');
-    // A valid CPF typed bare is never a phone.
+    // 11 bare digits: a student's document before another's phone; a phone when nobody has the document.
     snapshot.add({ ...student(9), phone: '52998224725' });
     expect(snapshot.findStudent('52998224725')?.id).toBe('s2');
+    snapshot.add({ ...student(10), phone: '+55 11 94885-2411' });
+    expect(snapshot.findStudent('11948852411')?.id).toBe('s10');
   });
 
   it('keeps the name, e-mail, document and reference, and nothing else', () => {

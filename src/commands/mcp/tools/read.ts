@@ -27,7 +27,7 @@ import { tool, type Tool } from '../tool.js';
 
 const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
-export const STUDENT_KEY = 'The student: an id, an e-mail, a CPF (with or without punctuation), doc:DOCUMENT or ref:REFERENCE.';
+export const STUDENT_KEY = 'The student: an id, an e-mail, a CPF (with or without punctuation), a phone written as one (+55 61 93986-2924, (61) 93986-2924), doc:DOCUMENT, ref:REFERENCE or phone:PHONE. A phone reads the whole student list.';
 
 /** Every page of a list at 100 a page, 4 at a time: what the commands' --all reads. */
 const WHOLE_LIST = { all: true, perPage: 100, concurrency: 4 } as const;
@@ -51,7 +51,7 @@ const studentRow = (student: Student) => ({
 const findStudentTool = tool({
   name: 'find_student',
   title: 'Find a student',
-  description: 'Find a student by an exact key (id, e-mail, CPF, doc:…, ref:…) with `key`, or by part of a name, e-mail, phone, document or reference with `search` '
+  description: 'Find a student by an exact key (id, e-mail, CPF, phone, doc:…, ref:…, phone:…) with `key`, or by part of a name, e-mail, phone, document or reference with `search` '
     + '(case and accents ignored; reads the whole student list, so give a key when there is one). Give exactly one of the two. '
     + `Answers the matching students (the true total is stated). ${DATA_NOTE}`,
   input: z.object({
