@@ -173,7 +173,10 @@ __members_values() {
   case "$1|$2" in
     "students list|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
     "students search|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students search|--profiles") __members_list "$(__members_names profiles)" ;;
+    "students show|--profiles") __members_list "$(__members_names profiles)" ;;
     "students get|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
+    "students get|--profiles") __members_list "$(__members_names profiles)" ;;
     "students create|--fields") __members_list "id first_name last_name full_name email photo_url phone genre birth document reference_id created_at updated_at subscriptions" ;;
     "students products|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "students grant|--file") __members_files ;;
@@ -189,18 +192,23 @@ __members_values() {
     "magic-link|--fields") __members_list "expire_in url" ;;
     "magic-link|--file") __members_files ;;
     "products list|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
+    "products list|--profiles") __members_list "$(__members_names profiles)" ;;
     "products get|--fields") __members_list "id title description period external_checkout_product lifetime status type sales_page_url support_email trial upsell upsell_url created_at updated_at subscribers.active subscribers.inactive" ;;
     "subscriptions list|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
+    "subscriptions list|--profiles") __members_list "$(__members_names profiles)" ;;
     "subscriptions list|--status") __members_list "active inactive refunded chargeback canceled" ;;
     "subscriptions list|--access") __members_words "active inactive" ;;
     "subscriptions list|--product") __members_helper products ;;
     "subscriptions extend|--product") __members_helper products ;;
     "subscriptions get|--fields") __members_list "id active status product_id payment_last_date accession_date expiration_date cancel_date product.id product.title product.description product.created_at product.updated_at student.id student.first_name student.last_name student.full_name student.email created_at updated_at" ;;
     "courses list|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
+    "courses list|--profiles") __members_list "$(__members_names profiles)" ;;
     "courses get|--fields") __members_list "id title description status slug url_upsell text_upsell blocked published modules" ;;
     "courses accesses|--fields") __members_list "id name email course.id course.name course.last_access_at course.finished course.finished_at" ;;
+    "courses accesses|--profiles") __members_list "$(__members_names profiles)" ;;
     "courses accesses|--product") __members_helper products ;;
     "report engaged-courses|--fields") __members_list "id user_id course_id course_name product_name first_name last_name phone document email registration_date course_completion_percent course_avg_engagement_score" ;;
+    "report engaged-courses|--profiles") __members_list "$(__members_names profiles)" ;;
     "report engaged-courses|--group-by") __members_words "course" ;;
     "api|-X"|"api|--method") __members_words "GET POST PUT PATCH DELETE" ;;
     "api|--input") __members_files ;;
@@ -262,6 +270,12 @@ __members_list() {
     [[ ",$prefix" == *",$word,"* ]] && continue
     [[ "$prefix$word" == "$cur"* ]] && COMPREPLY+=("$prefix$word")
   done
+}
+
+# __members_names NAME: the values alone of `members __complete-NAME LINE`, for a comma list (profile names).
+__members_names() {
+  local line
+  while IFS= read -r line; do [[ -n $line ]] && printf '%s ' "${line%%$'\t'*}"; done < <(command members "__complete-$1" "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
 }
 
 __members_files() {

@@ -116,6 +116,12 @@ export function bashScript(spec: CompletionSpec): string {
     '  done',
     '}',
     '',
+    `# ${fn}_names NAME: the values alone of \`${spec.bin} __complete-NAME LINE\`, for a comma list (profile names).`,
+    `${fn}_names() {`,
+    '  local line',
+    `  while IFS= read -r line; do [[ -n $line ]] && printf '%s ' "\${line%%$'\\t'*}"; done < <(command ${spec.bin} "__complete-$1" "\${COMP_LINE:0:COMP_POINT}" 2>/dev/null)`,
+    '}',
+    '',
     `${fn}_files() {`,
     '  compopt -o filenames 2>/dev/null',
     '  local file',
@@ -294,7 +300,7 @@ export function bashScript(spec: CompletionSpec): string {
 
 function valueAction(fn: string, source: ValueSource): string {
   switch (source.kind) {
-    case 'helper': return `${fn}_helper ${checkWord(source.helper)}`;
+    case 'helper': return source.commaList ? `${fn}_list "$(${fn}_names ${checkWord(source.helper)})"` : `${fn}_helper ${checkWord(source.helper)}`;
     case 'files': return `${fn}_files`;
     case 'words': return `${fn}_${source.commaList ? 'list' : 'words'} ${quote(source.words.map(checkWord).join(' '))}`;
   }

@@ -155,7 +155,10 @@ function valueArgs(fn: string, source: ValueSource | undefined): string[] {
   if (!source) return ['-x'];
   switch (source.kind) {
     case 'files': return ['-r', '-F'];
-    case 'helper': return ['-x', '-a', quote(`(${fn}_helper ${checkWord(source.helper)})`)];
+    case 'helper': {
+      const helper = `${fn}_helper ${checkWord(source.helper)}`;
+      return ['-x', '-a', quote(source.commaList ? `(${fn}_list (${helper} | string replace -r '\\t.*' ''))` : `(${helper})`)];
+    }
     case 'words': {
       const words = source.words.map(checkWord).join(' ');
       return ['-x', '-a', quote(source.commaList ? `(${fn}_list ${words})` : words)];

@@ -13,7 +13,7 @@ import type { CompletionHelper } from './complete.js';
 /** Where a value comes from: fixed words (maybe a comma list), a completion helper (profiles, undo ids), or files. */
 export type ValueSource =
   | { kind: 'words'; words: readonly string[]; commaList?: boolean }
-  | { kind: 'helper'; helper: CompletionHelper }
+  | { kind: 'helper'; helper: CompletionHelper; commaList?: boolean }
   | { kind: 'files' };
 
 export interface OptionSpec {
@@ -79,6 +79,12 @@ const BY_NAME: Record<string, ValueSource> = {
   file: { kind: 'files' },
 };
 
+/** Profile names wherever they are taken: one (`--profile`), or a comma list (`--profiles a,b`, issue 38). */
+const PROFILE_OPTIONS: Record<string, ValueSource> = {
+  '--profile': { kind: 'helper', helper: 'profiles' },
+  '--profiles': { kind: 'helper', helper: 'profiles', commaList: true },
+};
+
 /** Reads the spec from a program; `program` is the root command. */
 export function completionSpec(program: Command): CompletionSpec {
   const help = program.createHelp();
@@ -136,7 +142,7 @@ function optionSpec(option: Option, path: string[]): OptionSpec {
     const source = option.argChoices
       ? { kind: 'words' as const, words: option.argChoices }
       : HINTS[[...path, option.long ?? option.short].join(' ')]
-        ?? (option.long === '--profile' ? { kind: 'helper' as const, helper: 'profiles' as const } : undefined)
+        ?? PROFILE_OPTIONS[option.long ?? '']
         ?? BY_NAME[name];
     spec.value = source ? { name, source } : { name };
   }

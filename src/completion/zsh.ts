@@ -118,7 +118,8 @@ function quoteArgument(arg: ArgumentSpec, bin: string): string {
 function action(source: ValueSource | undefined, bin: string, name: string): string {
   if (!source) return ' ';
   switch (source.kind) {
-    case 'helper': return `_${bin}_helper ${checkWord(source.helper)}`;
+    // _sequence completes the item after the last comma, with the helper's values, leaving out those already given.
+    case 'helper': return source.commaList ? `_sequence -s , _${bin}_helper - ${checkWord(source.helper)}` : `_${bin}_helper ${checkWord(source.helper)}`;
     case 'files': return '_files';
     case 'words': {
       const words = source.words.map(checkWord);

@@ -90,6 +90,15 @@ describe('completions/members.bash', () => {
     expect(complete('members', 'auth', 'switch', '')).toEqual(['production', 'staging']);
   });
 
+  it('offers the stored profiles after --profiles, item after item, leaving out those already given (issue 38)', () => {
+    expect(complete('members', 'students', 'get', '--profiles', '')).toEqual(['production', 'staging']);
+    expect(complete('members', 'products', 'list', '--profiles', 'production,')).toEqual(['production,staging']);
+    expect(complete('members', 'report', 'engaged-courses', '--profiles', 'staging,pro')).toEqual(['staging,production']);
+    expect(complete('members', 'products', 'list', '--profiles', 'staging,production,')).toEqual([]);
+    // No space after an item: the list may go on with a comma.
+    expect(bashCompopt(BASH, ['members', 'students', 'get', '--profiles', 'st'], env)).toEqual(['-o nospace']);
+  });
+
   it('reads stacked short flags: the last one takes the next word as its value (-qo json), an attached value does not', () => {
     expect(complete('members', '-qo', 'json', 'stu')).toEqual(['students']);
     expect(complete('members', '-qo', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
@@ -113,6 +122,11 @@ describe.runIf(hasShell('zsh'))('completions/_members', () => {
     expect(complete('members stu')).toEqual(['students']);
     expect(complete('members -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
+    expect(complete('members --profile st')).toEqual(['staging']);
+    expect(complete('members students get --profiles ')).toEqual(['production', 'staging']);
+    // _sequence (the item after the last comma) calls the helper twice: one -J group, which drops the duplicate.
+    expect([...new Set(complete('members products list --profiles production,'))]).toEqual(['production,staging']);
+    expect(complete('members report engaged-courses --profiles=pro')).toEqual(['--profiles=production']);
     expect(complete('members subscriptions list --fields product.t')).toEqual(['product.title']);
     expect(complete('members undo ')).toEqual(['mabc0003-000000000003', 'mabc0001-000000000001']);
   });
@@ -131,6 +145,9 @@ describe.runIf(hasShell('fish'))('completions/members.fish', () => {
     expect(complete('members stu')).toEqual(['students']);
     expect(complete('members -o ')).toEqual(['csv', 'json', 'ndjson', 'table', 'xlsx']);
     expect(complete('members -p ')).toEqual(['production', 'staging']);
+    expect(complete('members --profile st')).toEqual(['staging']);
+    expect(complete('members students get --profiles ')).toEqual(['production', 'staging']);
+    expect(complete('members products list --profiles production,')).toEqual(['production,staging']);
     expect(complete('members students list --fields id,em')).toEqual(['id,email']);
     expect(complete('members -qo json stu')).toEqual(['students']);
     expect(complete('members undo ').sort()).toEqual(['mabc0001-000000000001', 'mabc0003-000000000003']);
