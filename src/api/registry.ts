@@ -5,17 +5,14 @@
  * is set; abbreviated metadata (what npm install asks for), read to a cap, in
  * one deadline for the whole exchange.
  */
-import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
 import request from 'undici/lib/api/api-request.js';
-import { proxyDispatcher, proxyFromEnv, proxyRoute } from './transport/proxy.js';
+import { dispatcherFor } from './transport/proxy.js';
 
 const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 /** The registry's JSON document at `url`; rejects on any failure, or when `timeoutMs` ends first. */
 export async function fetchRegistryDocument(url: URL, options: { env: Record<string, string | undefined>; timeoutMs: number; userAgent: string }): Promise<unknown> {
-  const proxy = proxyRoute(url, proxyFromEnv(options.env));
-  const dispatcher: Dispatcher = proxy ? await proxyDispatcher(proxy.settings) : new Agent();
+  const dispatcher = await dispatcherFor(url, options.env);
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
     const response = await request.call(dispatcher, {

@@ -10,10 +10,13 @@
  *   it ends with exit 0, `URL/fail` otherwise, the exit code as the body.
  *
  * Either failing is a warning on stderr naming the host only (a webhook's
- * path is its secret) and never changes the exit code.
+ * path is its secret) and never changes the exit code. Both take the proxy
+ * route the API and the update check take (HTTPS_PROXY, NO_PROXY; contract
+ * §7.2): a cron server behind an egress proxy reaches its webhook too.
  */
 import type { Dispatcher } from 'undici';
 import type { Io } from '../lib/io.js';
+import { UsageError } from '../lib/errors.js';
 import type { RunSummary } from './run-summary.js';
 
 const TIMEOUT_MS = 10_000;
@@ -52,12 +55,15 @@ export function summaryText(summary: RunSummary): string {
   ].filter(Boolean).join('\n');
 }
 
-async function send(io: Pick<Io, 'stderr'>, what: string, url: string, init: { method: string; body?: string; contentType?: string }, dispatcher?: Dispatcher): Promise<void> {
+type ReportIo = Pick<Io, 'stderr' | 'env'>;
+
+async function send(io: ReportIo, what: string, url: string, init: { method: string; body?: string; contentType?: string }, dispatcher?: Dispatcher): Promise<void> {
   // undici's request, as the API client sends: its fetch would bundle undici's whole web stack (fetch, WebSocket) into every run.
-  const [{ default: Agent }, { default: request }] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
-  const own = dispatcher ? undefined : new Agent();
+  const [{ default: request }, { dispatcherFor }] = await Promise.all([import('undici/lib/api/api-request.js'), import('../api/transport/proxy.js')]);
+  let own: Dispatcher | undefined;
   try {
     const target = new URL(url);
+    own = dispatcher ? undefined : await dispatcherFor(target, io.env);
     const response = await request.call(dispatcher ?? own!, {
       origin: target.origin, path: target.pathname + target.search, method: init.method as Dispatcher.HttpMethod, body: init.body,
       headers: init.contentType ? { 'content-type': init.contentType } : {}, signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -65,7 +71,8 @@ async function send(io: Pick<Io, 'stderr'>, what: string, url: string, init: { m
     await response.body.dump();
     if (response.statusCode >= 300) io.stderr.write(`warning: ${what} to ${hostOf(url)} was answered ${response.statusCode}; the exit code is the run's\n`);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code ?? (error as Error).name;
+    const cause = error instanceof UsageError ? error.message
+      : (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code ?? (error as Error).name;
     io.stderr.write(`warning: ${what} to ${hostOf(url)} failed (${cause}); the exit code is the run's\n`);
   } finally {
     await own?.close().catch(() => undefined);
@@ -75,12 +82,12 @@ async function send(io: Pick<Io, 'stderr'>, what: string, url: string, init: { m
 const pingUrl = (url: string, suffix: string) => `${url.replace(/\/+$/, '')}${suffix}`;
 
 /** `URL/start`, when the command starts. */
-export function pingStart(io: Pick<Io, 'stderr'>, targets: ReportTargets, dispatcher?: Dispatcher): Promise<void> {
+export function pingStart(io: ReportIo, targets: ReportTargets, dispatcher?: Dispatcher): Promise<void> {
   return targets.ping ? send(io, '--ping', pingUrl(targets.ping, '/start'), { method: 'POST' }, dispatcher) : Promise.resolve();
 }
 
 /** The end: the ping (`URL` or `URL/fail`) and, when a person is needed (or always), the notification. */
-export async function reportEnd(io: Pick<Io, 'stderr'>, targets: ReportTargets, summary: RunSummary, dispatcher?: Dispatcher): Promise<void> {
+export async function reportEnd(io: ReportIo, targets: ReportTargets, summary: RunSummary, dispatcher?: Dispatcher): Promise<void> {
   const sends: Array<Promise<void>> = [];
   if (targets.ping) {
     sends.push(send(io, '--ping', pingUrl(targets.ping, summary.exit_code === 0 ? '' : '/fail'), { method: 'POST', body: String(summary.exit_code), contentType: 'text/plain' }, dispatcher));

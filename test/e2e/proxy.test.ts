@@ -27,6 +27,8 @@ let tlsPort: number;
 let apiUrl: string;
 let caFile: string;
 let received: Array<string | undefined>;
+/** What the HTTPS server was asked: `POST /ping/…`. */
+let asked: string[];
 
 const port = (server: Server) => (server.address() as AddressInfo).port;
 const listen = (server: Server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,6 +82,7 @@ beforeAll(async () => {
     '-days', '1', '-subj', `/CN=${API_HOST}`, '-addext', `subjectAltName=DNS:${API_HOST}`], { stdio: 'ignore' });
   tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(caFile) }, (req, res) => {
     received.push(req.headers.authorization);
+    asked.push(`${req.method ?? ''} ${req.url ?? ''}`);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: [{ id: 'p1', title: 'Yoga' }], links: {}, meta: { current_page: 1, last_page: 1, total: 1 } }));
   });
@@ -95,6 +98,7 @@ afterAll(async () => {
 beforeEach(() => {
   seen = [];
   received = [];
+  asked = [];
 });
 
 const apiEnv = (extra: Record<string, string | undefined>) => ({
@@ -184,6 +188,40 @@ describe('what goes direct', () => {
       expect(code, stderr).toBe(0);
     }
     expect(seen).toEqual([]);
+  });
+});
+
+describe('--notify and --ping for cron (issue 37)', () => {
+  it('take the proxy route the API takes: through HTTPS_PROXY in a tunnel, the webhook\'s secret path never shown to the proxy', async () => {
+    const { code, stderr } = await run(
+      ['products', 'list', '-q', '--ping', `${apiUrl}/ping/uuid-1`, '--notify', `${apiUrl}/hook/T0-secret`, '--notify-always'],
+      { env: apiEnv({ HTTPS_PROXY: withCredentials(proxyUrl) }) },
+    );
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain('warning');
+    expect(asked.filter((line) => !line.startsWith('GET ')).sort()).toEqual(['POST /hook/T0-secret', 'POST /ping/uuid-1', 'POST /ping/uuid-1/start']);
+    // A tunnel for each: the start, the API, the end's ping and notification; the proxy saw hosts, no path.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen.every((request) => request.method === 'CONNECT' && request.target === `${API_HOST}:${tlsPort}`)).toBe(true);
+  });
+
+  it('NO_PROXY sends them direct (here the name then resolves nowhere): a warning, and the exit code stays the run\'s', async () => {
+    const hooks = `https://hooks.members.test:${tlsPort}`;
+    const { code, stderr } = await run(['products', 'list', '-q', '--ping', `${hooks}/ping/uuid-2`], {
+      env: apiEnv({ HTTPS_PROXY: withCredentials(proxyUrl), NO_PROXY: 'hooks.members.test' }),
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(new RegExp(`warning: --ping to hooks\\.members\\.test:${tlsPort} failed \\((ENOTFOUND|EAI_AGAIN)\\); the exit code is the run's`));
+    // Only the API went through the proxy.
+    expect(seen.map((request) => request.target)).toEqual([`${API_HOST}:${tlsPort}`]);
+    expect(asked.filter((line) => line.startsWith('POST '))).toEqual([]);
+  });
+
+  it('a proxy variable that is not a URL is a warning for them, not a second failure', async () => {
+    const { code, stderr } = await run(['products', 'list', '--ping', `${apiUrl}/ping/uuid-3`], { env: apiEnv({ HTTPS_PROXY: 'proxy corp:3128' }) });
+    expect(code).toBe(2);
+    expect(stderr).toContain('HTTPS_PROXY is not a URL');
+    expect(asked).toEqual([]);
   });
 });
 

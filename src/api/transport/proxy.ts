@@ -97,3 +97,17 @@ export async function proxyDispatcher(settings: ProxySettings): Promise<Dispatch
   DispatcherClass.prototype.connect ??= connect;
   return new EnvHttpProxyAgent({ ...settings, noProxy: settings.noProxy ?? '', keepAliveTimeout: 10_000, connections: 32 });
 }
+
+/**
+ * A dispatcher of its own for requests that are not to the platform (the
+ * update check, `--notify` and `--ping`): through the proxy the environment
+ * names for `target`, by the same rules as the API's (NO_PROXY, loopback
+ * direct), else a plain Agent. The caller closes it. A proxy variable that is
+ * not a URL throws, as it does for the API.
+ */
+export async function dispatcherFor(target: URL, env: Record<string, string | undefined>): Promise<Dispatcher> {
+  const proxy = proxyRoute(target, proxyFromEnv(env));
+  if (proxy) return proxyDispatcher(proxy.settings);
+  const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
+  return new Agent();
+}
