@@ -38,6 +38,8 @@ export default {
     'src/domain/email-slips.ts',
     'src/domain/cpf-slip.ts',
     'src/api/endpoints/student-key.ts',
+    'src/lib/phone.ts',
+    'src/api/pagination/phone-scan.ts',
     'src/domain/sync/plan.ts',
     'src/domain/sync/rows.ts',
     'src/domain/sync/records.ts',

@@ -13,7 +13,7 @@
  *   id; e-mail case-insensitively; document as typed, then in its other CPF
  *   spelling, then (bare digits) as an id, then (digits that may be one) as a
  *   phone; reference; phone by its national digits (undefined when several
- *   students share it: the lookup then lists them).
+ *   students share it: `phoneHolders(key)` lists them).
  * - `Snapshot.subscription(studentId, productId)`, `Snapshot.holders(productId)`.
  * - `Snapshot.pages` (requests spent), `Snapshot.total` (students read),
  *   `Snapshot.size` (students kept: `keep` may keep only those a file names,
@@ -140,8 +140,8 @@ export class Snapshot {
   private readonly byEmail = new Map<string, SnapshotStudent>();
   private readonly byDocument = new Map<string, SnapshotStudent>();
   private readonly byReference = new Map<string, SnapshotStudent>();
-  /** null: several students share the phone. */
-  private readonly byPhone = new Map<string, SnapshotStudent | null>();
+  /** Several when students share the phone. */
+  private readonly byPhone = new Map<string, SnapshotStudent[]>();
   private readonly held = new Map<string, SnapshotSubscription[]>();
   private readonly titles = new Map<string, string>();
   /** One copy of each repeated string (product ids, statuses, dates). */
@@ -164,19 +164,30 @@ export class Snapshot {
     const parsed = typeof key === 'string' ? parseStudentKey(key) : key;
     switch (parsed.kind) {
       case 'id':
-        return this.byId.get(parsed.value) ?? (parsed.orPhone ? this.byPhone.get(nationalPhone(parsed.value)) ?? undefined : undefined);
+        return this.byId.get(parsed.value) ?? this.onlyPhone(parsed);
       case 'email':
         return this.byEmail.get(emailKey(parsed.value));
       case 'reference':
         return this.byReference.get(parsed.value);
       case 'phone':
-        return this.byPhone.get(canonicalValue(parsed)) ?? undefined;
+        return this.onlyPhone(parsed);
       case 'document':
         return this.byDocument.get(parsed.value)
           ?? this.byDocument.get(parsed.also ?? parsed.value)
           ?? (parsed.orId ? this.byId.get(parsed.value) : undefined)
-          ?? (parsed.orPhone ? this.byPhone.get(nationalPhone(parsed.value)) ?? undefined : undefined);
+          ?? this.onlyPhone(parsed);
     }
+  }
+
+  /** The students whose phone a key names (`phone:`, or digits that may be one): several when they share it. */
+  phoneHolders(key: StudentKey): readonly SnapshotStudent[] {
+    if (key.kind === 'phone') return this.byPhone.get(canonicalValue(key)) ?? [];
+    return (key.kind === 'id' || key.kind === 'document') && key.orPhone ? this.byPhone.get(nationalPhone(key.value)) ?? [] : [];
+  }
+
+  private onlyPhone(key: StudentKey): SnapshotStudent | undefined {
+    const holders = this.phoneHolders(key);
+    return holders.length === 1 ? holders[0] : undefined;
   }
 
   subscription(studentId: string, productId: string): SnapshotSubscription | undefined {
@@ -224,7 +235,7 @@ export class Snapshot {
     if (entry.email) this.byEmail.set(emailKey(entry.email), entry);
     if (entry.document) this.byDocument.set(entry.document, entry);
     if (entry.reference) this.byReference.set(entry.reference, entry);
-    if (entry.phone) this.byPhone.set(entry.phone, this.byPhone.has(entry.phone) ? null : entry);
+    if (entry.phone) this.byPhone.set(entry.phone, [...(this.byPhone.get(entry.phone) ?? []), entry]);
     const { products } = this.keep;
     const all = student.subscriptions ?? [];
     const subscriptions = products ? all.filter((subscription) => products.has(subscription.product_id)) : all;

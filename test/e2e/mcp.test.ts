@@ -106,6 +106,15 @@ describe('members mcp: reads', () => {
     expect((shown.structuredContent as { students: Student[] }).students[0]?.email).toBe(student.email);
   });
 
+  it('find_student takes a phone as its key, as every STUDENT does', async () => {
+    const { body } = await sandboxGet<{ data: Array<Student & { phone: string | null }> }>(sandbox, '/api/v1/students?per_page=100');
+    const student = body.data.find((candidate) => candidate.phone && body.data.filter((other) => other.phone === candidate.phone).length === 1);
+    const digits = (student?.phone ?? '').replace(/\D/g, '').replace(/^55/, '');
+    const found = await (await connect([])).client.callTool({ name: 'find_student', arguments: { key: `(${digits.slice(0, 2)}) ${digits.slice(2, -4)}-${digits.slice(-4)}` } });
+    expect(found.isError, text(found)).toBeFalsy();
+    expect((found.structuredContent as { students: Student[] }).students.map((one) => one.id)).toEqual([student?.id]);
+  });
+
   it('caps a list at --max-rows and states the true total', async () => {
     const { body } = await sandboxGet<{ meta: { total: number } }>(sandbox, '/api/v1/subscriptions?per_page=1');
     const { client } = await connect(['--max-rows', '2']);

@@ -49,6 +49,8 @@ export interface DesiredRow {
 /** What the planner reads of the platform (a Snapshot fits). */
 export interface SyncState {
   findStudent(key: StudentKey): SnapshotStudent | undefined;
+  /** The students a phone key names, when several share the number (findStudent then finds none). */
+  phoneHolders?(key: StudentKey): readonly SnapshotStudent[];
   subscription(studentId: string, productId: string): SnapshotSubscription | undefined;
   holders(productId: string): readonly SnapshotSubscription[];
 }
@@ -154,6 +156,11 @@ export function planSync(rows: readonly DesiredRow[], products: readonly string[
 
   for (const row of rows) {
     const student = state.findStudent(row.key);
+    const sharing = student ? [] : state.phoneHolders?.(row.key) ?? [];
+    if (sharing.length > 1) {
+      plan.problems.push({ line: row.line, message: `${sharing.length} students have the phone ${row.student}; give one's e-mail or id (${sharing.map((one) => one.id).join(', ')})` });
+      continue;
+    }
     if (student) {
       const pair = pairKey(student.id, row.productId);
       const earlier = wanted.get(pair);

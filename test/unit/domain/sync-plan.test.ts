@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseStudentKey } from '../../../src/api/endpoints/student-key.js';
-import type { SnapshotStudent, SnapshotSubscription } from '../../../src/domain/snapshot.js';
+import { Snapshot, type SnapshotStudent, type SnapshotSubscription } from '../../../src/domain/snapshot.js';
 import {
   capMessage, countActions, overCap, parseRevokeCap, planSummary, planSync, revokeCap,
   type DesiredRow, type SyncOptions, type SyncState,
@@ -206,6 +206,14 @@ describe('planSync', () => {
       expect(plan.problems).toEqual([]);
       expect(plan.leftOut.additions).toBe(1);
     });
+  });
+
+  it('a phone two students share is a problem naming both, never a not-found', () => {
+    const snapshot = new Snapshot();
+    for (const n of [1, 2]) snapshot.add({ id: `s${n}`, email: `s${n}@example.com`, phone: '+55 61 93986-2924' });
+    const plan = planSync([row(2, '(61) 93986-2924')], [P], snapshot, options());
+    expect(plan.problems).toEqual([{ line: 2, message: "2 students have the phone (61) 93986-2924; give one's e-mail or id (s1, s2)" }]);
+    expect(plan.changes).toEqual([]);
   });
 
   it('two rows naming one student by different keys are a problem; the first one counts', () => {
