@@ -15,8 +15,9 @@
  * spent either way: the snapshot wins when its pages are no more than the
  * lookups — and whenever the file names a student by a phone: the API has
  * no lookup by phone, so the rows would walk the list anyway (once, for
- * every phone: api/pagination/phone-scan.ts). The product list, when product cells are titles, is read either
- * way and counted in both. Pure functions: the caller sends the requests.
+ * every phone: api/pagination/phone-scan.ts). The product list, when
+ * product cells are titles, is read either way and counted in both. Pure
+ * functions: the caller sends the requests.
  */
 import type { FirstPage } from './snapshot.js';
 import { pluralWord } from '../lib/values.js';

@@ -57,6 +57,7 @@ function phoneBook(api: Api, cache: StudentCache | undefined): PhoneBook | undef
   phoneBooks.set(cache, book);
   return book;
 }
+
 /**
  * A student found by a CPF, under its digits: a row naming the same CPF in
  * the other spelling shares the lookup. Only a student found by that very
