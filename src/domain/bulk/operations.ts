@@ -141,7 +141,9 @@ export function studentKey(values: Record<string, string>): StudentKey {
   let key: StudentKey;
   try {
     key = parseStudentKey(input);
-  } catch {
+  } catch (error) {
+    // `phone:` with something that is no phone: the parser says what a phone needs.
+    if (/^phone:\s*\S/.test(input.trim())) throw new UsageError(`student ${(error as Error).message}`);
     throw new UsageError(`student ${JSON.stringify(input)} is not a student key: give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE`);
   }
   const notId = notAnId(key);

@@ -66,6 +66,7 @@ describe('students grant --file: every row is checked before anything is sent', 
       'doc:,p1,,',
       's4,p1,2024-03-01,2024-02-01',
       's5,,,',
+      'phone:1234,p1,,',
     ].join('\n'));
     const { code, stdout, stderr } = await cli(['students', 'grant', '--file', file]);
     expect(code).toBe(2);
@@ -75,7 +76,8 @@ describe('students grant --file: every row is checked before anything is sent', 
       'error: line 4: student "doc:" is not a student key: give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE',
       'error: line 5: expiration_date 2024-02-01 is before accession_date 2024-03-01; the expiration cannot precede the accession',
       'error: line 6: empty product_id; give the id of a product (see `members products list`)',
-      `error: 4 invalid rows in ${file}; nothing was sent. Fix them, or pass --skip-invalid to apply the other rows`,
+      'error: line 7: student "1234" is not a phone number: give 10 to 13 digits with the area code, as phone:61939862924 or "(61) 93986-2924"',
+      `error: 5 invalid rows in ${file}; nothing was sent. Fix them, or pass --skip-invalid to apply the other rows`,
       '',
     ].join('\n'));
     expect(requestsSent()).toBe(0);
