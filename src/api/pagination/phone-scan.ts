@@ -8,7 +8,8 @@
  * so a bulk file of phones pays for one read, not one per row.
  */
 import type { Api } from '../client.js';
-import { walkList } from './pages.js';
+import { fetchPage } from './pages.js';
+import { walkPages } from './paginate.js';
 import { Student } from '../endpoints/schemas.js';
 import { ExitCode, NotFoundError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
@@ -66,8 +67,14 @@ export class PhoneBook {
 async function readDirectory(api: Api): Promise<Directory> {
   const byPhone = new Map<string, Student[]>();
   let students = 0;
-  let perPage = PER_PAGE;
-  const list = walkList(api, Student, LIST.path, { per_page: PER_PAGE }, { all: true, concurrency: 4, onInfo: (info) => (perPage = info.perPage ?? PER_PAGE) });
+  // The pages asked, counted as they are (walkList's walk, with the count -v gives).
+  let pages = 0;
+  const query = { per_page: PER_PAGE };
+  const page = (req: { path: string; query: typeof query & { page?: number } }) => {
+    pages++;
+    return fetchPage(api, Student, req);
+  };
+  const list = walkPages((number) => page({ path: LIST.path, query: { ...query, page: number } }), (link) => page({ path: link, query }), { all: true, concurrency: 4 });
   for await (const student of list) {
     students++;
     const phone = student.phone ? nationalPhone(student.phone) : '';
@@ -76,5 +83,5 @@ async function readDirectory(api: Api): Promise<Directory> {
     if (same) same.push(student);
     else byPhone.set(phone, [student]);
   }
-  return { byPhone, students, pages: Math.max(1, Math.ceil(students / Math.max(1, perPage))) };
+  return { byPhone, students, pages };
 }

@@ -86,6 +86,26 @@ describe('getStudent with a phone (issue 37)', () => {
     expect((several as Error).message).toBe("2 students have the phone (61) 93986-2924; give one's e-mail or id:\n  s2  João Lima <joao@example.com>\n  s3  Ana Reis <ana@example.com>");
   });
 
+  it('counts the pages really read (a server that counts nothing: links.next), and lists 10 of many sharing a number', async () => {
+    const twins = Array.from({ length: 12 }, (_, i) => ({ id: `t${i}`, email: `t${i}@example.com`, first_name: 'Twin', last_name: String(i), phone: '61 93986-2924' }));
+    const first = { data: [...twins.slice(0, 7), ANA], links: { next: 'https://members.example.com/api/v1/students?page=2' } };
+    const second = { data: [...twins.slice(7), JOAO], links: { next: null } };
+    const pageOf = (n: number) => pool().intercept({ method: 'GET', path: (path: string) => path.startsWith('/api/v1/students?') && new URL(path, 'http://x').searchParams.get('page') === String(n) });
+    const lines: string[] = [];
+    const client = api((line) => lines.push(line));
+    const book = new PhoneBook(client);
+    pageOf(1).reply(200, first);
+    pageOf(2).reply(200, second);
+    lookup('s3').reply(200, { data: ANA });
+    expect((await getStudent(client, parseStudentKey('+55 11 91234-5678'), { phones: book })).id).toBe('s3');
+    expect(lines.at(-1)).toBe('+55 11 91234-5678: the phone of Ana Reis <ana@example.com>, found in 3 requests (2 pages of the student list, as students search reads it, then the student by id)');
+    const several = await getStudent(client, parseStudentKey('(61) 93986-2924'), { phones: book }).catch((caught: unknown) => caught);
+    expect((several as Error).message.split('\n')).toEqual([
+      // João (page 2) has the number too.
+      "13 students have the phone (61) 93986-2924; give one's e-mail or id:", ...twins.slice(0, 10).map((twin) => `  ${twin.id}  Twin ${twin.last_name} <${twin.email}>`), '  … and 3 more',
+    ]);
+  });
+
   it('11 bare digits: a document in both spellings, an id, then a phone; not found names every try and keeps the CPF hint', async () => {
     lookup('document/61939862924').reply(404, NOT_FOUND);
     lookup('document/619.398.629-24').reply(404, NOT_FOUND);
