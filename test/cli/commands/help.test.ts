@@ -79,7 +79,7 @@ describe('members help', () => {
     const { code, stdout, stderr } = await members(['help', 'nope']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting, bulk, each, undo)\n');
+    expect(stderr).toBe('error: no command or help topic "nope"; see `members --help` (topics: environment, exit-codes, formatting, bulk, each, student-keys, undo)\n');
   });
 
   it('help bulk gives the columns each bulk form reads', async () => {
@@ -99,8 +99,9 @@ describe('members help', () => {
 
   it('the root help lists every topic', async () => {
     const { stdout } = await members(['--help']);
-    expect(stdout).toContain('  members help bulk         grant, revoke and import from a CSV file\n');
-    expect(stdout).toContain('  members help undo         find a change in the audit log and reverse it\n');
+    expect(stdout).toContain('  members help bulk          grant, revoke and import from a CSV file\n');
+    expect(stdout).toContain('  members help student-keys  how a STUDENT is named: id, e-mail, CPF, phone, doc:, ref:\n');
+    expect(stdout).toContain('  members help undo          find a change in the audit log and reverse it\n');
   });
 
   it('group helps have examples', async () => {

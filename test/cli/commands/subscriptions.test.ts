@@ -115,7 +115,7 @@ describe('subscriptions list', () => {
     [['--status', 'active,cancelled'], 'invalid --status value "cancelled": use a comma-separated list of active, inactive, refunded, chargeback, canceled'],
     [['--status', ','], '--status needs at least one of active, inactive, refunded, chargeback, canceled (comma-separated)'],
     [['--status', 'active', '--page', '2'], '--page cannot be combined with --status, --access, --product, --student, --expiring or --expired: the filters apply to every page'],
-    [['--student', 'doc:'], 'empty student document in "doc:"; give an id, an e-mail, doc:DOCUMENT or ref:REFERENCE'],
+    [['--student', 'doc:'], 'empty student document in "doc:"; give an id, an e-mail, a phone, doc:DOCUMENT or ref:REFERENCE'],
   ])('rejects %j before any request (exit 2)', async (flags, message) => {
     const { code, stdout, stderr } = await t.cli(['subscriptions', 'list', ...flags]);
     expect(code).toBe(2);
