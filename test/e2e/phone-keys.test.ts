@@ -28,6 +28,8 @@ describe.each(DESK_FLAVORS.map(([name]) => name))('a phone as a STUDENT (%s)', (
   const members = (args: string[]) => run(args, { env: sandbox.env });
   const counters = async () => (await sandboxGet<{ requests: Record<string, number> }>(sandbox, '/__sandbox/stats')).body.requests;
   const students = () => allPages<Student>(sandbox, '/api/v1/students?per_page=100');
+  /** A phone two students have, once a test has made it so. */
+  let shared: Student | undefined;
   /** Students with a mobile phone no other student has, taken one per test so that no test sees another's change. */
   let pool: Student[] | undefined;
   const take = async () => {
@@ -83,6 +85,7 @@ describe.each(DESK_FLAVORS.map(([name]) => name))('a phone as a STUDENT (%s)', (
     const twin = await members(['students', 'create', '--first-name', 'Gêmea', '--last-name', 'Fone', '--email', `twin-${flavor}@example.org`, '--phone', student.phone as string, '--yes', '-o', 'json']);
     expect(twin.code, twin.stderr).toBe(0);
     const twinId = String((JSON.parse(twin.stdout) as Student).id);
+    shared = student;
     const before = await counters();
     const several = await members(['students', 'grant', spelled(student.phone as string), 'Python Pro', '--yes']);
     expect(several.code).toBe(2);
@@ -110,5 +113,23 @@ describe.each(DESK_FLAVORS.map(([name]) => name))('a phone as a STUDENT (%s)', (
     expect(delta('GET /api/v1/students')).toBe(2);
     expect(delta('GET /api/v1/students/{id}')).toBe(0);
     expect(delta('POST /api/v1/students/{id}/products')).toBe(4);
+  });
+
+  it('a bulk row naming a phone two students share fails listing them, from the one walk: the list is not read again', async () => {
+    expect(shared).toBeDefined();
+    const student = await take();
+    const [product] = (await sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/products?per_page=100')).body.data;
+    await members(['students', 'revoke', student.email, String(product?.id), '--yes', '-q']);
+    const file = join(tempDir(), 'shared.csv');
+    writeFileSync(file, ['student,product_id', `"${spelled(shared?.phone as string)}",${String(product?.id)}`, `"${spelled(student.phone as string)}",${String(product?.id)}`].join('\n'));
+    const before = await counters();
+    const result = await members(['students', 'grant', '--file', file, '--yes', '-o', 'json']);
+    expect(result.code, result.stderr).toBe(7);
+    const rows = JSON.parse(result.stdout) as Array<{ line: number; result: string; message: string }>;
+    expect(rows.find((row) => row.line === 2)).toMatchObject({ result: 'failed' });
+    expect(rows.find((row) => row.line === 2)?.message).toContain(`2 students have the phone ${spelled(shared?.phone as string)}; give one's e-mail or id:`);
+    expect(rows.find((row) => row.line === 3)).toMatchObject({ result: 'granted' });
+    const after = await counters();
+    expect((after['GET /api/v1/students'] ?? 0) - (before['GET /api/v1/students'] ?? 0)).toBe(2);
   });
 });

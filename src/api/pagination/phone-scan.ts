@@ -49,9 +49,7 @@ export class PhoneBook {
         ExitCode.notFound, LIST, 404,
       );
     }
-    const listed = matches.slice(0, 10).map((student) => `  ${student.id}  ${nameAndEmail(student)}`).join('\n');
-    const more = matches.length > 10 ? `\n  … and ${matches.length - 10} more` : '';
-    throw new UsageError(`${matches.length} students have the phone ${typed}; give one's e-mail or id:\n${listed}${more}`);
+    throw severalWithPhone(typed, matches);
   }
 
   private read(): Promise<Directory> {
@@ -62,6 +60,13 @@ export class PhoneBook {
     }
     return this.directory;
   }
+}
+
+/** Exit 2 for a phone several students share, listing the first 10 (id, name, e-mail) for the person to choose. */
+export function severalWithPhone(typed: string, students: readonly Student[]): UsageError {
+  const listed = students.slice(0, 10).map((student) => `  ${student.id}  ${nameAndEmail(student)}`).join('\n');
+  const more = students.length > 10 ? `\n  … and ${students.length - 10} more` : '';
+  return new UsageError(`${students.length} students have the phone ${typed}; give one's e-mail or id:\n${listed}${more}`);
 }
 
 async function readDirectory(api: Api): Promise<Directory> {

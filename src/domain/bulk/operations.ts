@@ -28,6 +28,7 @@
 import type { Api } from '../../api/client.js';
 import { canonicalValue, notAnId, parseStudentKey, plainId, type StudentKey } from '../../api/endpoints/student-key.js';
 import { createStudent, findStudent, type NewStudent } from '../../api/endpoints/students.js';
+import { severalWithPhone } from '../../api/pagination/phone-scan.js';
 import { RejectedError, UsageError } from '../../lib/errors.js';
 import { nameAndEmail } from '../../lib/people.js';
 import { EMAIL_PATTERN, parseFileDate, plural } from '../../lib/values.js';
@@ -209,6 +210,9 @@ async function changeRow(
 ) {
   const { snapshot } = context;
   const found = snapshot?.findStudent(plan.key);
+  // A phone several students share: the snapshot already knows them all, no need to read the list again to say so.
+  const sharing = found ? [] : snapshot?.phoneHolders(plan.key) ?? [];
+  if (sharing.length > 1) throw severalWithPhone(plan.student.trim(), sharing.map(asStudent));
   const student = found ? fromSnapshot(plan, found, fetch) : await resolveStudent(context.api, plan.student, { cache: context.cache, fetch, spelling: context.spelling });
   return fromChange(await context.queue.run(`${student.id}\n${plan.productId}`, async () => {
     if (!snapshot || !found) return change(student, undefined);
