@@ -214,7 +214,7 @@ column, members each rows, the assistant's tools), it is read as:
 
   maria@example.com            an e-mail (it has an @)
   doc:RG/123   ref:crm-8812    a document, a reference
-  phone:61939862924            a phone, whatever it looks like
+  phone:61939862924            a phone, never a CPF or an id
   070.692.055-46               a CPF (the other spelling is tried too)
   +55 61 93986-2924            a phone: 10 to 13 digits written with +, parentheses,
   (61) 93986-2924              a space or a dash
