@@ -104,6 +104,14 @@ describe('members help', () => {
     expect(stdout).toContain('  members help undo          find a change in the audit log and reverse it\n');
   });
 
+  it('help student-keys gives the rule that tells a phone from a CPF or an id', async () => {
+    const { code, stdout } = await members(['help', 'student-keys']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('  (61) 93986-2924              a space or a dash\n');
+    expect(stdout).toContain('  61939862924                  11 digits: a CPF (whatever its check digits: one may be\n');
+    expect(stdout).toContain('Several students with the number: exit 2, listed; none: exit 4.');
+  });
+
   it('group helps have examples', async () => {
     for (const group of ['students', 'products', 'subscriptions', 'courses', 'scores', 'auth', 'report']) {
       expect((await members([group, '--help'])).stdout).toContain('\nExamples:\n  members ');
