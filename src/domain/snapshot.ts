@@ -235,7 +235,11 @@ export class Snapshot {
     if (entry.email) this.byEmail.set(emailKey(entry.email), entry);
     if (entry.document) this.byDocument.set(entry.document, entry);
     if (entry.reference) this.byReference.set(entry.reference, entry);
-    if (entry.phone) this.byPhone.set(entry.phone, [...(this.byPhone.get(entry.phone) ?? []), entry]);
+    if (entry.phone) {
+      const holders = this.byPhone.get(entry.phone);
+      if (holders) holders.push(entry);
+      else this.byPhone.set(entry.phone, [entry]);
+    }
     const { products } = this.keep;
     const all = student.subscriptions ?? [];
     const subscriptions = products ? all.filter((subscription) => products.has(subscription.product_id)) : all;
