@@ -12,20 +12,23 @@ import { fetchPage } from './pages.js';
 import { walkPages } from './paginate.js';
 import { Student } from '../endpoints/schemas.js';
 import { ExitCode, NotFoundError, UsageError } from '../../lib/errors.js';
-import { nameAndEmail } from '../../lib/people.js';
+import { nameAndEmail, personName, type Named } from '../../lib/people.js';
 import { nationalPhone } from '../../lib/phone.js';
 
 const PER_PAGE = 100;
 const LIST = { method: 'GET', path: '/api/v1/students' } as const;
 
+/** What a book keeps of a student (its id and how to name it), not the record: the whole list passes through it. */
+export type PhoneHolder = { id: string } & Named;
+
 interface Directory {
-  byPhone: ReadonlyMap<string, Student[]>;
+  byPhone: ReadonlyMap<string, PhoneHolder[]>;
   students: number;
   pages: number;
 }
 
 export interface FoundByPhone {
-  student: Student;
+  student: PhoneHolder;
   /** Pages of the student list this find read (0: the book had read it already). */
   pages: number;
 }
@@ -42,7 +45,7 @@ export class PhoneBook {
     const pages = this.paid ? 0 : directory.pages;
     this.paid = true;
     const matches = directory.byPhone.get(nationalPhone(typed)) ?? [];
-    if (matches.length === 1) return { student: matches[0] as Student, pages };
+    if (matches.length === 1) return { student: matches[0] as PhoneHolder, pages };
     if (matches.length === 0) {
       throw new NotFoundError(
         `no student has the phone ${typed} (the whole student list was read: ${directory.students} students); search by a part of the name or e-mail: members students search TEXT`,
@@ -63,14 +66,14 @@ export class PhoneBook {
 }
 
 /** Exit 2 for a phone several students share, listing the first 10 (id, name, e-mail) for the person to choose. */
-export function severalWithPhone(typed: string, students: readonly Student[]): UsageError {
+export function severalWithPhone(typed: string, students: readonly PhoneHolder[]): UsageError {
   const listed = students.slice(0, 10).map((student) => `  ${student.id}  ${nameAndEmail(student)}`).join('\n');
   const more = students.length > 10 ? `\n  … and ${students.length - 10} more` : '';
   return new UsageError(`${students.length} students have the phone ${typed}; give one's e-mail or id:\n${listed}${more}`);
 }
 
 async function readDirectory(api: Api): Promise<Directory> {
-  const byPhone = new Map<string, Student[]>();
+  const byPhone = new Map<string, PhoneHolder[]>();
   let students = 0;
   // The pages asked, counted as they are (walkList's walk, with the count -v gives).
   let pages = 0;
@@ -84,9 +87,10 @@ async function readDirectory(api: Api): Promise<Directory> {
     students++;
     const phone = student.phone ? nationalPhone(student.phone) : '';
     if (phone.length < 10) continue;
+    const holder: PhoneHolder = { id: student.id, full_name: personName(student), email: student.email };
     const same = byPhone.get(phone);
-    if (same) same.push(student);
-    else byPhone.set(phone, [student]);
+    if (same) same.push(holder);
+    else byPhone.set(phone, [holder]);
   }
   return { byPhone, students, pages };
 }
