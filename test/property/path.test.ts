@@ -131,7 +131,7 @@ describe('parseStudentKey', () => {
     else if (raw.includes('@')) key = { kind: 'email', value: raw };
     else if (/^\+?[\d\s()-]+$/.test(raw) && /[\s()+-]/.test(raw) && phoneLength) key = { kind: 'phone', value: raw };
     else if (/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(raw)) key = { kind: 'document', value: raw };
-    else if (/^\d{11}$/.test(raw)) key = { kind: 'document', value: raw, orPhone: true };
+    else if (/^\d{11}$/.test(raw)) key = { kind: 'document', value: raw, ...(cpfValid(raw) ? {} : { orPhone: true }) };
     else key = { kind: 'id', value: raw, ...(/^\d{10,13}$/.test(raw) ? { orPhone: true } : {}) };
     if (key.value === '') return 'usage';
     if (key.kind === 'phone' && !(/^\+?[\d\s()-]+$/.test(key.value) && key.value.replace(/\D/g, '').length >= 10 && key.value.replace(/\D/g, '').length <= 13)) return 'usage';
@@ -171,9 +171,9 @@ describe('parseStudentKey', () => {
     }), RUNS);
   });
 
-  it('a valid CPF typed bare is a document first, an id, then a phone; a phone written as one is never a CPF or an id', () => {
+  it('a valid CPF typed bare is a document first, then an id, never a phone; a phone written as one is never a CPF or an id', () => {
     fc.assert(fc.property(validCpf, (cpf) => {
-      expect(parseStudentKey(cpf)).toEqual({ kind: 'document', value: cpf, also: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`, orId: true, orPhone: true });
+      expect(parseStudentKey(cpf)).toEqual({ kind: 'document', value: cpf, also: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`, orId: true });
       expect(cpfValid(cpf)).toBe(true);
       const spelled = `(${cpf.slice(0, 2)}) ${cpf.slice(2, 7)}-${cpf.slice(7)}`;
       expect(parseStudentKey(spelled)).toEqual({ kind: 'phone', value: spelled });

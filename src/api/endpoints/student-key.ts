@@ -2,8 +2,8 @@
  * STUDENT arguments (contract §1.3): `@` → e-mail, `doc:` → document,
  * `ref:` → reference, `phone:` or a phone written as one → phone, a CPF
  * typed with or without punctuation → document, else id. Bare digits that
- * may be a phone (10 to 13 of them, a bare CPF's 11 too) are tried as a
- * phone last.
+ * may be a phone (10 to 13 of them; 11 only when they are no valid CPF) are
+ * tried as a phone last.
  */
 import { UsageError } from '../../lib/errors.js';
 import { nationalPhone, phoneDigits, punctuatedPhone } from '../../lib/phone.js';
@@ -16,7 +16,7 @@ export type StudentKey =
     also?: string;
     /** Typed as 11 bare digits without `doc:`: if no student has that document, it may still be an id (tried last). */
     orId?: boolean;
-    /** 11 bare digits: if neither a document nor an id, a phone (a mobile number with its area code has 11 digits too). */
+    /** 11 bare digits that are no valid CPF: if neither a document nor an id, a phone (a mobile number with its area code has 11 digits too). */
     orPhone?: boolean;
   }
   | { kind: 'reference'; value: string }
@@ -29,11 +29,12 @@ export type StudentKey =
   | { kind: 'phone'; value: string };
 
 /**
- * 11 bare digits are a CPF, an id or a mobile phone with its area code, tried
- * in that order whatever the check digits: the platform may hold a CPF
- * mistyped (so wrong check digits do not make it a phone), and one phone in a
- * hundred has a valid CPF's check digits (so right ones do not rule a phone
- * out). The lookups by path go first; the phone reads the student list.
+ * 11 bare digits are a CPF, then an id; with wrong check digits a mobile
+ * phone with its area code too, tried last: the platform may hold a CPF
+ * mistyped, so wrong check digits do not make them a phone. Right ones rule
+ * the phone out: trying it reads the whole student list, which a valid CPF
+ * nobody has (a buyer not yet imported: the desk's daily case) must not cost;
+ * the one phone in a hundred that has them is written `phone:…` or punctuated.
  */
 export function parseStudentKey(input: string): StudentKey {
   const raw = input.trim();
@@ -42,7 +43,7 @@ export function parseStudentKey(input: string): StudentKey {
       : raw.startsWith('phone:') ? { kind: 'phone', value: raw.slice(6).trim() }
         : raw.includes('@') ? { kind: 'email', value: raw }
           : punctuatedPhone(raw) ? { kind: 'phone', value: raw }
-            : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? { orId: true, orPhone: true } : {}) }
+            : isCpfShaped(raw) ? { ...documentKey(raw), ...(BARE_CPF.test(raw) ? { orId: true, ...(isCpf(raw) ? {} : { orPhone: true }) } : {}) }
               : { kind: 'id', value: raw, ...(phoneDigits(raw) === undefined ? {} : { orPhone: true }) };
   if (key.value === '') {
     throw new UsageError(`empty student ${key.kind} in ${JSON.stringify(input)}; give an id, an e-mail, a phone, doc:DOCUMENT or ref:REFERENCE`);
@@ -140,6 +141,7 @@ export function describeKey(key: StudentKey): string {
 export function notFoundHint(key: StudentKey): string {
   const invalid = key.kind === 'document' ? invalidCpf(key.value) : undefined;
   if (invalid) return `. ${invalid} (a typo?)`;
+  if (key.kind === 'document' && key.orId && !key.orPhone) return `. A phone? Write it as phone:${key.value}, or with its punctuation`;
   if (key.kind !== 'id' || !looksLikeName(key.value)) return '';
   return `. It was taken for an id; ${searchHint(key.value)}`;
 }

@@ -219,7 +219,8 @@ column, members each rows, the assistant's tools), it is read as:
   +55 61 93986-2924            a phone: 10 to 13 digits written with +, parentheses,
   (61) 93986-2924              a space or a dash
   61939862924                  11 digits: a CPF (whatever its check digits: one may be
-                               held mistyped), an id, then a phone
+                               held mistyped), an id, then, when they are no valid CPF,
+                               a phone (one that is: phone:11948852411)
   6139862924                   10, 12 or 13 digits: an id, then a phone
   anything else                an id
 

@@ -87,18 +87,17 @@ describe('students get', () => {
     expect(JSON.parse(stdout)).toEqual({ ...MARIA, document: 'RG/12345' });
   });
 
-  it('a CPF typed as bare digits: tried as typed, then punctuated, then as an id, then as a phone; not found names all four', async () => {
+  it('a valid CPF typed as bare digits: tried as typed, then punctuated, then as an id, never as a phone; not found names the three', async () => {
     get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-25').reply(200, { data: MARIA });
     expect(JSON.parse((await t.cli(['students', 'get', '52998224725', '-o', 'json'])).stdout)).toEqual(MARIA);
     get('/api/v1/students/document/52998224725').reply(404, NOT_FOUND);
     get('/api/v1/students/document/529.982.247-25').reply(404, NOT_FOUND);
     get('/api/v1/students/52998224725').reply(404, NOT_FOUND);
-    list().reply(200, onePage([MARIA]));
     const { code, stderr } = await t.cli(['students', 'get', '52998224725']);
     expect(code).toBe(4);
-    expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 or phone 52998224725 not found '
-      + '(the whole student list was read for the phone)\n');
+    expect(stderr).toBe('error: student with document 52998224725 (or 529.982.247-25) or id 52998224725 not found (GET /api/v1/students/52998224725). '
+      + 'A phone? Write it as phone:52998224725, or with its punctuation\n');
   });
 
   it('11 digits with wrong check digits: a document in both spellings, then an id, a phone, then the right check digits; each request once', async () => {

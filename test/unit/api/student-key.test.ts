@@ -5,8 +5,8 @@ import { UsageError } from '../../../src/lib/errors.js';
 describe('a CPF as a STUDENT', () => {
   it('punctuated or bare digits with right check digits is a document, carrying its other spelling', () => {
     expect(parseStudentKey('070.692.055-46')).toEqual({ kind: 'document', value: '070.692.055-46', also: '07069205546' });
-    // Bare digits without doc: may still be an id, then a phone, tried last.
-    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46', orId: true, orPhone: true });
+    // Bare digits without doc: may still be an id; a valid CPF is never tried as a phone.
+    expect(parseStudentKey(' 07069205546 ')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46', orId: true });
     expect(parseStudentKey('doc:07069205546')).toEqual({ kind: 'document', value: '07069205546', also: '070.692.055-46' });
   });
 
@@ -68,9 +68,12 @@ describe('a phone as a STUDENT (issue 37)', () => {
     expect(() => parseStudentKey('phone:61 9398x-2924')).toThrow(UsageError);
   });
 
-  it('11 bare digits, whatever their check digits: a document, an id, then a phone', () => {
+  it('11 bare digits: a document, an id, then — unless they are a valid CPF — a phone', () => {
     expect(parseStudentKey('61939862924')).toEqual({ kind: 'document', value: '61939862924', also: '619.398.629-24', orId: true, orPhone: true });
-    expect(parseStudentKey('52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25', orId: true, orPhone: true });
+    // A valid CPF nobody has must not read the whole student list: no phone.
+    expect(parseStudentKey('52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25', orId: true });
+    expect(notFoundHint(parseStudentKey('52998224725'))).toBe('. A phone? Write it as phone:52998224725, or with its punctuation');
+    expect(notFoundHint(parseStudentKey('61939862924'))).toMatch(/^\. 61939862924 is not a valid CPF/);
     // With doc:, a document only.
     expect(parseStudentKey('doc:52998224725')).toEqual({ kind: 'document', value: '52998224725', also: '529.982.247-25' });
   });
@@ -93,7 +96,7 @@ describe('a phone as a STUDENT (issue 37)', () => {
 
 describe('what "not found" says about a CPF', () => {
   it('names both spellings, and the id when the digits were typed bare', () => {
-    expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546 or phone 07069205546');
+    expect(describeKey(parseStudentKey('07069205546'))).toBe('student with document 07069205546 (or 070.692.055-46) or id 07069205546');
     expect(describeKey(parseStudentKey('070.692.055-46'))).toBe('student with document 070.692.055-46 (or 07069205546)');
     expect(describeKey(parseStudentKey('doc:RG/1'))).toBe('student with document RG/1');
     expect(describeKey(parseStudentKey('maria@example.com'))).toBe('student with e-mail maria@example.com');
@@ -104,7 +107,7 @@ describe('what "not found" says about a CPF', () => {
     expect(describeKey(parseStudentKey('07069205547'))).toBe('student with document 07069205547 (or 070.692.055-47) or id 07069205547 or phone 07069205547');
     expect(notFoundHint(parseStudentKey('07069205547'))).toBe('. 07069205547 is not a valid CPF: its check digits would be 46 (a typo?)');
     expect(notFoundHint(parseStudentKey('1234'))).toBe('');
-    expect(notFoundHint(parseStudentKey('07069205546'))).toBe('');
+    expect(notFoundHint(parseStudentKey('07069205546'))).toBe('. A phone? Write it as phone:07069205546, or with its punctuation');
   });
 
   it('a document shaped like a CPF with wrong check digits is said to be invalid; a valid one or another document is not', () => {

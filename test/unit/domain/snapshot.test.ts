@@ -200,8 +200,10 @@ describe('Snapshot lookups', () => {
     // 11 bare digits: a student's document before another's phone; a phone when nobody has the document.
     snapshot.add({ ...student(9), phone: '52998224725' });
     expect(snapshot.findStudent('52998224725')?.id).toBe('s2');
+    // A phone whose 11 digits are a valid CPF is named as a phone only with phone: or its punctuation.
     snapshot.add({ ...student(10), phone: '+55 11 94885-2411' });
-    expect(snapshot.findStudent('11948852411')?.id).toBe('s10');
+    expect(snapshot.findStudent('11948852411')).toBeUndefined();
+    expect(snapshot.findStudent('(11) 94885-2411')?.id).toBe('s10');
   });
 
   it('keeps the name, e-mail, document and reference, and nothing else', () => {
