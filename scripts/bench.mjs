@@ -6,7 +6,7 @@
 // and writes every figure to bench-results/latest.json (partial.json for
 // --only and --quick runs).
 //
-//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput,profiles,each] [--quick]
+//   node scripts/bench.mjs [--only startup,list,bulk,bigfile,ratelimit,report,xlsx,throughput,profiles,each,sync,team] [--quick]
 //
 // Run `npm run build` first (npm run bench does). See docs/performance.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -86,10 +86,10 @@ async function stop(box) {
 }
 
 /** The minimal scripts are bundled like the CLI (esbuild, ESM, node20.18) so that both load undici the same way. */
-async function bundleScript(name) {
+async function bundleScript(name, entry = join(ROOT, 'scripts', 'bench', `${name}.mjs`)) {
   const outfile = join(work, `${name}.bundle.mjs`);
   await build({
-    entryPoints: [join(ROOT, 'scripts', 'bench', `${name}.mjs`)],
+    entryPoints: [entry],
     outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20.18', logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -784,6 +784,100 @@ if (wants('sync')) {
       target: '≤ 1.05 × (snapshot + changes + 1 re-read per destroy) + 3 requests; each change once',
       pass: run.requests <= 1.05 * floor + 3 && run.changes === expected && run.results === expected && run.rereads === run.destroys,
       note: `${run.requests} requests; ${expected} changes planned (${file.grants} grants, ${file.revokes} revokes on the first run); ${run.rereads} re-reads`,
+    });
+  }
+}
+
+// ---------------------------------------------------------------- the team record (issue 36)
+// The same 1,000-row bulk run and 1,000-row sync with the change record on a local PostgreSQL and on the local file,
+// each within 1.05 × the file's wall time, and the same requests (the re-read per destroy is in both). The cluster is
+// the tests' own (test/helpers/postgres.ts, bundled like the minimal scripts): initdb on a temporary directory, as
+// nobody when root. Every run gets a fresh sandbox, config directory and database (migrated before it is timed, as a
+// team's record is); each round runs both homes back to back in random order, so the load of the machine falls on both.
+if (wants('team')) {
+  const { hasPostgres, startPostgres } = await import(await bundleScript('postgres', join(ROOT, 'test', 'helpers', 'postgres.ts')));
+  if (!hasPostgres()) {
+    console.error('team: no PostgreSQL binaries (apt-get install postgresql); skipped');
+    row({ group: 'team', case: 'the team record on PostgreSQL', note: 'PostgreSQL missing: skipped', pass: false });
+  } else {
+    // fsync on, as a team's server runs: the local file's intents are fsync'd too.
+    const pg = await startPostgres({ durable: true });
+    try {
+      await teamRecordCases(pg);
+    } finally {
+      await pg.stop();
+    }
+  }
+}
+
+async function teamRecordCases(pg) {
+  const TEAM_ROWS = 1_000;
+  console.error(`team: ${TEAM_ROWS.toLocaleString('en-US')}-row bulk grant and sync, the record on PostgreSQL against the local file, ${LATENCY_MS} ms latency`);
+  const bulkArgs = ['--students', String(TEAM_ROWS), '--latency', `${LATENCY_MS}ms`];
+  const syncArgs = ['--students', '2000', '--seed', '29', '--latency', `${LATENCY_MS}ms`];
+  // Same seeds every time: a file made on the first sandbox is valid on each fresh one.
+  const first = { bulk: await sandbox(bulkArgs), sync: await sandbox(syncArgs) };
+  const bulkFile = join(work, 'team-grants.csv');
+  writeFileSync(bulkFile, await grantFile(first.bulk));
+  const syncCsv = await syncFile(first.sync, TEAM_ROWS, 20);
+  const cases = {
+    bulk: {
+      name: `members students grant --file (${TEAM_ROWS.toLocaleString('en-US')} rows, --concurrency ${BULK_CONCURRENCY})`, boxArgs: bulkArgs, changes: TEAM_ROWS,
+      argv: ['students', 'grant', '--file', bulkFile, '--yes', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet'],
+    },
+    sync: {
+      name: `members sync (${TEAM_ROWS.toLocaleString('en-US')} rows on 2,000 students)`, boxArgs: syncArgs, changes: syncCsv.grants + syncCsv.revokes,
+      argv: ['sync', '--file', syncCsv.path, '--yes', '--max-revoke', '100%', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet'],
+    },
+  };
+  let runs = 0;
+  const once = async (id, home) => {
+    const c = cases[id];
+    const box = first[id] ?? (await sandbox(c.boxArgs));
+    first[id] = undefined;
+    await box.api('/__sandbox/stats/reset', { method: 'POST' });
+    const env = box.env(join(work, `config-team-${++runs}`));
+    if (home === 'postgres') {
+      const db = `bench_${runs}`;
+      await pg.sql(`CREATE DATABASE ${db}`);
+      env.MEMBERS_RECORD_URL = pg.url.replace(/\/members$/, `/${db}`);
+      const migrated = spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' });
+      if (migrated.status !== 0 || JSON.parse(migrated.stdout).answers !== true) throw new Error(`team: record status: ${migrated.stdout}${migrated.stderr}`);
+    }
+    const result = runOnce(command(`${c.name}, ${home}`, [NODE, BIN, ...c.argv], { env }), { capture: true });
+    const done = lines(result).length;
+    if (done !== c.changes) throw new Error(`team: ${id} on ${home}: ${done} results, ${c.changes} changes expected`);
+    const stats = await box.api('/__sandbox/stats');
+    await stop(box);
+    // Each change and the run itself recorded, in either home.
+    const status = JSON.parse(spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' }).stdout);
+    if (status.changes !== c.changes + 1) throw new Error(`team: ${id} on ${home}: ${status.changes} records, ${c.changes + 1} expected`);
+    return { ms: result.ms, cpuMs: result.cpuMs, requests: stats.total };
+  };
+  figures.team = {};
+  for (const id of Object.keys(cases)) {
+    const samples = { local: [], postgres: [] };
+    // The first round is the warm-up.
+    for (let i = 0; i <= rounds(5); i++) {
+      for (const home of shuffle(['local', 'postgres'])) {
+        const run = await once(id, home);
+        if (i > 0) samples[home].push(run);
+      }
+    }
+    const of = (home) => ({
+      median_ms: median(samples[home].map((r) => r.ms)), cpu_ms: mean(samples[home].map((r) => r.cpuMs)),
+      samples_ms: samples[home].map((r) => Math.round(r.ms)), requests: [...new Set(samples[home].map((r) => r.requests))],
+    });
+    const local = of('local');
+    const postgres = of('postgres');
+    const ratio = postgres.median_ms / local.median_ms;
+    const sameRequests = local.requests.length === 1 && postgres.requests.length === 1 && local.requests[0] === postgres.requests[0];
+    figures.team[id] = { changes: cases[id].changes, local, postgres, ratio };
+    row({ group: 'team', case: `${cases[id].name}, local record`, median_ms: local.median_ms, cpu_ms: local.cpu_ms, note: `${local.requests.join(' / ')} requests` });
+    row({
+      group: 'team', case: `${cases[id].name}, team record on PostgreSQL`, median_ms: postgres.median_ms, cpu_ms: postgres.cpu_ms,
+      vs: 'the same run on the local record', ratio, target: '≤ 1.05×, the same requests', pass: within(ratio, 1.05) && sameRequests,
+      note: `${postgres.requests.join(' / ')} requests (local ${local.requests.join(' / ')}); ${cases[id].changes} changes`,
     });
   }
 }

@@ -62,7 +62,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<Postgres> {
+/** `durable`: fsync on, as a real server runs (the bench: a commit then costs what it costs a team). */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<Postgres> {
   const bin = binDir() as string;
   const dir = await mkdtemp(join(tmpdir(), 'members-pg-'));
   const data = join(dir, 'data');
@@ -77,8 +78,8 @@ export async function startPostgres(): Promise<Postgres> {
   const port = await freePort();
   // fsync=off is safe here (a kill ends the server, not the machine: the OS still has the pages); synchronous_commit
   // stays on, or a kill would lose commits a test has seen answered.
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`;
-  const start = async () => void await run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=${options.durable ? 'on' : 'off'}`;
+  const start = async () => void await run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start']);
   await start();
   await run('createdb', ['-h', dir, '-p', String(port), '-U', 'members', 'members']);
   return {
