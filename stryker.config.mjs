@@ -61,6 +61,7 @@ export default {
     'src/commands/shared/each/resume.ts',
     'src/commands/shared/each/shorthand.ts',
     'src/audit/record.ts',
+    'src/audit/count-snapshots.ts',
     'src/audit/postgres-record.ts',
     'src/audit/leases.ts',
     'src/audit/local-leases.ts',

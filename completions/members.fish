@@ -544,7 +544,7 @@ complete -c members -n '__members_at \'each\'' -s h -l help -d 'show help for a 
 complete -c members -n '__members_arg \'each\' 0' -r -F
 complete -c members -n '__members_arg \'record\' 0' -a use -d 'Store where the profile in force keeps its change record: postgres://USER@HOST:PORT/DB (password to the OS keychain, else the config file) or local'
 complete -c members -n '__members_arg \'record\' 0' -a status -d 'Say which record the profile uses, whether it answers, its schema version and how many changes it holds (exit 11 when it does not answer)'
-complete -c members -n '__members_arg \'record\' 0' -a push -d 'Copy this machine\'s local history into the team record (each change once: a second push adds nothing)'
+complete -c members -n '__members_arg \'record\' 0' -a push -d 'Copy this machine\'s local history and product counts into the team record (each once: a second push adds nothing)'
 complete -c members -n '__members_arg \'record\' 0' -a help -d 'display help for command'
 complete -c members -n '__members_at \'record\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_at \'record use\'' -l password-stdin -d 'read the database password from stdin'

@@ -17,6 +17,7 @@ import type { AuditRecord } from './log.js';
 import type { Intent } from './intents.js';
 import type { Lease, LeaseHome, Taking } from './leases.js';
 import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
+import type { CountSnapshot, SnapshotRows } from './count-snapshots.js';
 
 /** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly string[] = [
@@ -47,11 +48,21 @@ export const MIGRATIONS: readonly string[] = [
      since timestamptz NOT NULL,
      expires timestamptz NOT NULL
    );`,
+  // `products snapshot` (issue 38): a school's subscriber counts by day; the key makes a push twice add nothing.
+  `CREATE TABLE members_product_counts (
+     seq bigserial PRIMARY KEY,
+     base_url text NOT NULL,
+     profile text NOT NULL,
+     product_id text NOT NULL,
+     taken_at text NOT NULL,
+     snapshot jsonb NOT NULL,
+     UNIQUE (base_url, profile, product_id, taken_at)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Records per INSERT: a few hundred KiB of JSON at most. */
+/** Records (or snapshots) per INSERT: a few hundred KiB of JSON at most. */
 const APPEND_CHUNK = 500;
 
 /** The URL as shown: never its password. */
@@ -96,10 +107,12 @@ export class PostgresRecord implements ChangeRecord {
   readonly home = 'postgres';
   readonly name: string;
   readonly leases: LeaseHome;
+  readonly snapshots: SnapshotRows;
   private ready?: Promise<void>;
 
   constructor(private readonly pool: Pool, url: string) {
     this.name = `the team record ${shownUrl(url)}`;
+    this.snapshots = this.snapshotRows();
     // A database that goes away between queries: the pool reports it here, a query then fails (exit 11).
     pool.on('error', () => undefined);
     this.leases = {
@@ -140,19 +153,34 @@ export class PostgresRecord implements ChangeRecord {
   }
 
   /** In chunks of one statement each, in the order given (a push of a long history is a few round trips, not one per record). */
-  async append(records: readonly AuditRecord[]): Promise<number> {
+  append(records: readonly AuditRecord[]): Promise<number> {
+    return this.insertChunks(`INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
+      SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
+      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
+      ON CONFLICT (id) DO NOTHING`, records);
+  }
+
+  /** Runs `insert` (its $1: a JSON array) on `items` in chunks, in order; resolves to the rows added. */
+  private async insertChunks(insert: string, items: readonly unknown[]): Promise<number> {
     let added = 0;
-    for (let start = 0; start < records.length; start += APPEND_CHUNK) {
-      const { rowCount } = await this.query(
-        `INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
-         SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
-         ON CONFLICT (id) DO NOTHING`,
-        [JSON.stringify(records.slice(start, start + APPEND_CHUNK))],
-      );
-      added += rowCount ?? 0;
+    for (let start = 0; start < items.length; start += APPEND_CHUNK) {
+      added += (await this.query(insert, [JSON.stringify(items.slice(start, start + APPEND_CHUNK))])).rowCount ?? 0;
     }
     return added;
+  }
+
+  private snapshotRows(): SnapshotRows {
+    return {
+      where: this.name,
+      keep: (snapshots) => this.insertChunks(`INSERT INTO members_product_counts (base_url, profile, product_id, taken_at, snapshot)
+        SELECT coalesce(s->>'base_url', ''), s->>'profile', s->>'product_id', s->>'taken_at', s
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(s, n) ORDER BY n
+        ON CONFLICT DO NOTHING`, snapshots),
+      read: async () => ({
+        snapshots: (await this.query<{ snapshot: CountSnapshot }>('SELECT snapshot FROM members_product_counts ORDER BY seq')).rows.map((row) => row.snapshot),
+        skipped: 0,
+      }),
+    };
   }
 
   /** Replaces records by id (an erasure, audit/forget.ts): the row keeps its place in the order. */

@@ -9,6 +9,7 @@
 import { auditLogPath } from '../config/paths.js';
 import { readAllAudit, type AuditRecord } from './log.js';
 import type { Intent } from './intents.js';
+import { LocalSnapshots, type SnapshotRows } from './count-snapshots.js';
 import type { LeaseHome } from './leases.js';
 import { LocalLeases } from './local-leases.js';
 
@@ -55,6 +56,8 @@ export interface ChangeRecord {
   /** For messages: `the local record (~/.config/members/audit.jsonl)`, `the team record postgres://ana@db:5432/members`. */
   readonly name: string;
   readonly leases: LeaseHome;
+  /** The subscriber counts `products snapshot` keeps (issue 38); no personal data, so --forget leaves them. */
+  readonly snapshots: SnapshotRows;
   status(): Promise<RecordStatus>;
   /** Adds finished records; one already there (same id) is left as it is (a push twice adds nothing). Resolves to how many were added. */
   append(records: readonly AuditRecord[]): Promise<number>;
@@ -68,10 +71,12 @@ export class LocalRecord implements ChangeRecord {
   readonly home = 'local';
   readonly name: string;
   readonly leases: LeaseHome;
+  readonly snapshots: SnapshotRows;
 
   constructor(private readonly dir: string) {
     this.name = `the local record (${auditLogPath(dir)})`;
     this.leases = new LocalLeases(dir);
+    this.snapshots = new LocalSnapshots(dir);
   }
 
   async status(): Promise<RecordStatus> {

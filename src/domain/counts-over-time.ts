@@ -61,6 +61,15 @@ export function compareDay(input: string, today: string): string {
   return wanted;
 }
 
+/**
+ * The snapshots of one school: those that name its base URL (whichever
+ * machine or profile name kept them), and, of the snapshots of earlier
+ * versions (no base URL), those of this profile.
+ */
+export function snapshotsOf(snapshots: readonly CountSnapshot[], school: { profile: string; base_url: string }): CountSnapshot[] {
+  return snapshots.filter((snapshot) => (snapshot.base_url ? snapshot.base_url === school.base_url : snapshot.profile === school.profile));
+}
+
 /** The day's kept counts by product: the nearest day on or before `day`, the latest snapshot of that day for each product. */
 export function countsOn(snapshots: readonly CountSnapshot[], day: string): { date: string; counts: Map<string, CountSnapshot> } | undefined {
   let date: string | undefined;

@@ -4,14 +4,17 @@
  * for the test (test/helpers/postgres.ts), against `members sandbox`. A
  * revokes, B sees it and undoes it; two syncs of one file at once (one
  * exits 10, nothing applied twice); B's undo of a run meeting A's lease; the database killed mid-run (exit 11,
- * the summary printed) and a re-run that completes the run exactly once.
+ * the summary printed) and a re-run that completes the run exactly once;
+ * product counts kept by one machine answer another's --compare (issue 38).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdNext, ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
-import { run, tempDir } from './harness.js';
+import { run, tempDir, type RunResult } from './harness.js';
 import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { MIGRATIONS } from '../../src/audit/postgres-record.js';
 
 interface Change { id: string; user: string; host?: string; command?: string; action: string; result: string; student?: string; student_id?: string; product_id?: string; run_id?: string; undoes?: string }
 
@@ -35,7 +38,7 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     // B's first command creates the tables (MEMBERS_RECORD_URL: no profile needed).
     const status = await as(machineB)(['record', 'status', '-o', 'json']);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'MEMBERS_RECORD_URL', answers: true, schema: 1, changes: 0 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'MEMBERS_RECORD_URL', answers: true, schema: MIGRATIONS.length, changes: 0 });
   });
   afterAll(async () => pg?.stop());
 
@@ -81,7 +84,7 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
 
     const status = await a(['record', 'status', '-o', 'json']);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'profile', answers: true, schema: 1, changes: 3 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'profile', answers: true, schema: MIGRATIONS.length, changes: 3 });
     expect(await pg.sql('SELECT count(*) FROM members_changes')).toBe('3\n');
   });
 
@@ -176,6 +179,44 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(dump).toContain('[forgotten]');
   });
 
+  it('answers B\'s products list --compare with the counts A kept on the team record, and those pushed from a local file', async () => {
+    const fakeClock = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'fake-clock.cjs');
+    const on = (env: Record<string, string>, day: string) => as({ ...env, FAKE_NOW: `${day}T12:00:00Z`, NODE_OPTIONS: `--require ${fakeClock}` });
+    const { MEMBERS_RECORD_URL: _url, ...alone } = machineB;
+    const local = { ...alone, MEMBERS_CONFIG_DIR: tempDir('members-counts-local-') };
+    const team = (dir: string) => ({ ...machineB, MEMBERS_CONFIG_DIR: tempDir(dir) });
+    type Counts = { product_id?: string; id?: string; active: number; active_then?: number; then?: string };
+    const json = (result: RunResult) => {
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Counts[];
+    };
+
+    // September on a machine alone (its local file), pushed to the team record later: each once.
+    const september = json(await on(local, '2026-09-01')(['products', 'snapshot', '-o', 'json']));
+    const pushing = { ...local, MEMBERS_RECORD_URL: pg.url };
+    expect((await on(pushing, '2026-09-02')(['record', 'push', '--dry-run'])).stderr).toContain(`${september.length} product counts of ${september.length} product counts in`);
+    expect((await on(pushing, '2026-09-02')(['record', 'push'])).stderr).toContain(`Copied ${september.length} product counts of ${september.length} product counts`);
+    expect((await on(pushing, '2026-09-02')(['record', 'push'])).stderr).toContain(`Copied 0 product counts of ${september.length} product counts in`);
+    // October: machine A keeps the day's counts on the team record.
+    const kept = await on(team('members-counts-a-'), '2026-10-01')(['products', 'snapshot', '-o', 'json']);
+    expect(kept.stderr).toContain(`in the team record ${pg.url}`);
+    const october = json(kept);
+    expect(await pg.sql('SELECT count(*) FROM members_product_counts')).toBe(`${september.length + october.length}\n`);
+
+    // Machine B, which kept nothing itself, compares with both.
+    const bee = team('members-counts-b-');
+    const then = new Map(october.map((row) => [row.product_id, row.active]));
+    const compared = json(await on(bee, '2026-11-20')(['products', 'list', '--compare', '2026-10-15', '-o', 'json']));
+    expect(compared.length).toBe(october.length);
+    for (const row of compared) expect(row).toMatchObject({ then: '2026-10-01', active_then: then.get(row.id) });
+    const earlier = json(await on(bee, '2026-11-20')(['products', 'list', '--compare', '2026-09-30', '-o', 'json']));
+    expect(earlier[0]?.then).toBe('2026-09-01');
+    // The same machine on its own record has none.
+    const own = await on({ ...alone, MEMBERS_CONFIG_DIR: bee.MEMBERS_CONFIG_DIR as string }, '2026-11-20')(['products', 'list', '--compare', '2026-10-15']);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain('no snapshot is kept yet');
+  });
+
   it('keeps a password given with the URL out of the stored URL (the file, where no keychain answers), and refuses a newer schema (exit 2)', async () => {
     const { MEMBERS_RECORD_URL: _url, ...env } = machineB;
     const dir = tempDir('members-c-');
@@ -195,9 +236,9 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     try {
       const refused = await c(['record', 'status']);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/has schema version 99, newer than this members knows \(1\).*Upgrade members/);
+      expect(refused.stderr).toContain(`has schema version 99, newer than this members knows (${MIGRATIONS.length}): a newer members wrote it. Upgrade members`);
     } finally {
-      await pg.sql('UPDATE members_schema SET version = 1');
+      await pg.sql(`UPDATE members_schema SET version = ${MIGRATIONS.length}`);
     }
     const back = await c(['record', 'use', 'local']);
     expect(back.code, back.stderr).toBe(0);

@@ -4,7 +4,8 @@ import type { ListFlags } from '../shared/list-flags.js';
 import { getCatalogItem, listCatalog, type Catalog } from '../shared/catalog/commands.js';
 import type { Session } from '../../session/session.js';
 import { PRODUCT_COMPARE_VIEW, PRODUCT_COUNTS_VIEW, PRODUCT_LIST_VIEW, PRODUCT_VIEW } from '../shared/views/products.js';
-import { compareCounts, compareDay, countsOn, dayOf, firstDay, noHistoryMessage, type CountSnapshot, type ProductCounts } from '../../domain/counts-over-time.js';
+import { compareCounts, compareDay, countsOn, dayOf, firstDay, noHistoryMessage, snapshotsOf, type CountSnapshot, type ProductCounts } from '../../domain/counts-over-time.js';
+import { auditBaseUrl } from '../../audit/stamp.js';
 import { UsageError } from '../../lib/errors.js';
 import type { JsonRecord } from '../../output/index.js';
 import { printList } from '../../session/run-kit.js';
@@ -31,33 +32,36 @@ async function productCounts(session: Session): Promise<ProductCounts[]> {
   return counts;
 }
 
-/** `members products snapshot`: today's counts, kept beside the change record (for cron, once a day). */
+/** Which school a snapshot is of: the profile and its base URL as recorded. */
+async function school(session: Session): Promise<{ profile: string; base_url: string }> {
+  const settings = await session.settings();
+  return { profile: settings.profile, base_url: auditBaseUrl(settings.baseUrl) };
+}
+
+/** `members products snapshot`: today's counts, kept in the profile's change record (for cron, once a day). */
 export async function snapshot(session: Session): Promise<void> {
-  const { appendCountSnapshots, countSnapshotsPath } = await import('../../audit/count-snapshots.js');
   const now = new Date();
   const date = dayOf(now);
-  const { profile } = await session.settings();
+  const of = await school(session);
   const taken = (await productCounts(session)).map((product): CountSnapshot => ({
-    profile, date, taken_at: now.toISOString(), product_id: product.id, title: product.title, active: product.active, inactive: product.inactive,
+    ...of, date, taken_at: now.toISOString(), product_id: product.id, title: product.title, active: product.active, inactive: product.inactive,
   }));
-  const dir = await session.configDir();
-  appendCountSnapshots(dir, taken);
+  const { snapshots } = await session.changeRecord();
+  await snapshots.keep(taken);
   await printList(session, PRODUCT_COUNTS_VIEW, taken as unknown as JsonRecord[]);
-  (await session.messages()).notice(`Kept the subscriber counts of ${plural(taken.length, 'product')} for ${date} in ${countSnapshotsPath(dir)}`);
+  (await session.messages()).notice(`Kept the subscriber counts of ${plural(taken.length, 'product')} for ${date} in ${snapshots.where}`);
 }
 
 /** `products list --compare DATE|last-month`: each product now, then (the nearest snapshot on or before), and the difference. */
 async function compare(session: Session, input: string, flags: ListFlags): Promise<void> {
   if (flags.page !== undefined || flags.limit !== undefined) throw new UsageError('--compare compares every product: drop --page and --limit');
-  const { readCountSnapshots, countSnapshotsPath } = await import('../../audit/count-snapshots.js');
   const day = compareDay(input, dayOf(new Date()));
-  const dir = await session.configDir();
-  const { profile } = await session.settings();
-  const read = readCountSnapshots(dir);
+  const { snapshots: home } = await session.changeRecord();
+  const read = await home.read();
   const { skipped } = read;
-  const snapshots = read.snapshots.filter((snapshot) => snapshot.profile === profile);
+  const snapshots = snapshotsOf(read.snapshots, await school(session));
   const messages = await session.messages();
-  if (skipped > 0) messages.warn(`${plural(skipped, 'line')} of ${countSnapshotsPath(dir)} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped`);
+  if (skipped > 0) messages.warn(`${plural(skipped, 'line')} of ${home.where} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped`);
   const then = countsOn(snapshots, day);
   if (!then) throw new UsageError(noHistoryMessage(day, firstDay(snapshots)));
   if (then.date !== day) messages.notice(`No snapshot on ${day}: compared with the nearest one before it, ${then.date}`);

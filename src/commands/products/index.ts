@@ -37,8 +37,9 @@ export const registerProducts = registration('Everyday:', (program, runner) => {
     .description('Keep today\'s subscriber counts of every product, for list --compare (run it daily, from cron)')
     .addHelpText('after', `
 The platform's API keeps no history of subscriber counts: a product answers
-with today's only. Each snapshot is kept in product-counts.jsonl beside the
-record of changes in the config directory.
+with today's only. Each snapshot is kept in the profile's change record:
+product-counts.jsonl in the config directory, or the team record (members
+record use), where every machine of the team sees it.
 ${examples(
     'members products snapshot -q',
     'members products list --compare last-month',

@@ -106,15 +106,27 @@ export async function pushRecord(session: Session, flags: { dryRun?: boolean }):
   const messages = await session.messages();
   const record = await session.changeRecord();
   if (record.home === 'local') throw new UsageError('this profile keeps its record on this machine already: `members record use postgres://USER@HOST:PORT/DB` first');
-  const [dir, { readAllAudit }, { auditLogPath }] = await Promise.all([session.configDir(), import('../../audit/log.js'), import('../../config/paths.js')]);
+  const [dir, { readAllAudit }, { auditLogPath }, { LocalSnapshots, snapshotKey }] = await Promise.all([
+    session.configDir(), import('../../audit/log.js'), import('../../config/paths.js'), import('../../audit/count-snapshots.js'),
+  ]);
   const log = auditLogPath(dir);
   const local = await readAllAudit(dir, ({ line }) => messages.warn(`skipped line ${line} of ${log}: not a valid audit record`));
+  // The subscriber counts of `products snapshot` go too (each once, as the changes).
+  const counts = new LocalSnapshots(dir);
+  const { snapshots, skipped } = await counts.read();
+  if (skipped > 0) messages.warn(`skipped ${plural(skipped, 'line')} of ${counts.where}: not a valid snapshot`);
   if (flags.dryRun) {
     const there = new Set((await record.records()).map((change) => change.id));
     const missing = local.filter((change) => !there.has(change.id)).length;
+    const kept = new Set((await record.snapshots.read()).snapshots.map(snapshotKey));
+    const missingCounts = snapshots.filter((snapshot) => !kept.has(snapshotKey(snapshot))).length;
     messages.notice(`${plural(missing, 'change')} of ${plural(local.length, 'change')} in ${log} would be copied to ${record.name} (--dry-run: nothing copied)`);
+    if (snapshots.length > 0) messages.notice(`${plural(missingCounts, 'product count')} of ${plural(snapshots.length, 'product count')} in ${counts.where} would be copied too`);
     return;
   }
   const added = await record.append(local);
   messages.notice(`✓ Copied ${plural(added, 'change')} of ${plural(local.length, 'change')} in ${log} to ${record.name}${added < local.length ? ` (${local.length - added} there already)` : ''}`);
+  if (snapshots.length === 0) return;
+  const addedCounts = await record.snapshots.keep(snapshots);
+  messages.notice(`✓ Copied ${plural(addedCounts, 'product count')} of ${plural(snapshots.length, 'product count')} in ${counts.where}${addedCounts < snapshots.length ? ` (${snapshots.length - addedCounts} there already)` : ''}`);
 }

@@ -38,7 +38,7 @@ saved; TLS is as the URL's sslmode says (disable, prefer, require, verify-ca, ve
     .action(lazyAction(runner, () => import('./actions.js'), 'recordStatus'));
 
   record.command('push')
-    .description('Copy this machine\'s local history into the team record (each change once: a second push adds nothing)')
+    .description('Copy this machine\'s local history and product counts into the team record (each once: a second push adds nothing)')
     .addOption(new Option('--dry-run', 'count what would be copied; copy nothing'))
     .addHelpText('after', examples('members record push --dry-run', 'members record push'))
     .action(lazyAction(runner, () => import('./actions.js'), 'pushRecord'));

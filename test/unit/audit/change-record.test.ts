@@ -2,7 +2,7 @@
  * One contract, two homes (issue 36): the same suite runs against the local
  * files and a real PostgreSQL cluster started for the test (test/helpers/postgres.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { LocalRecord, type ChangeRecord } from '../../../src/audit/record.js';
 import { holdLease, overlaps, type Lease } from '../../../src/audit/leases.js';
 import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl } from '../../../src/audit/postgres-record.js';
 import type { AuditRecord } from '../../../src/audit/log.js';
+import { countSnapshotsPath, type CountSnapshot } from '../../../src/audit/count-snapshots.js';
 import { ExitCode, LeaseHeldError } from '../../../src/lib/errors.js';
 import { hasPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
 
@@ -21,6 +22,10 @@ const record = (id: string, extra: Partial<AuditRecord> = {}): AuditRecord => ({
 });
 
 const holder = { user: 'ana', pid: 4242, command: 'sync' };
+
+const counts = (productId: string, takenAt: string, extra: Partial<CountSnapshot> = {}): CountSnapshot => ({
+  profile: 'default', base_url: BASE, date: takenAt.slice(0, 10), taken_at: takenAt, product_id: productId, title: `Product ${productId}`, active: 10, inactive: 2, ...extra,
+});
 
 /** The contract every home keeps; `open` gives a fresh, empty record. */
 function contract(name: string, open: () => Promise<ChangeRecord>, available: () => boolean) {
@@ -38,6 +43,18 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
       expect((await changes.records())[1]).toMatchObject({ student_id: 's2', user: 'ana', action: 'revoke' });
       const status = await changes.status();
       expect(status).toMatchObject({ home: changes.home, answers: true, changes: 3 });
+    });
+
+    it('keeps product counts once each, in the order kept, with or without a base URL (a push twice adds nothing)', async () => {
+      const september = counts('p1', '2026-09-01T03:00:00.000Z');
+      const older = { ...counts('p2', '2026-09-01T03:00:00.000Z'), profile: 'school' } as CountSnapshot;
+      delete older.base_url;
+      const october = counts('p1', '2026-10-01T03:00:00.000Z', { active: 12 });
+      expect(await changes.snapshots.keep([september, older])).toBe(2);
+      expect(await changes.snapshots.keep([september, october, { ...september, base_url: 'https://other.example' }])).toBe(2);
+      expect(await changes.snapshots.keep([])).toBe(0);
+      expect(await changes.snapshots.read()).toEqual({ snapshots: [september, older, october, { ...september, base_url: 'https://other.example' }], skipped: 0 });
+      expect(changes.snapshots.where).toContain(changes.home === 'local' ? 'product-counts.jsonl' : 'the team record');
     });
 
     it('gives a lease to one of two overlapping runs, names its holder to the other (exit 10), and lets it go at the end', async () => {
@@ -99,6 +116,20 @@ const leaseFields = (): Lease => ({ id: '', base_url: BASE, products: ['p1'], ..
 let local: string | undefined;
 contract('local files', async () => new LocalRecord((local = await mkdtemp(join(tmpdir(), 'members-record-')))), () => true);
 afterAll(async () => local && rm(local, { recursive: true, force: true }));
+
+describe('the local record\'s product counts', () => {
+  it('reads the product-counts.jsonl of earlier versions (no base URL) and skips a line cut by a crash', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'members-counts-'));
+    try {
+      const older = { profile: 'default', date: '2026-08-01', taken_at: '2026-08-01T03:00:00.000Z', product_id: 'p1', title: 'Python Pro', active: 7, inactive: 1 };
+      await writeFile(countSnapshotsPath(dir), `${JSON.stringify(older)}\n{"profile":"def`);
+      const home = new LocalRecord(dir);
+      expect(await home.snapshots.read()).toEqual({ snapshots: [older], skipped: 1 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 const withPostgres = hasPostgres();
 let server: Postgres | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCounts, compareDay, countsOn, dayOf, firstDay, noHistoryMessage, type CountSnapshot } from '../../../src/domain/counts-over-time.js';
+import { compareCounts, compareDay, countsOn, dayOf, firstDay, noHistoryMessage, snapshotsOf, type CountSnapshot } from '../../../src/domain/counts-over-time.js';
 
 const kept = (date: string, product: string, active: number, taken = `${date}T03:00:00.000Z`): CountSnapshot => ({
   profile: 'default', date, taken_at: taken, product_id: product, title: `Product ${product}`, active, inactive: 1,
@@ -60,5 +60,16 @@ describe('noHistoryMessage and dayOf', () => {
   });
   it('dayOf is the day on the local clock', () => {
     expect(dayOf(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+  });
+});
+
+describe('snapshotsOf', () => {
+  const school = { profile: 'desk', base_url: 'https://school.example' };
+  it('takes a school\'s snapshots by base URL whoever kept them, and those of earlier versions by profile', () => {
+    const byAnother = { ...kept('2026-10-01', 'a', 3), profile: 'cron', base_url: 'https://school.example' };
+    const elsewhere = { ...kept('2026-10-01', 'a', 4), profile: 'desk', base_url: 'https://other.example' };
+    const older = { ...kept('2026-09-01', 'a', 2), profile: 'desk' };
+    const olderElsewhere = { ...kept('2026-09-01', 'a', 1), profile: 'cron' };
+    expect(snapshotsOf([byAnother, elsewhere, older, olderElsewhere], school)).toEqual([byAnother, older]);
   });
 });
