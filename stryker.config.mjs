@@ -63,6 +63,7 @@ export default {
     'src/audit/record.ts',
     'src/audit/count-snapshots.ts',
     'src/audit/postgres-record.ts',
+    'src/audit/group-commit.ts',
     'src/audit/leases.ts',
     'src/audit/local-leases.ts',
     'src/config/record-setting.ts',

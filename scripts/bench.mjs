@@ -844,7 +844,14 @@ async function teamRecordCases(pg) {
       const migrated = spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' });
       if (migrated.status !== 0 || JSON.parse(migrated.stdout).answers !== true) throw new Error(`team: record status: ${migrated.stdout}${migrated.stderr}`);
     }
+    // The run's transactions on its database (each a commit the server flushes to disk): the cost a change pays the record.
+    const commits = async () => Number(await pg.sql(`SELECT xact_commit FROM pg_stat_database WHERE datname = 'bench_${runs}'`));
+    const before = home === 'postgres' ? await commits() : undefined;
     const result = runOnce(command(`${c.name}, ${home}`, [NODE, BIN, ...c.argv], { env }), { capture: true });
+    // Counted once the run's connections are gone (a backend adds its counts as it ends); psql itself is on another database.
+    const gone = async () => Number(await pg.sql(`SELECT count(*) FROM pg_stat_activity WHERE datname = 'bench_${runs}'`)) === 0;
+    while (before !== undefined && !(await gone())) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    const transactions = before === undefined ? undefined : (await commits()) - before;
     const done = lines(result).length;
     if (done !== c.changes) throw new Error(`team: ${id} on ${home}: ${done} results, ${c.changes} changes expected`);
     const stats = await box.api('/__sandbox/stats');
@@ -852,7 +859,7 @@ async function teamRecordCases(pg) {
     // Each change and the run itself recorded, in either home.
     const status = JSON.parse(spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' }).stdout);
     if (status.changes !== c.changes + 1) throw new Error(`team: ${id} on ${home}: ${status.changes} records, ${c.changes + 1} expected`);
-    return { ms: result.ms, cpuMs: result.cpuMs, requests: stats.total };
+    return { ms: result.ms, cpuMs: result.cpuMs, requests: stats.total, transactions };
   };
   figures.team = {};
   for (const id of Object.keys(cases)) {
@@ -867,6 +874,7 @@ async function teamRecordCases(pg) {
     const of = (home) => ({
       median_ms: median(samples[home].map((r) => r.ms)), cpu_ms: mean(samples[home].map((r) => r.cpuMs)),
       samples_ms: samples[home].map((r) => Math.round(r.ms)), requests: [...new Set(samples[home].map((r) => r.requests))],
+      transactions: home === 'postgres' ? median(samples[home].map((r) => r.transactions)) : undefined,
     });
     const local = of('local');
     const postgres = of('postgres');
@@ -877,7 +885,8 @@ async function teamRecordCases(pg) {
     row({
       group: 'team', case: `${cases[id].name}, team record on PostgreSQL`, median_ms: postgres.median_ms, cpu_ms: postgres.cpu_ms,
       vs: 'the same run on the local record', ratio, target: '≤ 1.05×, the same requests', pass: within(ratio, 1.05) && sameRequests,
-      note: `${postgres.requests.join(' / ')} requests (local ${local.requests.join(' / ')}); ${cases[id].changes} changes`,
+      note: `${postgres.requests.join(' / ')} requests (local ${local.requests.join(' / ')}); ${cases[id].changes} changes, ${postgres.transactions} transactions on the record`
+        + ` (${(postgres.transactions / cases[id].changes).toFixed(2)} a change)`,
     });
   }
 }

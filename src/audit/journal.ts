@@ -115,10 +115,11 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
         }
       }
       const path = team || state.dir === undefined ? undefined : intent(state, record);
-      const finish = () => {
+      // recorded: the team record's append removed the intent row with it (postgres-record.ts).
+      const finish = (recorded = false) => {
         if (path) removeIntent(path);
         // A row left behind (the database gone meanwhile) is checked by a later run, as a file left by a kill is.
-        if (team) void team.remove(record.id).catch(() => undefined);
+        if (team && !recorded) void team.remove(record.id).catch(() => undefined);
         close();
       };
       return {
@@ -134,14 +135,14 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
             throw error;
           }
           state.applied++;
-          finish();
+          finish(true);
           return id;
         },
         async failed(error) {
           if (provesNothingChanged(error)) finish();
           else close();
         },
-        dropped: finish,
+        dropped: () => finish(),
       };
     },
     command: String(over.command ?? bound.command),

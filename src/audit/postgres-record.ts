@@ -18,6 +18,7 @@ import type { Intent } from './intents.js';
 import type { Lease, LeaseHome, Taking } from './leases.js';
 import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
 import type { CountSnapshot, SnapshotRows } from './count-snapshots.js';
+import { GroupCommit } from './group-commit.js';
 
 /** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly string[] = [
@@ -153,18 +154,28 @@ export class PostgresRecord implements ChangeRecord {
   }
 
   /** In chunks of one statement each, in the order given (a push of a long history is a few round trips, not one per record). */
-  append(records: readonly AuditRecord[]): Promise<number> {
-    return this.insertChunks(`INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
-      SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
-      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
-      ON CONFLICT (id) DO NOTHING`, records);
+  /** Appends of concurrent changes go as one statement (group-commit.ts); each resolves to how many of its records were added. */
+  async append(records: readonly AuditRecord[]): Promise<number> {
+    return this.appends.add(records);
   }
 
-  /** Runs `insert` (its $1: a JSON array) on `items` in chunks, in order; resolves to the rows added. */
-  private async insertChunks(insert: string, items: readonly unknown[]): Promise<number> {
-    let added = 0;
+  private readonly appends = new GroupCommit<readonly AuditRecord[], number>(async (calls) => {
+    // A record concludes its change: its intent row goes in the same statement (one commit, where it would cost
+    // two; the journal removes the row itself only when nothing is recorded).
+    const added = new Set((await this.insertChunks<{ id: string }>(`WITH given AS (SELECT r, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n)),
+      concluded AS (DELETE FROM members_intents WHERE id IN (SELECT r->>'id' FROM given))
+      INSERT INTO members_changes (id, time, base_url, student_id, run_id, record)
+      SELECT r->>'id', (r->>'time')::timestamptz, coalesce(r->>'base_url', ''), r->>'student_id', r->>'run_id', r
+      FROM given ORDER BY n
+      ON CONFLICT (id) DO NOTHING RETURNING id`, calls.flat())).map((row) => row.id));
+    return calls.map((records) => records.filter((record) => added.has(record.id)).length);
+  });
+
+  /** Runs `insert` (its $1: a JSON array; RETURNING what each added row gives) on `items` in chunks, in order. */
+  private async insertChunks<R extends object>(insert: string, items: readonly unknown[]): Promise<R[]> {
+    const added: R[] = [];
     for (let start = 0; start < items.length; start += APPEND_CHUNK) {
-      added += (await this.query(insert, [JSON.stringify(items.slice(start, start + APPEND_CHUNK))])).rowCount ?? 0;
+      added.push(...(await this.query<R>(insert, [JSON.stringify(items.slice(start, start + APPEND_CHUNK))])).rows);
     }
     return added;
   }
@@ -172,10 +183,10 @@ export class PostgresRecord implements ChangeRecord {
   private snapshotRows(): SnapshotRows {
     return {
       where: this.name,
-      keep: (snapshots) => this.insertChunks(`INSERT INTO members_product_counts (base_url, profile, product_id, taken_at, snapshot)
+      keep: async (snapshots) => (await this.insertChunks(`INSERT INTO members_product_counts (base_url, profile, product_id, taken_at, snapshot)
         SELECT coalesce(s->>'base_url', ''), s->>'profile', s->>'product_id', s->>'taken_at', s
         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(s, n) ORDER BY n
-        ON CONFLICT DO NOTHING`, snapshots),
+        ON CONFLICT DO NOTHING RETURNING seq`, snapshots)).length,
       read: async () => ({
         snapshots: (await this.query<{ snapshot: CountSnapshot }>('SELECT snapshot FROM members_product_counts ORDER BY seq')).rows.map((row) => row.snapshot),
         skipped: 0,
@@ -194,7 +205,8 @@ export class PostgresRecord implements ChangeRecord {
   }
 
   readonly intents: IntentRows = {
-    write: async (intent: Intent) => void await this.query('INSERT INTO members_intents (id, base_url, intent) VALUES ($1, $2, $3)', [intent.record.id, intent.record.base_url, intent]),
+    // The intents of concurrent changes go as one statement; each change waits for the commit that holds its own.
+    write: (intent: Intent) => this.intentWrites.add(intent),
     remove: async (id: string) => void await this.query('DELETE FROM members_intents WHERE id = $1', [id]),
     // Those no run is checking: never claimed, or claimed by a run that died (its claim ran out).
     list: async () => (await this.query<{ intent: Intent }>('SELECT intent FROM members_intents WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY written')).rows.map((row) => row.intent),
@@ -204,6 +216,12 @@ export class PostgresRecord implements ChangeRecord {
     recorded: async (id: string) => (await this.query('SELECT 1 FROM members_changes WHERE id = $1', [id])).rowCount === 1,
     since: async (time: string) => (await this.query<Row>('SELECT record FROM members_changes WHERE time >= $1 ORDER BY seq', [time])).rows.map((row) => row.record),
   };
+
+  private readonly intentWrites = new GroupCommit<Intent, void>(async (intents) => {
+    await this.query(`INSERT INTO members_intents (id, base_url, intent)
+      SELECT i->'record'->>'id', i->'record'->>'base_url', i FROM jsonb_array_elements($1::jsonb) AS t(i)`, [JSON.stringify(intents)]);
+    return intents.map(() => undefined);
+  });
 
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);

@@ -32,7 +32,8 @@ export interface RecordStatus {
 /**
  * The intents of a team record: rows written before their change is sent
  * (the local home keeps them as files, audit/intents.ts). Each method throws
- * RecordUnavailableError (exit 11) when the database cannot be written.
+ * RecordUnavailableError (exit 11) when the database cannot be written. A
+ * record appended (ChangeRecord.append) concludes its intent: the row goes with it.
  */
 export interface IntentRows {
   write(intent: Intent): Promise<void>;

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalRecord, type ChangeRecord } from '../../../src/audit/record.js';
+import { LocalRecord, type ChangeRecord, type IntentRows } from '../../../src/audit/record.js';
 import { holdLease, overlaps, type Lease } from '../../../src/audit/leases.js';
 import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl } from '../../../src/audit/postgres-record.js';
 import type { AuditRecord } from '../../../src/audit/log.js';
@@ -152,6 +152,21 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
     expect(statuses.map((status) => status.schema)).toEqual([MIGRATIONS.length, MIGRATIONS.length]);
     expect(await pg.sql('SELECT version FROM members_schema')).toBe(`${MIGRATIONS.length}\n`);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('writes the intents of changes at once, and a record appended concludes its intent; appends at once count each its own', async () => {
+    const changes = await openPostgresRecord(pg.url);
+    const intents = changes.intents as IntentRows;
+    const intent = (id: string) => ({ record: record(id), pid: 4242, host: 'desk-1', log_offset: 0, deadline: new Date().toISOString() });
+    await Promise.all(['i1', 'i2', 'i3'].map((id) => intents.write(intent(id))));
+    expect((await intents.list()).map((kept) => kept.record.id).sort()).toEqual(['i1', 'i2', 'i3']);
+    expect(await changes.append([record('i1'), record('i2')])).toBe(2);
+    expect((await intents.list()).map((kept) => kept.record.id)).toEqual(['i3']);
+    // The first goes alone; the other two wait for it and go as one statement.
+    expect(await Promise.all([changes.append([record('x1')]), changes.append([record('i3')]), changes.append([record('i1'), record('i4')])])).toEqual([1, 1, 1]);
+    expect(await intents.list()).toEqual([]);
+    expect((await changes.records()).map((kept) => kept.id)).toEqual(['i1', 'i2', 'x1', 'i3', 'i4']);
+    await changes.close();
   });
 
   it('refuses a schema newer than the binary (exit 2) and says what to do', async () => {
