@@ -271,6 +271,15 @@ export class PostgresRecord implements ChangeRecord {
     let client: PoolClient | undefined;
     try {
       client = await this.pool.connect();
+      // Most runs find the schema current: one read and no lock, which would queue every run's start behind the others'.
+      const found = await client.query<{ version: number }>('SELECT version FROM members_schema').catch((error: { code?: string }) => {
+        if (error.code === UNDEFINED_TABLE) return undefined;
+        throw error;
+      });
+      if (found?.rows[0]?.version === SCHEMA_VERSION) {
+        this.version = SCHEMA_VERSION;
+        return;
+      }
       await client.query('CREATE TABLE IF NOT EXISTS members_schema (version integer NOT NULL)').catch(async (error: { code?: string }) => {
         // Two first runs at once: the other one created it (the catalog says so in one of these ways).
         if (!CREATED_MEANWHILE.has(error.code ?? '')) throw error;
@@ -300,6 +309,9 @@ export class PostgresRecord implements ChangeRecord {
     }
   }
 }
+
+/** What PostgreSQL answers when a table is not there (a database the tool has not set up yet). */
+const UNDEFINED_TABLE = '42P01';
 
 /** unique_violation, duplicate_table, duplicate_object: what a CREATE TABLE IF NOT EXISTS racing another one may meet. */
 const CREATED_MEANWHILE = new Set(['23505', '42P07', '42710']);

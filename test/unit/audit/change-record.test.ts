@@ -169,6 +169,26 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
     await changes.close();
   });
 
+  it('starts on a current schema without locking it: a run is not queued behind another that holds the schema table', async () => {
+    const first = await openPostgresRecord(pg.url);
+    await first.status();
+    await first.close();
+    const { default: pgModule } = await import('pg');
+    const other = new pgModule.Client({ connectionString: pg.url });
+    await other.connect();
+    try {
+      // SHARE: lets reads through, holds off the migrator's ACCESS EXCLUSIVE lock until this transaction ends.
+      await other.query('BEGIN');
+      await other.query('LOCK TABLE members_schema IN SHARE MODE');
+      const changes = await openPostgresRecord(pg.url);
+      expect(await changes.status()).toMatchObject({ answers: true, schema: MIGRATIONS.length });
+      await changes.close();
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+  }, 10_000);
+
   it('refuses a schema newer than the binary (exit 2) and says what to do', async () => {
     await pg.sql(`UPDATE members_schema SET version = ${MIGRATIONS.length + 1}`);
     const changes = await openPostgresRecord(pg.url);
