@@ -830,28 +830,33 @@ async function teamRecordCases(pg) {
       argv: ['sync', '--file', syncCsv.path, '--yes', '--max-revoke', '100%', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet'],
     },
   };
+  // `--before BIN`: the team record with another build too (the same run, the same machine's moment).
+  const before = flag('--before');
+  const homes = { local: BIN, postgres: BIN, ...(before ? { 'postgres, the build before': before } : {}) };
   let runs = 0;
   const once = async (id, home) => {
+    const bin = homes[home];
+    const team = home !== 'local';
     const c = cases[id];
     const box = first[id] ?? (await sandbox(c.boxArgs));
     first[id] = undefined;
     await box.api('/__sandbox/stats/reset', { method: 'POST' });
     const env = box.env(join(work, `config-team-${++runs}`));
-    if (home === 'postgres') {
+    if (team) {
       const db = `bench_${runs}`;
       await pg.sql(`CREATE DATABASE ${db}`);
       env.MEMBERS_RECORD_URL = pg.url.replace(/\/members$/, `/${db}`);
-      const migrated = spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' });
+      const migrated = spawnSync(NODE, [bin, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' });
       if (migrated.status !== 0 || JSON.parse(migrated.stdout).answers !== true) throw new Error(`team: record status: ${migrated.stdout}${migrated.stderr}`);
     }
     // The run's transactions on its database (each a commit the server flushes to disk): the cost a change pays the record.
     const commits = async () => Number(await pg.sql(`SELECT xact_commit FROM pg_stat_database WHERE datname = 'bench_${runs}'`));
-    const before = home === 'postgres' ? await commits() : undefined;
-    const result = runOnce(command(`${c.name}, ${home}`, [NODE, BIN, ...c.argv], { env }), { capture: true });
+    const committed = team ? await commits() : undefined;
+    const result = runOnce(command(`${c.name}, ${home}`, [NODE, bin, ...c.argv], { env }), { capture: true });
     // Counted once the run's connections are gone (a backend adds its counts as it ends); psql itself is on another database.
     const gone = async () => Number(await pg.sql(`SELECT count(*) FROM pg_stat_activity WHERE datname = 'bench_${runs}'`)) === 0;
-    while (before !== undefined && !(await gone())) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-    const transactions = before === undefined ? undefined : (await commits()) - before;
+    while (team && !(await gone())) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    const transactions = team ? (await commits()) - committed : undefined;
     const done = lines(result).length;
     if (done !== c.changes) throw new Error(`team: ${id} on ${home}: ${done} results, ${c.changes} changes expected`);
     const stats = await box.api('/__sandbox/stats');
@@ -863,10 +868,10 @@ async function teamRecordCases(pg) {
   };
   figures.team = {};
   for (const id of Object.keys(cases)) {
-    const samples = { local: [], postgres: [] };
+    const samples = Object.fromEntries(Object.keys(homes).map((home) => [home, []]));
     // The first round is the warm-up.
     for (let i = 0; i <= rounds(5); i++) {
-      for (const home of shuffle(['local', 'postgres'])) {
+      for (const home of shuffle(Object.keys(homes))) {
         const run = await once(id, home);
         if (i > 0) samples[home].push(run);
       }
@@ -874,13 +879,14 @@ async function teamRecordCases(pg) {
     const of = (home) => ({
       median_ms: median(samples[home].map((r) => r.ms)), cpu_ms: mean(samples[home].map((r) => r.cpuMs)),
       samples_ms: samples[home].map((r) => Math.round(r.ms)), requests: [...new Set(samples[home].map((r) => r.requests))],
-      transactions: home === 'postgres' ? median(samples[home].map((r) => r.transactions)) : undefined,
+      transactions: home === 'local' ? undefined : median(samples[home].map((r) => r.transactions)),
     });
     const local = of('local');
     const postgres = of('postgres');
     const ratio = postgres.median_ms / local.median_ms;
     const sameRequests = local.requests.length === 1 && postgres.requests.length === 1 && local.requests[0] === postgres.requests[0];
-    figures.team[id] = { changes: cases[id].changes, local, postgres, ratio };
+    const was = before ? of('postgres, the build before') : undefined;
+    figures.team[id] = { changes: cases[id].changes, local, postgres, ratio, before: was };
     row({ group: 'team', case: `${cases[id].name}, local record`, median_ms: local.median_ms, cpu_ms: local.cpu_ms, note: `${local.requests.join(' / ')} requests` });
     row({
       group: 'team', case: `${cases[id].name}, team record on PostgreSQL`, median_ms: postgres.median_ms, cpu_ms: postgres.cpu_ms,
@@ -888,6 +894,13 @@ async function teamRecordCases(pg) {
       note: `${postgres.requests.join(' / ')} requests (local ${local.requests.join(' / ')}); ${cases[id].changes} changes, ${postgres.transactions} transactions on the record`
         + ` (${(postgres.transactions / cases[id].changes).toFixed(2)} a change)`,
     });
+    if (was) {
+      row({
+        group: 'team', case: `${cases[id].name}, team record on PostgreSQL, the build before`, median_ms: was.median_ms, cpu_ms: was.cpu_ms,
+        vs: 'the same run on the local record', ratio: was.median_ms / local.median_ms,
+        note: `${was.requests.join(' / ')} requests; ${was.transactions} transactions on the record (${(was.transactions / cases[id].changes).toFixed(2)} a change)`,
+      });
+    }
   }
 }
 
