@@ -66,6 +66,10 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** Records (or snapshots) per INSERT: a few hundred KiB of JSON at most. */
 const APPEND_CHUNK = 500;
 
+/** The pool's connections (POOL_SIZE) shared by the intents' and the records' writes, a lease's renewal aside. */
+const POOL_SIZE = 5;
+const GROUPS = { parallel: 2, most: APPEND_CHUNK };
+
 /** The URL as shown: never its password. */
 export function shownUrl(url: string): string {
   try {
@@ -169,7 +173,7 @@ export class PostgresRecord implements ChangeRecord {
       FROM given ORDER BY n
       ON CONFLICT (id) DO NOTHING RETURNING id`, calls.flat())).map((row) => row.id));
     return calls.map((records) => records.filter((record) => added.has(record.id)).length);
-  });
+  }, GROUPS);
 
   /** Runs `insert` (its $1: a JSON array; RETURNING what each added row gives) on `items` in chunks, in order. */
   private async insertChunks<R extends object>(insert: string, items: readonly unknown[]): Promise<R[]> {
@@ -221,7 +225,7 @@ export class PostgresRecord implements ChangeRecord {
     await this.query(`INSERT INTO members_intents (id, base_url, intent)
       SELECT i->'record'->>'id', i->'record'->>'base_url', i FROM jsonb_array_elements($1::jsonb) AS t(i)`, [JSON.stringify(intents)]);
     return intents.map(() => undefined);
-  });
+  }, GROUPS);
 
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);
@@ -325,7 +329,7 @@ export async function openPostgresRecord(url: string, options: { password?: stri
   const pool = new pg.Pool({
     connectionString: url,
     ...(options.password !== undefined && !parsed.password ? { password: options.password } : {}),
-    max: 4,
+    max: POOL_SIZE,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // An idle connection is closed soon: a run's end is not held up by the pool.
     idleTimeoutMillis: 1_000,

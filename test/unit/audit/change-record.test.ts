@@ -162,7 +162,7 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
     expect((await intents.list()).map((kept) => kept.record.id).sort()).toEqual(['i1', 'i2', 'i3']);
     expect(await changes.append([record('i1'), record('i2')])).toBe(2);
     expect((await intents.list()).map((kept) => kept.record.id)).toEqual(['i3']);
-    // The first goes alone; the other two wait for it and go as one statement.
+    // Appends at once (two on their way, the rest grouped behind them): each counts its own.
     expect(await Promise.all([changes.append([record('x1')]), changes.append([record('i3')]), changes.append([record('i1'), record('i4')])])).toEqual([1, 1, 1]);
     expect(await intents.list()).toEqual([]);
     expect((await changes.records()).map((kept) => kept.id)).toEqual(['i1', 'i2', 'x1', 'i3', 'i4']);

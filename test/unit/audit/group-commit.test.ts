@@ -50,10 +50,20 @@ describe('GroupCommit', () => {
 
   it('sends at most `most` items a write', async () => {
     const { groups, write, settle } = held();
-    const commit = new GroupCommit(write, 2);
+    const commit = new GroupCommit(write, { most: 2 });
     const all = [1, 2, 3, 4].map((item) => commit.add(item));
     for (let index = 0; index < 3; index++) await settle(index);
     expect(await Promise.all(all)).toEqual(['done 1', 'done 2', 'done 3', 'done 4']);
     expect(groups).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it('sends up to `parallel` writes at once, each as soon as it is given, and groups what comes beyond', async () => {
+    const { groups, write, settle } = held();
+    const commit = new GroupCommit(write, { parallel: 2 });
+    const all = [1, 2, 3, 4].map((item) => commit.add(item));
+    expect(groups).toEqual([[1], [2]]);
+    for (let index = 0; index < 3; index++) await settle(index);
+    expect(await Promise.all(all)).toEqual(['done 1', 'done 2', 'done 3', 'done 4']);
+    expect(groups).toEqual([[1], [2], [3, 4]]);
   });
 });
