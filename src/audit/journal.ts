@@ -87,6 +87,12 @@ interface Shared {
   team?: IntentRows;
   host: string;
   applied: number;
+  /**
+   * A run on the team record: the records on their way (a row does not wait for its record's commit to take the
+   * next: its intent is durable already), and the first that could not be written, which stops the run.
+   */
+  pending?: Set<Promise<void>>;
+  lost?: unknown;
 }
 
 async function shared(context: AuditContext): Promise<Shared> {
@@ -97,6 +103,7 @@ async function shared(context: AuditContext): Promise<Shared> {
 function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditEntry> = {}): Journal {
   return {
     async begin(entry, options = {}) {
+      if (state.lost !== undefined) throw state.lost;
       const { gate } = state.context;
       gate?.opening(options.repair === true);
       const record = state.stamp({ ...bound, ...entry, ...over } as AuditEntry);
@@ -126,15 +133,25 @@ function journal(state: Shared, bound: Partial<AuditEntry>, over: Partial<AuditE
         id: record.id,
         async applied(details = {}) {
           const { id, time, ...fields } = record;
-          try {
-            await write(state.context, [state.stamp({ ...fields, ...details } as AuditEntry, id, time)]);
-          } catch (error) {
-            // The team record went away after the change was sent: its intent row (if kept) or stderr holds it; the run stops.
-            state.applied++;
-            close();
-            throw error;
-          }
+          const writing = write(state.context, [state.stamp({ ...fields, ...details } as AuditEntry, id, time)]);
           state.applied++;
+          // The team record went away after the change was sent: its intent row (if kept) or stderr holds it; the run stops.
+          const lost = (error: unknown) => {
+            close();
+            state.lost ??= error;
+            return error;
+          };
+          const { pending } = state;
+          if (pending) {
+            const settled = writing.then(() => finish(true), lost).then(() => void pending.delete(settled));
+            pending.add(settled);
+            return id;
+          }
+          try {
+            await writing;
+          } catch (error) {
+            throw lost(error);
+          }
           finish(true);
           return id;
         },
@@ -199,16 +216,20 @@ export async function openJournal(context: AuditContext & { readonly run?: Journ
 /** A journal whose changes form one run (`run_id`), recorded as a whole by `finish`; `source` goes on the run's record only. */
 export async function openRun(context: AuditContext, bound: Partial<AuditEntry> & { command: string }): Promise<RunJournal> {
   const state = await shared(context);
+  if (state.team) state.pending = new Set();
   const runId = newAuditId();
   const { source: _source, ...each } = bound;
   return {
     ...journal(state, { ...each, run_id: runId }),
     runId,
     async finish(summary) {
+      await Promise.all(state.pending ?? []);
       if (state.applied < 1) return undefined;
       const failed = summary.counts.failed ?? 0;
       const result = summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
       await write(state.context, [state.stamp({ ...bound, action: 'bulk', result, counts: { ...summary.counts } } as AuditEntry, runId)]);
+      // A record of the last rows lost (no row came after to stop at): the run still ends in exit 11.
+      if (state.lost !== undefined) throw state.lost;
       return runId;
     },
   };

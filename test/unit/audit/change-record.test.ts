@@ -10,6 +10,8 @@ import { LocalRecord, type ChangeRecord, type IntentRows } from '../../../src/au
 import { holdLease, overlaps, type Lease } from '../../../src/audit/leases.js';
 import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl } from '../../../src/audit/postgres-record.js';
 import type { AuditRecord } from '../../../src/audit/log.js';
+import { openRun } from '../../../src/audit/journal.js';
+import type { AuditContext } from '../../../src/audit/stamp.js';
 import { countSnapshotsPath, type CountSnapshot } from '../../../src/audit/count-snapshots.js';
 import { ExitCode, LeaseHeldError } from '../../../src/lib/errors.js';
 import { hasPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
@@ -165,7 +167,7 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
     // Appends at once (two on their way, the rest grouped behind them): each counts its own.
     expect(await Promise.all([changes.append([record('x1')]), changes.append([record('i3')]), changes.append([record('i1'), record('i4')])])).toEqual([1, 1, 1]);
     expect(await intents.list()).toEqual([]);
-    expect((await changes.records()).map((kept) => kept.id)).toEqual(['i1', 'i2', 'x1', 'i3', 'i4']);
+    expect((await changes.records()).map((kept) => kept.id).sort()).toEqual(['i1', 'i2', 'i3', 'i4', 'x1']);
     await changes.close();
   });
 
@@ -187,6 +189,38 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
       await other.query('ROLLBACK');
       await other.end();
     }
+  }, 10_000);
+
+  it('lets a run take its next change while a record is on its way, and records the run once every record is in', async () => {
+    const changes = await openPostgresRecord(pg.url);
+    const context: AuditContext = {
+      io: { env: {}, stderr: { write: () => true }, pid: 4242 },
+      settings: async () => ({ profile: 'default', baseUrl: BASE }),
+      configDir: async () => tmpdir(),
+      changeRecord: async () => changes,
+    };
+    const { default: pgModule } = await import('pg');
+    const other = new pgModule.Client({ connectionString: pg.url });
+    await other.connect();
+    // Another session holds the records' table: an INSERT there waits until it lets go.
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE members_changes IN EXCLUSIVE MODE');
+    const run = await openRun(context, { command: 'students grant --file' });
+    const first = await run.begin({ action: 'grant', student_id: 's1', product_id: 'p1', result: 'granted' });
+    const id = await first.applied();
+    // Its record waits for the lock; the next change's intent is written meanwhile.
+    const second = await run.begin({ action: 'grant', student_id: 's2', product_id: 'p1', result: 'granted' });
+    expect((await (changes.intents as IntentRows).list()).map((intent) => intent.record.id)).toEqual(expect.arrayContaining([id, second.id]));
+    await second.applied();
+    const finished = run.finish({ counts: { granted: 2 } });
+    await other.query('COMMIT');
+    await other.end();
+    const runId = await finished;
+    const kept = (await changes.records()).filter((record) => record.run_id === run.runId || record.id === runId).map((record) => record.id);
+    // The two records in either order (both were on their way at once), the run's after them.
+    expect([...kept.slice(0, 2).sort(), kept[2]]).toEqual([...[id, second.id].sort(), runId]);
+    expect((await (changes.intents as IntentRows).list()).filter((intent) => intent.record.run_id === run.runId)).toEqual([]);
+    await changes.close();
   }, 10_000);
 
   it('refuses a schema newer than the binary (exit 2) and says what to do', async () => {
