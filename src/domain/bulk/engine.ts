@@ -102,7 +102,7 @@ function deduplicator<Plan>(op: RowReader<Plan>): (row: CheckedRow<Plan>, values
     if (row.plan === undefined) return row;
     const key = op.key(row.plan);
     const earlier = seen.firstLine(key, row.line);
-    const same = values === undefined ? undefined : whole.firstLine(`${key}\0${JSON.stringify(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)))}`, row.line);
+    const same = values === undefined ? undefined : whole.firstLine(`${key}\0${JSON.stringify(Object.entries(values))}`, row.line);
     if (earlier === undefined) return row;
     if (same !== undefined) return { line: row.line, identity: row.identity, sameAs: same };
     return { line: row.line, identity: row.identity, problem: `duplicate of line ${earlier} (${op.sameWhat})` };
@@ -204,14 +204,14 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
   const pool = runPool(todo.length, settings.concurrency, async (i) => {
     const row = todo[i] as (typeof todo)[number];
     const context = rowContext && { ...rowContext, journal: rowContext.journal?.with({ line: row.line }) };
-    const outcome = { line: row.line, ...await applyRow(op, context as RowContext, row.plan, rows[row.index]?.identity) };
+    const outcome = { line: row.line, ...await applyRow(op, context as RowContext, row.plan, (rows[row.index] as CheckedRow<Plan>).identity) };
     results[row.index] = outcome;
-    // A row failed without an error (a sync row naming nobody on the platform: nothing was sent) is no bug.
-    if (outcome.result === 'failed' && 'error' in outcome && isFatal(outcome.error)) {
+    // Only a failed row carries an error; one failed without (a sync row naming nobody on the platform: nothing was sent) is no bug.
+    if ('error' in outcome && isFatal(outcome.error)) {
       fatal ??= outcome.error;
       stopping = true;
     }
-    transientInARow = outcome.result === 'failed' && outcome.error instanceof TransientError ? transientInARow + 1 : 0;
+    transientInARow = outcome.error instanceof TransientError ? transientInARow + 1 : 0;
     if (transientInARow >= breakAfter && !stopping) stopping = tripped = true;
     settings.onRow?.(outcome);
     wake.notify();
@@ -243,13 +243,13 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
 
 /** One row, never rejecting: a failure becomes a `failed` result with the reason. */
 async function applyRow<Plan>(
-  op: Pick<BulkOperation<Plan>, 'apply'>, context: RowContext, plan: Plan, identity: CheckedRow<Plan>['identity'] | undefined,
+  op: Pick<BulkOperation<Plan>, 'apply'>, context: RowContext, plan: Plan, identity: CheckedRow<Plan>['identity'],
 ): Promise<Omit<BulkRowOutcome, 'line'>> {
   try {
     return await op.apply(context, plan);
   } catch (error) {
     return {
-      student: '', product_id: '', ...identity, result: 'failed',
+      ...identity, result: 'failed',
       message: failureMessage(error), reason: context.reason, error,
     };
   }

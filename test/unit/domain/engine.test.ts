@@ -8,8 +8,9 @@ import {
   AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RejectedError, TransientError, UsageError,
 } from '../../../src/lib/errors.js';
 import {
-  RunPlanner, execute, oneLine, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
+  RunPlanner, collapsedNotice, execute, oneLine, planRun, resolveProducts, runError, summarize, summaryLine, type BulkSummary, type ParsedRow,
 } from '../../../src/domain/bulk/engine.js';
+import type { Journal } from '../../../src/audit/journal.js';
 import type { BulkOperation, BulkRowOutcome, RowContext } from '../../../src/domain/bulk/operations.js';
 
 interface Plan { student: string; product: string }
@@ -311,5 +312,155 @@ describe('oneLine', () => {
     expect(oneLine('not a valid CPF (a typo?)\n  Did you mean: 1?\n')).toBe('not a valid CPF (a typo?) Did you mean: 1?');
     expect(oneLine('ends.\nnext:\nlast')).toBe('ends. next: last');
     expect(oneLine('one line')).toBe('one line');
+  });
+});
+
+describe('an export sent twice', () => {
+  const cells = (student: string, product: string, date = '') => ({ student, product_id: product, date });
+
+  it('leaves out a row that is an earlier one again cell for cell, and keeps a problem for one that disagrees', () => {
+    const parsed: ParsedRow[] = [
+      { line: 2, values: cells('a', 'p1') }, { line: 3, values: cells('b', 'p1') }, { line: 4, values: cells('a', 'p1') },
+      { line: 5, values: cells('a', 'p1', '2026-01-01') }, { line: 6, values: cells('b', 'p1') }, { line: 7, values: cells('c', 'p1') },
+    ];
+    const run = planRun(operation(), parsed, NOW);
+    expect(run.collapsed).toEqual([4, 6]);
+    expect(run.rows.map((row) => row.line)).toEqual([2, 3, 5, 7]);
+    expect(run.invalid.map((row) => [row.line, row.problem])).toEqual([[5, 'duplicate of line 2 (same student and product)']]);
+    // Indexes into the rows kept, not the file's.
+    expect(run.todo.map((row) => [row.index, row.line])).toEqual([[0, 2], [1, 3], [3, 7]]);
+  });
+
+  it('says nothing of collapsed rows when there are none', () => {
+    const run = planRun(operation(), rows(['a', 'p1'], ['b', 'p1']), NOW);
+    expect(run).not.toHaveProperty('collapsed');
+    expect(collapsedNotice(run)).toBeUndefined();
+    expect(collapsedNotice({ collapsed: [] })).toBeUndefined();
+  });
+
+  it('tells how many rows were ignored and lists their lines, the first ten of many', () => {
+    expect(collapsedNotice({ collapsed: [5] })).toBe('1 duplicate row ignored (the same as an earlier row, cell for cell: line 5)');
+    expect(collapsedNotice({ collapsed: [5, 9, 12] })).toBe('3 duplicate rows ignored (the same as an earlier row, cell for cell: lines 5, 9, 12)');
+    const ten = Array.from({ length: 10 }, (_, i) => i + 2);
+    expect(collapsedNotice({ collapsed: ten })).toBe('10 duplicate rows ignored (the same as an earlier row, cell for cell: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)');
+    expect(collapsedNotice({ collapsed: [...ten, 12] })).toBe('11 duplicate rows ignored (the same as an earlier row, cell for cell: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11…)');
+  });
+
+  it('keeps the collapsed rows through product resolution, and invalid rows as they were', async () => {
+    const parsed: ParsedRow[] = [{ line: 2, values: cells('a', 'Yoga') }, { line: 3, values: cells('a', 'Yoga') }, { line: 4, values: cells('', 'Yoga') }];
+    const resolved = await resolveProducts(operation(), planRun(operation(), parsed, NOW), async () => ({ id: 'p1', title: 'Yoga' }));
+    expect(resolved.collapsed).toEqual([3]);
+    expect(resolved.todo.map((row) => [row.line, row.plan])).toEqual([[2, { student: 'a', product: 'p1' }]]);
+    expect(resolved.invalid.map((row) => [row.line, row.problem])).toEqual([[4, 'student is empty']]);
+    const plain = await resolveProducts(operation(), planRun(operation(), rows(['a', 'Yoga']), NOW), async () => ({ id: 'p1', title: 'Yoga' }));
+    expect(plain).not.toHaveProperty('collapsed');
+  });
+});
+
+describe('execute: what each row is given and what stops a run', () => {
+  const transient = () => new TransientError('server unavailable (503)', ExitCode.transient, REQUEST, 503);
+
+  it('binds each row\'s records to its line in the file (what a resumed run looks for), and runs without a context when none is given', async () => {
+    const bound: unknown[] = [];
+    const journal = { with: (fields: unknown) => (bound.push(fields), journal) } as unknown as Journal;
+    const op = operation();
+    const seen: Array<RowContext | undefined> = [];
+    const spy: typeof op = { ...op, apply: async (given, plan) => (seen.push(given), granted(plan)) };
+    await execute(spy, planRun(op, rows(['a', 'p1'], ['', 'p1'], ['b', 'p1']), NOW), { ...context, journal }, { concurrency: 1, dryRun: true, reason: 'r' }).settled;
+    expect(bound).toEqual([{ line: 2 }, { line: 4 }]);
+    expect(seen.map((given) => [given?.dryRun, given?.reason, given?.journal === journal])).toEqual([[true, 'r', true], [true, 'r', true]]);
+    const alone = execute(op, planRun(op, rows(['a', 'p1']), NOW), undefined, { concurrency: 1, dryRun: true });
+    expect((await all(alone)).map((outcome) => outcome.result)).toEqual(['granted']);
+  });
+
+  it('names a failed row by its cells, and reports a thrown undefined as it is', async () => {
+    const op = operation(async () => {
+      throw undefined;
+    });
+    const [outcome] = await all(execute(op, planRun(op, rows(['a', 'p1']), NOW), context, { concurrency: 1, dryRun: false }));
+    expect(outcome).toMatchObject({ line: 2, student: 'a', product_id: 'p1', result: 'failed', message: 'unexpected error: undefined' });
+  });
+
+  it('trips the breaker on the 8th transient failure in a row at concurrency 1, the 12th at concurrency 6', async () => {
+    for (const [concurrency, at] of [[1, 8], [6, 12]] as const) {
+      const down = operation(async () => {
+        throw transient();
+      });
+      const trippedAt: number[] = [];
+      const running: { execution?: ReturnType<typeof execute> } = {};
+      let done = 0;
+      const execution = execute(down, planRun(down, rows(...Array.from({ length: 40 }, (_, i): [string, string] => [`s${i}`, 'p1'])), NOW), context, {
+        concurrency, dryRun: false, onRow: () => void (++done, running.execution?.tripped && trippedAt.push(done)),
+      });
+      running.execution = execution;
+      await execution.settled;
+      expect(trippedAt[0]).toBe(at);
+    }
+  });
+
+  it('counts only transient failures towards the breaker: rejected rows one after another do not stop the run', async () => {
+    const op = operation(async () => {
+      throw new RejectedError('rejected', ExitCode.rejected, REQUEST, 422);
+    });
+    const execution = execute(op, planRun(op, rows(...Array.from({ length: 12 }, (_, i): [string, string] => [`s${i}`, 'p1'])), NOW), context, { concurrency: 1, dryRun: false });
+    await execution.settled;
+    expect(execution.tripped).toBe(false);
+    expect(execution.outcomes()).toHaveLength(12);
+  });
+
+  it('serves each outcome as soon as the rows before it are done, while later rows are still on their way', async () => {
+    const release: Record<string, () => void> = {};
+    // Rows that finish on a later turn of the event loop, as requests do.
+    const op = operation((plan) => new Promise((resolve) => (release[plan.student] = () => setImmediate(() => resolve(granted(plan))))));
+    const execution = execute(op, planRun(op, rows(['a', 'p1'], ['b', 'p1']), NOW), context, { concurrency: 2, dryRun: false });
+    const served = execution.inOrder();
+    const first = served.next();
+    release.a?.();
+    expect((await first).value).toMatchObject({ line: 2, result: 'granted' });
+    release.b?.();
+    expect((await served.next()).value).toMatchObject({ line: 3, result: 'granted' });
+    expect((await served.next()).done).toBe(true);
+  });
+});
+
+describe('summing up a run', () => {
+  const base: BulkSummary = {
+    rows: 10, processed: 10, counts: { granted: 7, revoked: 0, renewed: 0, created: 0, skipped: 2, failed: 1 },
+    seconds: 12.345, interrupted: false, dryRun: false, transientOnly: false, tripped: false,
+  };
+
+  it('counts results beyond the usual ones (a sync\'s stale rows), is interrupted when rows were left unstarted, and keeps how it read', async () => {
+    const running: { execution?: ReturnType<typeof execute> } = {};
+    const op = operation(async (plan) => {
+      if (plan.student === 'b') running.execution?.stop();
+      return { ...granted(plan), result: 'stale' };
+    });
+    const run = planRun(op, rows(['a', 'p1'], ['b', 'p1'], ['c', 'p1']), NOW);
+    const execution = execute(op, run, context, { concurrency: 1, dryRun: false });
+    running.execution = execution;
+    await execution.settled;
+    const reads = { strategy: 'snapshot', reason: 'read 2 pages instead of 6 lookups', rowsCost: 6, pagesExact: true } as const;
+    const summary = summarize(run, execution, { seconds: 2, interrupted: true, dryRun: false, reads });
+    expect(summary).toMatchObject({ rows: 3, processed: 2, interrupted: true, reads: { strategy: 'snapshot', reason: 'read 2 pages instead of 6 lookups' } });
+    expect(summary.reads).toEqual({ strategy: 'snapshot', reason: 'read 2 pages instead of 6 lookups' });
+    expect(summary.counts).toEqual({ granted: 0, revoked: 0, renewed: 0, created: 0, skipped: 0, failed: 0, stale: 2 });
+  });
+
+  it('says how the run read the state, and its stale rows, in the summary line', () => {
+    expect(summaryLine({ done: 'granted' }, { ...base, reads: { strategy: 'snapshot', reason: 'read 20 pages instead of 1,874 lookups' } }))
+      .toBe('10 rows: 7 granted, 2 skipped, 1 failed in 12.3s (read 20 pages instead of 1,874 lookups)');
+    expect(summaryLine({ done: 'granted' }, { ...base, counts: { ...base.counts, stale: 2 } })).toBe('10 rows: 7 granted, 2 skipped, 2 stale, 1 failed in 12.3s');
+  });
+
+  it('ends a run with stale rows in exit 7, saying nothing was sent for them, even when its failures were transient', () => {
+    const one = runError({ ...base, counts: { ...base.counts, failed: 0, stale: 1 } }, undefined) as CliError;
+    expect(one).toBeInstanceOf(BulkFailedError);
+    expect(one.message).toBe('1 of 10 rows was stale: the subscription changed since the run read it, and nothing was sent for it '
+      + '(result "stale" in the output, with the state now); look at them, then run the same file again if the change is still wanted');
+    const two = runError({ ...base, counts: { ...base.counts, failed: 0, stale: 2 } }, undefined) as CliError;
+    expect(two.message).toMatch(/^2 of 10 rows were stale: .* nothing was sent for them \(/);
+    const mixed = runError({ ...base, transientOnly: true, counts: { ...base.counts, stale: 1 } }, undefined) as CliError;
+    expect(mixed).toBeInstanceOf(BulkFailedError);
+    expect(mixed.message).toMatch(/^1 of 10 rows failed \(result "failed"/);
   });
 });
