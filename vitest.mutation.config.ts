@@ -5,7 +5,9 @@
  * so this leaves out the globalSetup (nothing here spawns dist/, so nothing
  * needs building), test/e2e/, and the in-process CLI tests that go through
  * main() (each reaches nearly every module, which tripled the run to well
- * over an hour); the modules must be pinned by tests of their own.
+ * over an hour); the modules must be pinned by tests of their own. The
+ * record's tests on PostgreSQL share one cluster, started by the globalSetup
+ * once per Stryker run (not per mutant) and ended with it.
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
@@ -20,6 +22,7 @@ export default defineConfig({
     // One module graph for all the files: a fresh import per file per mutant would be most of the run
     // (Stryker swaps mutants through a global, and the results are the same as isolated: checked).
     isolate: false,
+    globalSetup: ['test/helpers/postgres-setup.ts'],
     include: [
       'test/unit/api/retry-policy.test.ts',
       'test/unit/api/redact.test.ts',
@@ -54,6 +57,7 @@ export default defineConfig({
       'test/unit/config/settings.test.ts',
       'test/unit/config/token-storage.test.ts',
       'test/unit/config/update-notice.test.ts',
+      'test/unit/config/record-setting.test.ts',
       'test/unit/values.test.ts',
       'test/unit/audit/journal.test.ts',
       'test/unit/audit/resolve.test.ts',
@@ -62,6 +66,14 @@ export default defineConfig({
       'test/unit/bulk/seen-keys.test.ts',
       'test/unit/mcp/mask.test.ts',
       'test/unit/mcp/answer.test.ts',
+      // members each: the expander, the policy, the resume planner, the shorthands' columns.
+      'test/unit/each/template.test.ts',
+      'test/unit/each/resume.test.ts',
+      // runShorthand itself: the one in-process CLI file here (three tests), as the forms run only through a session.
+      'test/cli/each/shorthand.test.ts',
+      // The change record, its two homes (one on PostgreSQL) and the leases.
+      'test/unit/audit/change-record.test.ts',
+      'test/unit/audit/leases.test.ts',
     ],
   },
 });

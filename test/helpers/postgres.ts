@@ -6,7 +6,8 @@
  * own PostgreSQL (if any) is touched. PostgreSQL refuses to run as root: as
  * root, the cluster runs as `nobody` (runuser). stop() ends it (immediate
  * mode) and removes the directory; kill() ends it as a crash would, for the
- * tests of a database lost mid-run.
+ * tests of a database lost mid-run. A cluster started once for many runs
+ * (startCluster) gives each file a database of its own (postgresIn).
  *
  * Skipped where the binaries are absent, unless MEMBERS_REQUIRE_POSTGRES=1 (CI), which fails instead.
  */
@@ -62,35 +63,91 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** `durable`: fsync on, as a real server runs (the bench: a commit then costs what it costs a team). */
-export async function startPostgres(options: { durable?: boolean } = {}): Promise<Postgres> {
-  const bin = binDir() as string;
+/** A cluster as the test files see it when a globalSetup started it (vitest `provide`): plain data, no functions. */
+export interface Cluster {
+  bin: string;
+  dir: string;
+  port: number;
+  /** As root, every tool runs as nobody, who owns the directory. */
+  root: boolean;
+  /** fsync on, as a real server runs (the bench: a commit then costs what it costs a team). */
+  durable: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The cluster of the run, when a globalSetup started one (test/helpers/postgres-setup.ts). */
+    postgres: Cluster | undefined;
+  }
+}
+
+function tools(cluster: Cluster) {
+  const data = join(cluster.dir, 'data');
+  const run = (tool: string, args: string[]) => (cluster.root
+    ? execFileAsync('runuser', ['-u', 'nobody', '--', join(cluster.bin, tool), ...args], { cwd: cluster.dir })
+    : execFileAsync(join(cluster.bin, tool), args, { cwd: cluster.dir }));
+  // fsync=off is safe here (a kill ends the server, not the machine: the OS still has the pages); synchronous_commit
+  // stays on, or a kill would lose commits a test has seen answered.
+  const options = `-c listen_addresses=127.0.0.1 -p ${cluster.port} -c unix_socket_directories=${cluster.dir} -c fsync=${cluster.durable ? 'on' : 'off'}`;
+  const client = ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'members'];
+  return {
+    run,
+    client,
+    start: async () => void await run('pg_ctl', ['-D', data, '-o', options, '-l', join(cluster.dir, 'log'), '-w', 'start']),
+    stop: async () => void await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+  };
+}
+
+/** A new cluster, running, with its `members` database; `stopCluster` ends it and removes its directory. */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
   const dir = await mkdtemp(join(tmpdir(), 'members-pg-'));
-  const data = join(dir, 'data');
   const root = process.getuid?.() === 0;
   if (root) await chown(dir, 65534, 65534);
   await chmod(dir, 0o700);
-  // As root, every tool runs as nobody, who owns the directory.
-  const run = (tool: string, args: string[]) => (root
-    ? execFileAsync('runuser', ['-u', 'nobody', '--', join(bin, tool), ...args], { cwd: dir })
-    : execFileAsync(join(bin, tool), args, { cwd: dir }));
-  await run('initdb', ['-D', data, '-U', 'members', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
-  // fsync=off is safe here (a kill ends the server, not the machine: the OS still has the pages); synchronous_commit
-  // stays on, or a kill would lose commits a test has seen answered.
-  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=${options.durable ? 'on' : 'off'}`;
-  const start = async () => void await run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start']);
+  const cluster: Cluster = { bin: binDir() as string, dir, port: await freePort(), root, durable: options.durable === true };
+  const { run, client, start } = tools(cluster);
+  await run('initdb', ['-D', join(dir, 'data'), '-U', 'members', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   await start();
-  await run('createdb', ['-h', dir, '-p', String(port), '-U', 'members', 'members']);
+  await run('createdb', [...client, 'members']);
+  return cluster;
+}
+
+export async function stopCluster(cluster: Cluster): Promise<void> {
+  await tools(cluster).stop().catch(() => undefined);
+  await rm(cluster.dir, { recursive: true, force: true });
+}
+
+/** Database `database` of `cluster`; stop() runs `end`. */
+function databaseOf(cluster: Cluster, database: string, end: () => Promise<void>): Postgres {
+  const { run, client, start, stop } = tools(cluster);
   return {
-    url: `postgres://members@127.0.0.1:${port}/members`,
-    port,
-    sql: async (text) => (await run('psql', ['-h', dir, '-p', String(port), '-U', 'members', '-d', 'members', '-At', '-v', 'ON_ERROR_STOP=1', '-c', text])).stdout,
-    kill: async () => void await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    url: `postgres://members@127.0.0.1:${cluster.port}/${database}`,
+    port: cluster.port,
+    sql: async (text) => (await run('psql', [...client, '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', text])).stdout,
+    kill: stop,
     start,
-    stop: async () => {
-      await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop: end,
   };
+}
+
+/** A cluster of its own; stop() ends it. `durable`: fsync on. */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<Postgres> {
+  const cluster = await startCluster(options);
+  return databaseOf(cluster, 'members', () => stopCluster(cluster));
+}
+
+let databases = 0;
+
+/**
+ * An empty database of its own in `cluster`, one started once for many
+ * test runs (the mutation run's globalSetup, test/helpers/postgres-setup.ts:
+ * Stryker runs a file once per mutant, and a cluster takes seconds to start);
+ * stop() drops the database and leaves the cluster running. kill() and
+ * start() act on the whole cluster.
+ */
+export async function postgresIn(cluster: Cluster): Promise<Postgres> {
+  const database = `members_${process.pid}_${++databases}`;
+  const admin = databaseOf(cluster, 'members', async () => undefined);
+  await admin.sql(`CREATE DATABASE ${database}`);
+  return databaseOf(cluster, database, async () => void await admin.sql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 }

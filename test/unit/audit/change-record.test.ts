@@ -1,20 +1,24 @@
 /**
  * One contract, two homes (issue 36): the same suite runs against the local
- * files and a real PostgreSQL cluster started for the test (test/helpers/postgres.ts).
+ * files and a real PostgreSQL database (test/helpers/test-postgres.ts: a cluster
+ * started for the file, or the mutation run's).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalRecord, type ChangeRecord, type IntentRows } from '../../../src/audit/record.js';
 import { holdLease, overlaps, type Lease } from '../../../src/audit/leases.js';
-import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl } from '../../../src/audit/postgres-record.js';
+import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl, type PostgresRecord } from '../../../src/audit/postgres-record.js';
+import { forgetInTeam } from '../../../src/audit/forget-team.js';
+import type { Intent } from '../../../src/audit/intents.js';
 import type { AuditRecord } from '../../../src/audit/log.js';
 import { openRun } from '../../../src/audit/journal.js';
 import type { AuditContext } from '../../../src/audit/stamp.js';
 import { countSnapshotsPath, type CountSnapshot } from '../../../src/audit/count-snapshots.js';
 import { ExitCode, LeaseHeldError } from '../../../src/lib/errors.js';
-import { hasPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { hasPostgres, type Postgres } from '../../helpers/postgres.js';
+import { testPostgres } from '../../helpers/test-postgres.js';
 
 const BASE = 'https://members.example.com';
 
@@ -136,7 +140,7 @@ describe('the local record\'s product counts', () => {
 const withPostgres = hasPostgres();
 let server: Postgres | undefined;
 contract('PostgreSQL', async () => {
-  server = await startPostgres();
+  server = await testPostgres();
   return openPostgresRecord(server.url);
 }, () => withPostgres);
 afterAll(async () => server?.stop());
@@ -144,7 +148,7 @@ afterAll(async () => server?.stop());
 describe.runIf(withPostgres)('the team record: its schema', () => {
   let pg: Postgres;
   beforeAll(async () => {
-    pg = await startPostgres();
+    pg = await testPostgres();
   });
   afterAll(async () => pg?.stop());
 
@@ -247,6 +251,182 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
   });
 });
 
+describe.runIf(withPostgres)('the team record: its rows', () => {
+  let pg: Postgres;
+  let team: PostgresRecord;
+  beforeAll(async () => {
+    pg = await testPostgres();
+    team = await openPostgresRecord(pg.url);
+  });
+  afterAll(async () => {
+    await team?.close();
+    await pg?.stop();
+  });
+
+  const intent = (id: string): Intent => ({ record: record(id, { result: 'revoked' }), pid: 4242, host: 'desk-1', log_offset: 0 });
+
+  it('names itself by its URL without the password, and says its schema and how many changes it holds', async () => {
+    const port = new URL(pg.url).port;
+    const database = new URL(pg.url).pathname.slice(1);
+    expect(team.name).toBe(`the team record postgres://members@127.0.0.1:${port}/${database}`);
+    expect(await team.status()).toEqual({ home: 'postgres', where: `postgres://members@127.0.0.1:${port}/${database}`, answers: true, schema: MIGRATIONS.length, changes: 0 });
+  });
+
+  it('keeps the intents of changes on their way until removed; one run at a time checks each, and a claim runs out after 5 minutes', async () => {
+    const first = intent('i1');
+    await team.intents.write(first);
+    await team.intents.write(intent('i2'));
+    expect((await team.intents.list()).map((kept) => kept.record.id)).toEqual(['i1', 'i2']);
+    expect((await team.intents.list())[0]).toEqual(first);
+    expect(await team.intents.claim('i1', 'run-a')).toBe(true);
+    expect(await team.intents.claim('i1', 'run-b')).toBe(false);
+    expect((await team.intents.list()).map((kept) => kept.record.id)).toEqual(['i2']);
+    await team.intents.release('i1');
+    expect((await team.intents.list()).map((kept) => kept.record.id)).toEqual(['i1', 'i2']);
+    expect(await team.intents.claim('i1', 'run-b')).toBe(true);
+    // A run that died with its claim: another takes the intent once the claim ran out.
+    expect(await pg.sql("SELECT claimed_by, claimed_until > now() + interval '4 minutes', claimed_until <= now() + interval '5 minutes' FROM members_intents WHERE id = 'i1'")).toBe('run-b|t|t\n');
+    await pg.sql("UPDATE members_intents SET claimed_until = now() - interval '1 second' WHERE id = 'i1'");
+    expect((await team.intents.list()).map((kept) => kept.record.id)).toEqual(['i1', 'i2']);
+    expect(await team.intents.claim('i1', 'run-c')).toBe(true);
+    await team.intents.remove('i1');
+    await team.intents.remove('i2');
+    expect(await team.intents.list()).toEqual([]);
+    expect(await team.intents.claim('i2', 'run-a')).toBe(false);
+  });
+
+  it('says whether a change is recorded, and gives the records from a time on, in the order written', async () => {
+    expect(await team.intents.recorded('t1')).toBe(false);
+    await team.append([record('t0', { time: '2026-11-28T09:00:00.000Z' }), record('t1', { time: '2026-11-28T11:00:00.000Z' }), record('t2', { time: '2026-11-28T10:00:00.000Z' })]);
+    expect(await team.intents.recorded('t1')).toBe(true);
+    expect((await team.intents.since('2026-11-28T10:00:00.000Z')).map((kept) => kept.id)).toEqual(['t1', 't2']);
+  });
+
+  it('appends a long history in order, however many statements it takes, and a second push of it adds nothing', async () => {
+    const history = Array.from({ length: 1_201 }, (_, i) => record(`h${String(i).padStart(4, '0')}`, { student_id: `s${i}`, run_id: 'r-long' }));
+    expect(await team.append(history)).toBe(1_201);
+    expect(await team.append(history)).toBe(0);
+    const kept = (await team.records()).filter((change) => change.run_id === 'r-long');
+    expect(kept.map((change) => change.id)).toEqual(history.map((change) => change.id));
+    expect(await pg.sql("SELECT count(*), min(student_id), max(base_url) FROM members_changes WHERE run_id = 'r-long'")).toBe(`1201|s0|${BASE}\n`);
+    expect(await team.append([])).toBe(0);
+  });
+
+  it('keeps the time, platform and student of each record in columns of their own (what history filters on)', async () => {
+    const { base_url: _base, ...noBase } = record('c1', { student_id: 's-col' });
+    await team.append([noBase as AuditRecord]);
+    expect(await pg.sql("SELECT base_url = '', student_id, run_id IS NULL FROM members_changes WHERE id = 'c1'")).toBe('t|s-col|t\n');
+  });
+
+  it('replaces a record in place, its student column too (an erasure)', async () => {
+    await team.append([record('e1', { student_id: 's-e' }), record('e2', { student_id: 's-e' })]);
+    const { student_id: _gone, ...erased } = { ...record('e1', { student_id: 's-e' }), student: '[forgotten]' };
+    await team.replace([erased]);
+    const kept = await team.records();
+    expect(kept.map((change) => change.id).slice(-2)).toEqual(['e1', 'e2']);
+    expect(kept.find((change) => change.id === 'e1')).toEqual(erased);
+    expect(await pg.sql("SELECT id, coalesce(student_id, '-') FROM members_changes WHERE id IN ('e1', 'e2') ORDER BY seq")).toBe('e1|-\ne2|s-e\n');
+  });
+
+  it('keeps a lease on every product as every product, lists the live ones oldest first, and renews one to its new end', async () => {
+    const all = await holdLease(team.leases, { scope: { base_url: BASE, products: 'all' }, holder, waitMs: 0 });
+    const other = await holdLease(team.leases, { scope: { base_url: 'https://b.example', products: ['p1'] }, holder: { ...holder, host: 'cron-1' }, waitMs: 0 });
+    const listed = await team.leases.list(Date.now());
+    expect(listed.map((lease) => [lease.id, lease.products, lease.host, lease.user])).toEqual([[all.lease.id, 'all', all.lease.host, 'ana'], [other.lease.id, ['p1'], 'cron-1', 'ana']]);
+    expect(Date.parse(listed[0]?.expires ?? '') - Date.parse(listed[0]?.since ?? '')).toBe(30_000);
+    expect(await team.leases.renew(all.lease.id, 600_000)).toBe(true);
+    const [renewed] = await team.leases.list(Date.now());
+    expect(Date.parse(renewed?.expires ?? '') - Date.parse(renewed?.since ?? '')).toBeGreaterThan(590_000);
+    await Promise.all([all.release(), other.release()]);
+    expect(await pg.sql('SELECT count(*) FROM members_leases')).toBe('0\n');
+  });
+
+  it('sweeps expired leases when one is taken', async () => {
+    await team.leases.take({ ...leaseFields(), id: 'lexpired0' }, 1);
+    await pg.sql("UPDATE members_leases SET expires = now() - interval '1 second' WHERE id = 'lexpired0'");
+    expect(await team.leases.list(Date.now())).toEqual([]);
+    const taken = await holdLease(team.leases, { scope: { base_url: BASE, products: ['p5'] }, holder, waitMs: 0 });
+    expect(await pg.sql('SELECT id FROM members_leases')).toBe(`${taken.lease.id}\n`);
+    await taken.release();
+  });
+});
+
+describe.runIf(withPostgres)('the team record: forgetting a student', () => {
+  let pg: Postgres;
+  let team: PostgresRecord;
+  let dir: string;
+  beforeAll(async () => {
+    pg = await testPostgres();
+    team = await openPostgresRecord(pg.url);
+    dir = await mkdtemp(join(tmpdir(), 'members-forget-team-'));
+  });
+  afterAll(async () => {
+    await team?.close();
+    await pg?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const context: AuditContext = {
+    io: { env: {}, stderr: { write: () => true }, pid: 1000, isRunning: () => false },
+    settings: async () => ({ profile: 'production', baseUrl: BASE, token: undefined }),
+    configDir: async () => dir,
+  };
+  const MARIA = { id: 's-maria', first_name: 'Maria', last_name: 'Silva', email: 'maria.silva@example.com', document: '070.692.055-46' };
+
+  it('erases the student\'s values from every row about it, a snapshot of it under an earlier id too, and the quotes elsewhere; records that it did', async () => {
+    await team.append([
+      record('f1', { command: 'students create', action: 'create', result: 'created', student: MARIA.email, student_id: 's-old', after: { ...MARIA, id: 's-old' } }),
+      record('f2', { student: MARIA.email, student_id: 's-maria', reason: 'asked by Maria Silva' }),
+      record('f3', { student: 'joao@example.com', student_id: 's-joao', reason: 'moved from maria.silva@example.com' }),
+      record('f4', { student: 'ana@example.com', student_id: 's-ana', reason: 'unrelated' }),
+      record('f5', { student: 'doc:070.692.055-46', student_id: 's-older', product_id: 'p3' }),
+    ]);
+    const outcome = await forgetInTeam(context, team, 's-maria', { command: 'students delete --forget', reason: 'LGPD request of maria.silva@example.com (Maria)' });
+    expect(outcome.records).toBe(4);
+    const dump = await pg.sql('SELECT record::text FROM members_changes ORDER BY seq');
+    for (const value of ['maria.silva@example.com', 'Maria Silva', '070.692.055-46', 'Maria']) expect(dump).not.toContain(value);
+    const kept = await team.records();
+    expect(kept.map((change) => change.id)).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', outcome.id]);
+    expect(kept[3]).toEqual(record('f4', { student: 'ana@example.com', student_id: 's-ana', reason: 'unrelated', time: kept[3]?.time }));
+    expect(kept[5]).toMatchObject({
+      action: 'forget', command: 'students delete --forget', student_id: 's-maria', result: 'forgotten', user: userInfo().username, base_url: BASE, profile: 'production',
+      counts: { records: 4, intents: 0 }, reason: 'LGPD request of [forgotten] ([forgotten])',
+    });
+    expect(kept[2]?.reason).toBe('moved from [forgotten]');
+  });
+
+  it('writes nothing when the record holds nothing of the student', async () => {
+    const before = await team.records();
+    expect(await forgetInTeam(context, team, 's-nobody', { command: 'history --forget' })).toEqual({ records: 0 });
+    expect(await team.records()).toEqual(before);
+  });
+
+  it('learns the student from what the server sent before a delete, and keeps a forget without a reason without one', async () => {
+    await team.append([record('g1', { student: 'ref:crm-90001', reason: 'ticket of crm-90001' })]);
+    const outcome = await forgetInTeam(context, team, 's-gone', { command: 'students delete --forget', known: { email: 'gone@example.com', reference_id: 'crm-90001' } });
+    expect(outcome.records).toBe(1);
+    const kept = await team.records();
+    expect(kept.find((change) => change.id === 'g1')?.reason).toBe('ticket of [forgotten]');
+    expect(kept.at(-1)).not.toHaveProperty('reason');
+  });
+});
+
+describe.runIf(withPostgres)('the team record: migrating', () => {
+  let pg: Postgres;
+  beforeAll(async () => {
+    pg = await testPostgres();
+  });
+  afterAll(async () => pg?.stop());
+
+  it('brings a database at an older version up to this binary\'s, once', async () => {
+    await pg.sql('CREATE TABLE members_schema (version integer NOT NULL); INSERT INTO members_schema VALUES (0)');
+    const changes = await openPostgresRecord(pg.url);
+    expect((await changes.status()).schema).toBe(MIGRATIONS.length);
+    expect(await pg.sql('SELECT version FROM members_schema')).toBe(`${MIGRATIONS.length}\n`);
+    await changes.close();
+  });
+});
+
 describe('scopes and URLs', () => {
   it('overlap on one platform when they share a product, or either is every product', () => {
     expect(overlaps({ base_url: BASE, products: ['a'] }, { base_url: BASE, products: ['b', 'a'] })).toBe(true);
@@ -263,5 +443,6 @@ describe('scopes and URLs', () => {
     expect(() => checkRecordUrl('postgres://ana@db:5432/')).toThrow(/names no database/);
     expect(() => checkRecordUrl('not a url')).toThrow(/is not a URL/);
     expect(shownUrl('postgres://ana:s3cret@db:5432/members')).toBe('postgres://ana@db:5432/members');
+    expect(shownUrl('not a url: s3cret')).toBe('an invalid PostgreSQL URL');
   });
 });

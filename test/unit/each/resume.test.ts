@@ -1,10 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey } from '../../../src/commands/shared/each/resume.js';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
-import { writeIntent } from '../../../src/audit/intents.js';
+import { intentPath, writeIntent } from '../../../src/audit/intents.js';
+import { auditIntentsDir } from '../../../src/config/paths.js';
 
 const record = (fields: Partial<AuditRecord>): AuditRecord => ({
   id: `id-${Math.random()}`, time: '2026-11-28T10:00:00.000Z', user: 'u', profile: 'p', base_url: 'http://h', command: 'magic-link', action: 'magic-link', result: 'created', ...fields,
@@ -44,5 +45,57 @@ describe('resuming a run of each', () => {
       [2, { runId: 'r1', result: 'created' }], [5, { runId: 'r2', result: 'updated' }], [7, { runId: 'r2', result: 'in flight' }],
     ]);
     expect((await doneRows(dir, [])).size).toBe(0);
+  });
+});
+
+describe('resuming a run of each: the edges', () => {
+  it('keeps the parts of the key apart, and makes a key of 32 hex digits', () => {
+    const bytes = Buffer.from('E-mail\na@x.co\n');
+    expect(runKey(['ab', 'c'], bytes)).not.toBe(runKey(['a', 'bc'], bytes));
+    expect(runKey(['a'], bytes)).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('keeps the runs of a key in each-runs/KEY.json, readable by its user only, and forgets a key it never had without a fuss', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    rememberRuns(dir, 'k1', ['r1']);
+    const file = join(dir, 'each-runs', 'k1.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ runs: ['r1'] });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'each-runs')).mode & 0o777).toBe(0o700);
+    expect(() => forgetRuns(dir, 'never')).not.toThrow();
+    forgetRuns(dir, 'k1');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('takes from a hand-edited file only the run ids that are text', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    mkdirSync(join(dir, 'each-runs'));
+    writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: ['r1', 7, null, 'r2'] }));
+    expect(earlierRuns(dir, 'k')).toEqual(['r1', 'r2']);
+    writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: 'r1' }));
+    expect(earlierRuns(dir, 'k')).toEqual([]);
+    writeFileSync(join(dir, 'each-runs', 'k.json'), '{"runs": ["r1"');
+    expect(earlierRuns(dir, 'k')).toEqual([]);
+  });
+
+  it('leaves out records of the runs that name no line, the run\'s own, and a change in flight on a line already done', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    appendAudit(dir, [
+      record({ run_id: 'r1', line: 2 }),
+      // The run's own record, with a line (a run that stopped there): not a row's change.
+      record({ run_id: 'r1', action: 'bulk', result: 'interrupted', line: 3 }),
+      // A change of the run that names no line, and one of no run.
+      record({ run_id: 'r1' }),
+      record({ line: 4 }),
+    ]);
+    writeIntent(dir, { record: record({ id: 'flight-2', run_id: 'r1', line: 2 }), pid: 1, host: 'h', log_offset: 0 });
+    writeIntent(dir, { record: record({ id: 'flight-5', run_id: 'r1' }), pid: 1, host: 'h', log_offset: 0 });
+    writeIntent(dir, { record: record({ id: 'flight-6', line: 6 }), pid: 1, host: 'h', log_offset: 0 });
+    writeIntent(dir, { record: record({ id: 'flight-7', run_id: 'other', line: 7 }), pid: 1, host: 'h', log_offset: 0 });
+    // An intent file that cannot be read (torn by a crash): no line of it.
+    mkdirSync(auditIntentsDir(dir), { recursive: true });
+    writeFileSync(intentPath(dir, 'torn-8'), '{"record": {"id": "torn-8", "line": 8');
+    const done = await doneRows(dir, ['r1']);
+    expect([...done.entries()]).toEqual([[2, { runId: 'r1', result: 'created' }]]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileTemplate } from '../../../src/commands/shared/each/template.js';
 import { rowKind } from '../../../src/commands/shared/each/policy.js';
+import { POINTS_COLUMN, SCORE_COLUMN, STUDENT_COLUMN, findColumn } from '../../../src/commands/shared/each/shorthand.js';
 import { doneMessage, printedFields } from '../../../src/commands/shared/each/rows.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
@@ -29,6 +30,15 @@ describe('compileTemplate', () => {
     expect(compileTemplate(['x', '{line}'], ['Line'], 'f').expand(row({ Line: 'L' }, 9))).toEqual({ argv: ['x', 'L'] });
   });
 
+  it('shows empty arguments and those with quotes as JSON strings in the command line\'s text', () => {
+    expect(compileTemplate(['students', 'grant', '{E-mail}', '', '--reason', "it's"], HEADER, 'f').text).toBe('students grant {E-mail} "" --reason "it\'s"');
+  });
+
+  it('names a placeholder as typed, spaces around it aside, when it names no column', () => {
+    expect(() => compileTemplate(['x', '{ Points }'], ['E-mail'], 'p.csv')).toThrow(/^\{Points\} names no column/);
+    expect(() => compileTemplate(['x', '{}'], ['E-mail'], 'p.csv')).toThrow(/^\{\} names no column/);
+  });
+
   it('makes a row whose placeholder names an empty cell a problem, not an empty argument', () => {
     const template = compileTemplate(['magic-link', '{E-mail}'], HEADER, 'f');
     expect(template.expand(row({ 'E-mail': '' }))).toEqual({ problem: 'the column "E-mail" is empty' });
@@ -37,17 +47,28 @@ describe('compileTemplate', () => {
 });
 
 describe('rowKind', () => {
-  it('runs the commands of one student or record, and says which change something', () => {
-    expect(rowKind('magic-link')).toBe('changes');
-    expect(rowKind('scores set')).toBe('changes');
-    expect(rowKind('scores get')).toBe('reads');
-    expect(rowKind('students grant')).toBe('changes');
+  const RUNS = {
+    'magic-link': 'changes', 'scores get': 'reads', 'scores set': 'changes', 'scores add': 'changes',
+    'students get': 'reads', 'students show': 'reads', 'students search': 'reads', 'students products': 'reads',
+    'students create': 'changes', 'students delete': 'changes', 'students grant': 'changes', 'students revoke': 'changes', 'students transfer': 'changes',
+    'subscriptions get': 'reads', 'courses accesses': 'reads',
+  };
+
+  it.each(Object.entries(RUNS))('runs %s, which %s something (a change needs the run\'s confirmation)', (path, kind) => {
+    expect(rowKind(path)).toBe(kind);
+  });
+
+  it('lists the commands it runs when it refuses one', () => {
+    expect(() => rowKind('report')).toThrow(new UsageError(`members each cannot run \`report\`: one report answers for every row. It runs ${Object.keys(RUNS).join(', ')}`));
   });
 
   it.each([
     ['each', 'a run of its own'], ['sync', 'a run of its own over a whole file'], ['auth login', 'it changes the setup'],
     ['sandbox', 'it starts a server'], ['mcp', 'it serves an assistant'], ['completion', 'it prints shell code'], ['help', 'it prints help'], ['undo', 'it undoes whole runs itself'],
     ['api', 'its requests are not recorded'], ['students list', 'it is not a command of one student or record'],
+    ['students import', 'a run of its own: run `members students import F`'], ['subscriptions extend', 'a planned run of its own'],
+    ['history', 'one history answers for every row: `members history`'], ['version', 'it prints the version'], ['report', 'one report answers for every row'],
+    ['sync --dry-run', 'a run of its own over a whole file'],
   ])('refuses %s (exit 2), saying why', (path, why) => {
     expect(() => rowKind(path)).toThrow(UsageError);
     expect(() => rowKind(path)).toThrow(`members each cannot run \`${path}\`: ${why}`);
@@ -70,6 +91,18 @@ describe('what a row printed', () => {
 });
 
 describe('the columns of the file shorthands', () => {
+  it.each([
+    [STUDENT_COLUMN, ['Student', 'Student e-mail', 'E-mail', 'CPF', 'Documento', 'Document', 'Student ID', 'Aluno', 'Aluna', 'ID']],
+    [SCORE_COLUMN, ['Score', 'Pontos', 'Pontuação', 'Points', 'Nota']],
+    [POINTS_COLUMN, ['Points', 'Pontos', 'Score', 'Pontuação', 'Nota']],
+  ])('finds the $name column under each header it knows, the first listed winning', (column, headers) => {
+    for (const [index, header] of headers.entries()) {
+      // The header alone, and after every header listed later (which it wins over).
+      expect(findColumn(['Outro', header], column, 'f')).toBe(header);
+      expect(findColumn(['Outro', ...headers.slice(index + 1).reverse(), header], column, 'f')).toBe(header);
+    }
+  });
+
   it('finds the student and the score by their headers, the first kind listed winning', async () => {
     const { findColumn, STUDENT_COLUMN, SCORE_COLUMN, POINTS_COLUMN } = await import('../../../src/commands/shared/each/shorthand.js');
     expect(findColumn(['Nome', 'E-mail', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toBe('E-mail');
@@ -77,5 +110,6 @@ describe('the columns of the file shorthands', () => {
     expect(findColumn(['Nome', 'E-mail', 'Pontos'], SCORE_COLUMN, 'p.csv')).toBe('Pontos');
     expect(findColumn(['Score', 'Points'], POINTS_COLUMN, 'p.csv')).toBe('Points');
     expect(() => findColumn(['Nome', 'Pontos'], STUDENT_COLUMN, 'p.csv')).toThrow(/^p\.csv has no student column: its header is "Nome", "Pontos"; name one of them student, studentemail, email, cpf…/);
+    expect(() => findColumn(['Nome'], SCORE_COLUMN, 'p.csv')).toThrow(/^p\.csv has no score column: .* name one of them score, pontos, pontuacao, points…/);
   });
 });
