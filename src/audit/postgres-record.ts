@@ -325,10 +325,11 @@ const reason = (error: unknown) => (error instanceof Error ? (error.message || (
 /** Opens the team record at `url` (pg loads here, and only here); `password` from the keychain or the config file, when the URL has none. */
 export async function openPostgresRecord(url: string, options: { password?: string; connectTimeoutMs?: number } = {}): Promise<PostgresRecord> {
   const parsed = checkRecordUrl(url);
+  // pg takes the URL's password, empty when it has none, over a `password` option: the one stored goes into the URL.
+  if (options.password !== undefined && !parsed.password) parsed.password = encodeURIComponent(options.password);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
-    connectionString: url,
-    ...(options.password !== undefined && !parsed.password ? { password: options.password } : {}),
+    connectionString: parsed.toString(),
     max: POOL_SIZE,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // An idle connection is closed soon: a run's end is not held up by the pool.
