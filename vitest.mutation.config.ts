@@ -10,7 +10,22 @@
  * once per Stryker run (not per mutant) and ended with it.
  */
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
+
+/**
+ * The in-process CLI files after every other: their commands import most
+ * modules lazily, inside a test, and in one module graph a module's top-level
+ * code counts as covered by the test that loads it first. Loaded by a unit
+ * file's imports first, it is Stryker's static code, which every test checks.
+ */
+class CliLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const cli = (file: TestSpecification) => file.moduleId.includes('/test/cli/');
+    return [...sorted.filter((file) => !cli(file)), ...sorted.filter(cli)];
+  }
+}
 
 // Without the two tiers' projects (each with its globalSetup and its files): one root project of the files below.
 const { projects: _tiers, ...test } = base.test ?? {};
@@ -23,6 +38,7 @@ export default defineConfig({
     // (Stryker swaps mutants through a global, and the results are the same as isolated: checked).
     isolate: false,
     globalSetup: ['test/helpers/postgres-setup.ts'],
+    sequence: { ...test.sequence, sequencer: CliLast },
     include: [
       'test/unit/api/retry-policy.test.ts',
       'test/unit/api/redact.test.ts',

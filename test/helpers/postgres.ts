@@ -11,8 +11,8 @@
  *
  * Skipped where the binaries are absent, unless MEMBERS_REQUIRE_POSTGRES=1 (CI), which fails instead.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,8 @@ export interface Postgres {
   port: number;
   /** Runs SQL with psql; its output (unaligned, tuples only). */
   sql(text: string): Promise<string>;
+  /** A new role (its name) that must give `password` over TCP; every other connection is trusted. */
+  passwordRole(password: string): Promise<string>;
   /** Ends the server as a crash does (immediate shutdown); start() brings it back on the same port and data. */
   kill(): Promise<void>;
   start(): Promise<void>;
@@ -112,6 +114,18 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
   return cluster;
 }
 
+/**
+ * Stops `cluster` once process `pid` is gone, however it ended: a detached
+ * shell polls it. Stryker kills its test runner after a mutant's timeout,
+ * and does not wait for the globalSetup's teardown at the end.
+ */
+export function stopClusterAfter(cluster: Cluster, pid: number): void {
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const pgCtl = [...(cluster.root ? ['runuser', '-u', 'nobody', '--'] : []), join(cluster.bin, 'pg_ctl'), '-D', join(cluster.dir, 'data'), '-m', 'immediate', '-w', 'stop'];
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${pgCtl.map(quote).join(' ')} >/dev/null 2>&1; rm -rf ${quote(cluster.dir)}`;
+  spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+}
+
 export async function stopCluster(cluster: Cluster): Promise<void> {
   await tools(cluster).stop().catch(() => undefined);
   await rm(cluster.dir, { recursive: true, force: true });
@@ -120,10 +134,19 @@ export async function stopCluster(cluster: Cluster): Promise<void> {
 /** Database `database` of `cluster`; stop() runs `end`. */
 function databaseOf(cluster: Cluster, database: string, end: () => Promise<void>): Postgres {
   const { run, client, start, stop } = tools(cluster);
+  const sql = async (text: string) => (await run('psql', [...client, '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', text])).stdout;
   return {
     url: `postgres://members@127.0.0.1:${cluster.port}/${database}`,
     port: cluster.port,
-    sql: async (text) => (await run('psql', [...client, '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', text])).stdout,
+    sql,
+    passwordRole: async (password) => {
+      const role = `${database}_pw`;
+      await sql(`CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD '${password}'`);
+      const hba = join(cluster.dir, 'data', 'pg_hba.conf');
+      await writeFile(hba, `host all ${role} 127.0.0.1/32 scram-sha-256\n${await readFile(hba, 'utf8')}`);
+      await sql('SELECT pg_reload_conf()');
+      return role;
+    },
     kill: stop,
     start,
     stop: end,

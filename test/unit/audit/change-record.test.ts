@@ -3,6 +3,7 @@
  * files and a real PostgreSQL database (test/helpers/test-postgres.ts: a cluster
  * started for the file, or the mutation run's).
  */
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,8 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
     await pg.sql(`UPDATE members_schema SET version = ${MIGRATIONS.length + 1}`);
     const changes = await openPostgresRecord(pg.url);
     await expect(changes.records()).rejects.toMatchObject({ exitCode: ExitCode.usage, message: expect.stringMatching(/newer than this members knows.*Upgrade members/) });
+    // `members record status` says so too, rather than that the record does not answer.
+    await expect(changes.status()).rejects.toMatchObject({ exitCode: ExitCode.usage });
     await changes.close();
     await pg.sql(`UPDATE members_schema SET version = ${MIGRATIONS.length}`);
   });
@@ -243,7 +246,17 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
       await expect(changes.append([record('gone1')])).rejects.toMatchObject({
         exitCode: ExitCode.recordUnavailable, message: expect.stringMatching(/the team record postgres:\/\/members@127\.0\.0\.1:\d+\/members.*members record status/),
       });
-      expect(await changes.status()).toMatchObject({ answers: false, changes: null });
+      expect(await changes.status()).toMatchObject({
+        home: 'postgres', where: expect.stringMatching(/^postgres:\/\/members@127\.0\.0\.1:\d+\/members/), answers: false, schema: null, changes: null,
+        problem: expect.stringMatching(/ECONNREFUSED|connect|terminat/),
+      });
+      // A lease asked for, and a record opened while the database is down: exit 11 too.
+      await expect(holdLease(changes.leases, { scope: { base_url: BASE, products: ['p1'] }, holder, waitMs: 0 })).rejects.toMatchObject({ exitCode: ExitCode.recordUnavailable });
+      const late = await openPostgresRecord(pg.url, { connectTimeoutMs: 2_000 });
+      const refused = await late.append([record('gone2')]).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ exitCode: ExitCode.recordUnavailable, message: expect.stringMatching(/cannot be reached or written \(.*ECONNREFUSED.*\); nothing more was sent/) });
+      expect((refused as Error).cause).toBeInstanceOf(Error);
+      await late.close();
     } finally {
       await pg.start();
       await changes.close();
@@ -264,6 +277,42 @@ describe.runIf(withPostgres)('the team record: its rows', () => {
   });
 
   const intent = (id: string): Intent => ({ record: record(id, { result: 'revoked' }), pid: 4242, host: 'desk-1', log_offset: 0 });
+
+  it('takes the password the keychain or config file holds when the URL has none, the URL\'s own over it', async () => {
+    const role = await pg.passwordRole('s3:c@r%t/');
+    const url = pg.url.replace('//members@', `//${role}@`);
+    const stored = await openPostgresRecord(url, { password: 's3:c@r%t/', connectTimeoutMs: 2_000 });
+    expect(await stored.status()).toMatchObject({ answers: true });
+    expect(stored.name).not.toContain('s3');
+    await stored.close();
+    const own = await openPostgresRecord(url.replace(`//${role}@`, `//${role}:${encodeURIComponent('s3:c@r%t/')}@`), { password: 'stale', connectTimeoutMs: 2_000 });
+    expect((await own.status()).answers).toBe(true);
+    await own.close();
+    const none = await openPostgresRecord(url, { connectTimeoutMs: 2_000 });
+    await expect(none.records()).rejects.toMatchObject({ exitCode: ExitCode.recordUnavailable });
+    await none.close();
+  });
+
+  it('shows up as members among the database\'s sessions', async () => {
+    await team.records();
+    expect(await pg.sql("SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'members' AND datname = current_database()")).toBe('t\n');
+  });
+
+  it('gives one of several runs taking overlapping leases at once the lease, from two machines', async () => {
+    const other = await openPostgresRecord(pg.url);
+    const scope = { base_url: BASE, products: ['p-race'] };
+    const takings = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? team : other).leases.take({ ...leaseFields(), ...scope, id: `lrace000${i}` }, 30_000)));
+    expect(takings.filter((taking) => 'taken' in taking)).toHaveLength(1);
+    await Promise.all(takings.flatMap((taking) => ('taken' in taking ? [team.leases.release(taking.taken.id)] : [])));
+    await other.close();
+  });
+
+  it('cannot be used once closed', async () => {
+    const closed = await openPostgresRecord(pg.url);
+    await closed.records();
+    await closed.close();
+    await expect(closed.records()).rejects.toMatchObject({ exitCode: ExitCode.recordUnavailable });
+  });
 
   it('names itself by its URL without the password, and says its schema and how many changes it holds', async () => {
     const port = new URL(pg.url).port;
@@ -321,11 +370,11 @@ describe.runIf(withPostgres)('the team record: its rows', () => {
   it('replaces a record in place, its student column too (an erasure)', async () => {
     await team.append([record('e1', { student_id: 's-e' }), record('e2', { student_id: 's-e' })]);
     const { student_id: _gone, ...erased } = { ...record('e1', { student_id: 's-e' }), student: '[forgotten]' };
-    await team.replace([erased]);
+    await team.replace([erased, { ...record('e2'), student_id: 's-moved' }]);
     const kept = await team.records();
     expect(kept.map((change) => change.id).slice(-2)).toEqual(['e1', 'e2']);
     expect(kept.find((change) => change.id === 'e1')).toEqual(erased);
-    expect(await pg.sql("SELECT id, coalesce(student_id, '-') FROM members_changes WHERE id IN ('e1', 'e2') ORDER BY seq")).toBe('e1|-\ne2|s-e\n');
+    expect(await pg.sql("SELECT id, coalesce(student_id, '-') FROM members_changes WHERE id IN ('e1', 'e2') ORDER BY seq")).toBe('e1|-\ne2|s-moved\n');
   });
 
   it('keeps a lease on every product as every product, lists the live ones oldest first, and renews one to its new end', async () => {
@@ -380,17 +429,21 @@ describe.runIf(withPostgres)('the team record: forgetting a student', () => {
       record('f3', { student: 'joao@example.com', student_id: 's-joao', reason: 'moved from maria.silva@example.com' }),
       record('f4', { student: 'ana@example.com', student_id: 's-ana', reason: 'unrelated' }),
       record('f5', { student: 'doc:070.692.055-46', student_id: 's-older', product_id: 'p3' }),
+      // Keys known only from records of her ids: a reference under the earlier id, another under hers.
+      record('f6', { student: 'ref:crm-old77', student_id: 's-old', product_id: 'p4' }),
+      record('f7', { student: 'ref:crm-new88', student_id: 's-maria', product_id: 'p4' }),
+      record('f8', { student: 'ana@example.com', student_id: 's-ana', reason: 'crm-old77 and crm-new88 were merged' }),
     ]);
     const outcome = await forgetInTeam(context, team, 's-maria', { command: 'students delete --forget', reason: 'LGPD request of maria.silva@example.com (Maria)' });
-    expect(outcome.records).toBe(4);
+    expect(outcome.records).toBe(7);
     const dump = await pg.sql('SELECT record::text FROM members_changes ORDER BY seq');
-    for (const value of ['maria.silva@example.com', 'Maria Silva', '070.692.055-46', 'Maria']) expect(dump).not.toContain(value);
+    for (const value of ['maria.silva@example.com', 'Maria Silva', '070.692.055-46', 'Maria', 'crm-old77', 'crm-new88']) expect(dump).not.toContain(value);
     const kept = await team.records();
-    expect(kept.map((change) => change.id)).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', outcome.id]);
+    expect(kept.map((change) => change.id)).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', outcome.id]);
     expect(kept[3]).toEqual(record('f4', { student: 'ana@example.com', student_id: 's-ana', reason: 'unrelated', time: kept[3]?.time }));
-    expect(kept[5]).toMatchObject({
+    expect(kept[8]).toMatchObject({
       action: 'forget', command: 'students delete --forget', student_id: 's-maria', result: 'forgotten', user: userInfo().username, base_url: BASE, profile: 'production',
-      counts: { records: 4, intents: 0 }, reason: 'LGPD request of [forgotten] ([forgotten])',
+      counts: { records: 7, intents: 0 }, reason: 'LGPD request of [forgotten] ([forgotten])',
     });
     expect(kept[2]?.reason).toBe('moved from [forgotten]');
   });
@@ -424,6 +477,20 @@ describe.runIf(withPostgres)('the team record: migrating', () => {
     expect((await changes.status()).schema).toBe(MIGRATIONS.length);
     expect(await pg.sql('SELECT version FROM members_schema')).toBe(`${MIGRATIONS.length}\n`);
     await changes.close();
+  });
+});
+
+describe('the local record', () => {
+  it('names its log file, and says what keeps it from answering (a log that cannot be read)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'members-record-'));
+    try {
+      const changes = new LocalRecord(dir);
+      expect(changes.name).toBe(`the local record (${join(dir, 'audit.jsonl')})`);
+      mkdirSync(join(dir, 'audit.jsonl'));
+      expect(await changes.status()).toEqual({ home: 'local', where: join(dir, 'audit.jsonl'), answers: false, schema: null, changes: null, problem: expect.stringMatching(/EISDIR/) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

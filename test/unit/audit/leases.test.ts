@@ -61,8 +61,9 @@ describe('holdLease', () => {
     await expect(refused).rejects.toThrow(LeaseHeldError);
     await expect(refused).rejects.toMatchObject({ exitCode: ExitCode.leaseHeld });
     const { message } = (await refused.catch((error: unknown) => error)) as Error;
-    expect(message).toBe(`another run holds the lease on product p1 of ${BASE}: bia on desk-2 (members students grant --file, pid 77) since ${other.since}, `
-      + `until ${(await home.list(Date.now()))[0]?.expires} unless renewed (lease ${other.id}); nothing was sent. Run again when it ends, or wait for it with `
+    const [held] = await home.list(Date.now());
+    expect(message).toBe(`another run holds the lease on product p1 of ${BASE}: bia on desk-2 (members students grant --file, pid 77) since ${held?.since}, `
+      + `until ${held?.expires} unless renewed (lease ${other.id}); nothing was sent. Run again when it ends, or wait for it with `
       + `--wait DURATION (e.g. --wait 10m); if that run is gone, its lease expires on its own, or end it with \`members lock break ${other.id} --reason TEXT\``);
     expect(pause).not.toHaveBeenCalled();
     expect(onWait).not.toHaveBeenCalled();
@@ -86,6 +87,14 @@ describe('holdLease', () => {
     expect(pauses).toEqual([250, 250, 100]);
     expect(onWait).toHaveBeenCalledTimes(1);
     expect(onWait).toHaveBeenCalledWith(expect.objectContaining({ id: other.id, user: 'bia' }));
+  });
+
+  it('waits without being asked to say so, and takes the lease once the holder releases it', async () => {
+    const other = stored();
+    await home.take(other, 60_000);
+    const held = await holdLease(home, request({ waitMs: 60_000, pause: async () => void await home.release(other.id) }));
+    expect((await home.list(Date.now())).map((lease) => lease.id)).toEqual([held.lease.id]);
+    await held.release();
   });
 
   it('ends the lease of a holder known to be gone and takes the scope, without waiting', async () => {
@@ -171,9 +180,10 @@ describe('the local home\'s leases', () => {
   it('keeps each lease in a file of its own that only its user may read, in a directory only its user may enter', async () => {
     const taking = await home.take(stored({ id: 'lcafe0001' }), 60_000);
     expect('taken' in taking).toBe(true);
-    expect(readdirSync(leasesDir(dir)).filter((name) => !name.startsWith('.'))).toEqual(['lcafe0001.json']);
-    expect(statSync(join(leasesDir(dir), 'lcafe0001.json')).mode & 0o777).toBe(0o600);
-    expect(statSync(leasesDir(dir)).mode & 0o777).toBe(0o700);
+    expect(leasesDir(dir)).toBe(join(dir, 'leases'));
+    expect(readdirSync(join(dir, 'leases')).filter((name) => !name.startsWith('.'))).toEqual(['lcafe0001.json']);
+    expect(statSync(join(dir, 'leases', 'lcafe0001.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'leases')).mode & 0o777).toBe(0o700);
   });
 
   it('times a lease by this machine\'s clock from when it is taken, whatever the lease asked for', async () => {
@@ -185,14 +195,14 @@ describe('the local home\'s leases', () => {
   });
 
   it('finds the oldest overlapping live lease in the way; one of another product or platform is not', async () => {
-    const older = stored({ id: 'l00000001', products: ['p1', 'p2'], since: '2026-11-28T10:00:00.000Z' });
-    const newer = stored({ id: 'l00000002', products: ['p2'], since: '2026-11-28T11:00:00.000Z' });
+    const older = stored({ id: 'l00000002', products: ['p1', 'p2'], since: '2026-11-28T10:00:00.000Z' });
+    const newer = stored({ id: 'l00000001', products: ['p2'], since: '2026-11-28T11:00:00.000Z' });
     await home.take(newer, 60_000);
     await home.take({ ...older, products: ['p9'] }, 60_000);
     // Rewritten with the times it asked for: the list is by `since`, not by file name or order of taking.
-    writeFileSync(join(leasesDir(dir), 'l00000001.json'), JSON.stringify(older));
-    writeFileSync(join(leasesDir(dir), 'l00000002.json'), JSON.stringify(newer));
-    expect((await home.list(Date.now())).map((lease) => lease.id)).toEqual(['l00000001', 'l00000002']);
+    writeFileSync(join(leasesDir(dir), 'l00000002.json'), JSON.stringify(older));
+    writeFileSync(join(leasesDir(dir), 'l00000001.json'), JSON.stringify(newer));
+    expect((await home.list(Date.now())).map((lease) => lease.id)).toEqual(['l00000002', 'l00000001']);
     expect(await home.take(stored({ products: ['p2'] }), 60_000)).toEqual({ held: older });
     expect(await home.take(stored({ products: 'all' }), 60_000)).toEqual({ held: older });
     expect('taken' in await home.take(stored({ products: ['p3'] }), 60_000)).toBe(true);
@@ -205,9 +215,11 @@ describe('the local home\'s leases', () => {
     writeFileSync(join(leasesDir(dir), 'ltorn0001.json'), '{"id":"ltorn0001","base_u');
     writeFileSync(join(leasesDir(dir), 'lshape001.json'), JSON.stringify({ id: 'lshape001', base_url: BASE }));
     writeFileSync(join(leasesDir(dir), 'notes.txt'), 'kept');
+    // A copy a merge tool left beside a lease (its name but its last 5 characters): not a lease.
+    writeFileSync(join(leasesDir(dir), 'llive0001.orig'), 'kept');
     const live = await home.take(stored({ id: 'llive0001' }), 60_000);
     expect('taken' in live).toBe(true);
-    expect(readdirSync(leasesDir(dir)).filter((name) => !name.startsWith('.')).sort()).toEqual(['llive0001.json', 'notes.txt']);
+    expect(readdirSync(leasesDir(dir)).filter((name) => !name.startsWith('.')).sort()).toEqual(['llive0001.json', 'llive0001.orig', 'notes.txt']);
     expect(await home.list(Date.now())).toHaveLength(1);
   });
 
