@@ -21,11 +21,8 @@ export interface TeamForgetOutcome {
 
 /** Every key and value the records know the student by, a snapshot of it under another id included (forget.ts learnFromLog). */
 export function learnPerson(person: Person, records: readonly AuditRecord[]): void {
-  let others: AuditRecord[] = [];
-  for (const record of records) {
-    if (person.is(record.student_id)) person.learn(record);
-    else others.push(record);
-  }
+  // Each pass learns the records of an id or a snapshot it knows, which may name another: until one learns nothing.
+  let others: readonly AuditRecord[] = records;
   for (let found = true; found;) {
     const rest = others.filter((record) => !person.holdsSnapshotOf(record) && !person.is(record.student_id));
     found = rest.length < others.length;

@@ -87,6 +87,7 @@ export class LocalLeases implements LeaseHome {
 
   private read(id: string): Lease | undefined {
     try {
+      // Stryker disable next-line StringLiteral: without an encoding the Buffer JSON.parse is given is read as UTF-8 all the same.
       const parsed = LeaseShape.safeParse(JSON.parse(readFileSync(this.path(id), 'utf8')));
       return parsed.success ? parsed.data : undefined;
     } catch {
