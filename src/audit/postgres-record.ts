@@ -70,10 +70,11 @@ const APPEND_CHUNK = 500;
 const POOL_SIZE = 5;
 const GROUPS = { parallel: 2, most: APPEND_CHUNK };
 
-/** The URL as shown: never its password. */
+/** The URL as shown: never its password, even when it is malformed (`postgres:ana:pw@db/x` has no host for URL to clear). */
 export function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    if (parsed.host === '') return withoutPassword(url);
     parsed.password = '';
     return parsed.toString();
   } catch {
@@ -81,13 +82,16 @@ export function shownUrl(url: string): string {
   }
 }
 
+/** `scheme:[//]user:secret@rest` → `scheme:[//]user@rest`. */
+const withoutPassword = (text: string) => text.replace(/^([^:/@]+:(?:\/\/)?[^:/@]*):[^@]*@/, '$1@');
+
 /** `postgres://USER@HOST:PORT/DB` (or `postgresql:`), with a user and a database; exit 2 otherwise. */
 export function checkRecordUrl(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`"${url}" is not a URL: give postgres://USER@HOST:PORT/DB, or local`);
+    throw new UsageError(`"${withoutPassword(url)}" is not a URL: give postgres://USER@HOST:PORT/DB, or local`);
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new UsageError(`a team record is a PostgreSQL URL (postgres://USER@HOST:PORT/DB), not ${parsed.protocol}//…; or give local`);

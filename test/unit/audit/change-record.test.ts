@@ -511,5 +511,9 @@ describe('scopes and URLs', () => {
     expect(() => checkRecordUrl('not a url')).toThrow(/is not a URL/);
     expect(shownUrl('postgres://ana:s3cret@db:5432/members')).toBe('postgres://ana@db:5432/members');
     expect(shownUrl('not a url: s3cret')).toBe('an invalid PostgreSQL URL');
+    // Without // there is no host, and URL keeps the password in its path: it is cut there too.
+    expect(shownUrl('postgres:ana:s3cret@db/members')).toBe('postgres:ana@db/members');
+    expect(() => checkRecordUrl('postgres:ana:s3cret@db/members')).toThrow('postgres:ana@db/members names no user');
+    expect(() => checkRecordUrl('postgres://ana:s3cret@db:x/members')).toThrow('"postgres://ana@db:x/members" is not a URL');
   });
 });
