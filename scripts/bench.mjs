@@ -788,6 +788,97 @@ if (wants('sync')) {
   }
 }
 
+// ---------------------------------------------------------------- one rate budget per token (issue 36, item 6)
+// Two 150-row bulk runs on one token under a 20/s limit, started at once (each its own product: their leases do not
+// overlap) against the same two runs one after the other, with the record in each home (the local files: both runs
+// share a config directory; PostgreSQL: both runs share a database). Together they must draw ≤ 1 % 429s and take
+// ≤ 1.05 × the wall time of the two in a row. Every case gets a fresh sandbox, so both start on a full bucket.
+if (wants('budget')) {
+  const BUDGET_ROWS = QUICK ? 60 : 150;
+  const { hasPostgres, startPostgres } = await import(await bundleScript('postgres', join(ROOT, 'test', 'helpers', 'postgres.ts')));
+  const pg = hasPostgres() ? await startPostgres({ durable: true }) : undefined;
+  if (!pg) console.error('budget: no PostgreSQL binaries; the team home is skipped');
+  try {
+    await budgetCases(BUDGET_ROWS, pg);
+  } finally {
+    await pg?.stop();
+  }
+}
+
+/** `count` rows granting the product at `index` of the catalogue to students who do not hold it. */
+async function oneProductFile(box, index, count) {
+  const product = (await box.api('/api/v1/products?per_page=100')).data[index].id;
+  const out = ['student,product_id'];
+  for (let page = 1; out.length <= count; page++) {
+    const { data } = await box.api(`/api/v1/students?with=subscriptions&per_page=100&page=${page}`);
+    for (const student of data) {
+      const held = (student.subscriptions ?? []).some((s) => (s.product_id ?? s.product?.id) === product);
+      if (!held && out.length <= count) out.push(`${student.id},${product}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Runs `members` without waiting: resolves to its wall time and results once it exits. */
+function runAsync(argv, env) {
+  const started = process.hrtime.bigint();
+  const child = spawn(NODE, [BIN, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolveRun) => child.on('close', (code) => resolveRun({ code, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 })));
+}
+
+async function budgetCases(count, pg) {
+  const boxArgs = ['--students', '1000', '--latency', `${LATENCY_MS}ms`, '--rate-limit', '20/s'];
+  const first = await sandbox(boxArgs);
+  const files = [0, 1].map((index) => join(work, `budget-${index}.csv`));
+  for (const [index, file] of files.entries()) writeFileSync(file, await oneProductFile(first, index, count));
+  await stop(first);
+  const argv = (file) => ['students', 'grant', '--file', file, '--yes', '--concurrency', String(BULK_CONCURRENCY), '-o', 'ndjson', '--quiet', '--strategy', 'rows'];
+  let runs = 0;
+  const once = async (home, together) => {
+    const box = await sandbox(boxArgs);
+    const env = box.env(join(work, `config-budget-${++runs}`));
+    if (home === 'postgres') {
+      await pg.sql(`CREATE DATABASE budget_${runs}`);
+      env.MEMBERS_RECORD_URL = pg.url.replace(/\/members$/, `/budget_${runs}`);
+      const migrated = spawnSync(NODE, [BIN, 'record', 'status', '-o', 'json'], { env, encoding: 'utf8' });
+      if (migrated.status !== 0) throw new Error(`budget: record status: ${migrated.stdout}${migrated.stderr}`);
+    }
+    const started = process.hrtime.bigint();
+    const results = together
+      ? await Promise.all(files.map((file) => runAsync(argv(file), env)))
+      : [await runAsync(argv(files[0]), env), await runAsync(argv(files[1]), env)];
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const stats = await box.api('/__sandbox/stats');
+    await stop(box);
+    const granted = results.flatMap((result) => lines(result)).filter((line) => JSON.parse(line).result === 'granted').length;
+    if (granted !== 2 * count) throw new Error(`budget: ${granted} of ${2 * count} rows granted (${home}, ${together ? 'at once' : 'in a row'}): ${results.map((r) => r.stderr).join('\n')}`);
+    return { ms, requests: stats.total, refused: stats.statuses['429'] ?? 0 };
+  };
+  figures.budget = {};
+  for (const home of pg ? ['local', 'postgres'] : ['local']) {
+    const samples = { apart: [], together: [] };
+    for (let i = 0; i < rounds(3); i++) {
+      for (const together of shuffle([false, true])) samples[together ? 'together' : 'apart'].push(await once(home, together));
+    }
+    const of = (list) => ({ median_ms: median(list.map((r) => r.ms)), requests: list.map((r) => r.requests), refused_429: list.map((r) => r.refused) });
+    const apart = of(samples.apart);
+    const together = of(samples.together);
+    const share = Math.max(...samples.together.map((r) => r.refused / r.requests));
+    const ratio = together.median_ms / apart.median_ms;
+    figures.budget[home] = { rows: count, apart, together, ratio, worst_429_share: share };
+    row({ group: 'budget', case: `two ${count}-row bulk runs on one token under 20/s, one after the other, ${home} record`, median_ms: apart.median_ms, note: `${apart.refused_429.join(' / ')} answered 429 of ${apart.requests.join(' / ')}` });
+    row({
+      group: 'budget', case: `the same two runs at once, ${home} record`, median_ms: together.median_ms, vs: 'one after the other', ratio,
+      target: '≤ 1.05×, ≤ 1 % 429s', pass: within(ratio, 1.05) && share <= 0.01,
+      note: `${together.refused_429.join(' / ')} answered 429 of ${together.requests.join(' / ')} (worst ${(share * 100).toFixed(2)} %)`,
+    });
+  }
+}
+
 // ---------------------------------------------------------------- the team record (issue 36)
 // The same 1,000-row bulk run and 1,000-row sync with the change record on a local PostgreSQL and on the local file,
 // each within 1.05 × the file's wall time, and the same requests (the re-read per destroy is in both). The cluster is

@@ -16,6 +16,7 @@ import { RecordUnavailableError, UsageError } from '../lib/errors.js';
 import type { AuditRecord } from './log.js';
 import type { Intent } from './intents.js';
 import type { Lease, LeaseHome, Taking } from './leases.js';
+import type { SharedBudget } from '../api/transport/shared-budget.js';
 import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
 import type { CountSnapshot, SnapshotRows } from './count-snapshots.js';
 import { GroupCommit } from './group-commit.js';
@@ -58,6 +59,11 @@ export const MIGRATIONS: readonly string[] = [
      taken_at text NOT NULL,
      snapshot jsonb NOT NULL,
      UNIQUE (base_url, profile, product_id, taken_at)
+   );`,
+  // The rate limit the runs on one token share (issue 36, item 6): each token's next free start (ms since the epoch), keyed by a hash.
+  `CREATE TABLE members_rate_budgets (
+     key text PRIMARY KEY,
+     next_ms bigint NOT NULL
    );`,
 ];
 
@@ -116,6 +122,7 @@ export class PostgresRecord implements ChangeRecord {
   readonly home = 'postgres';
   readonly name: string;
   readonly leases: LeaseHome;
+  readonly budget: SharedBudget;
   readonly snapshots: SnapshotRows;
   private ready?: Promise<void>;
 
@@ -124,6 +131,17 @@ export class PostgresRecord implements ChangeRecord {
     this.snapshots = this.snapshotRows();
     // A database that goes away between queries: the pool reports it here, a query then fails (exit 11).
     pool.on('error', () => undefined);
+    // One row per token, moved by one atomic statement (its row lock serializes the runs): no advisory lock, no transaction held.
+    this.budget = {
+      reserve: async ({ key, now, count, gapMs, notBefore }) => {
+        const { rows } = await this.query<{ start: string }>(
+          `INSERT INTO members_rate_budgets AS b (key, next_ms) VALUES ($1, $2::bigint + $3::bigint * $4::bigint)
+           ON CONFLICT (key) DO UPDATE SET next_ms = GREATEST(b.next_ms, $2::bigint) + $3::bigint * $4::bigint
+           RETURNING next_ms - $3::bigint * $4::bigint AS start`,
+          [key, Math.ceil(Math.max(now, notBefore)), count, Math.ceil(gapMs)]);
+        return Number(rows[0]?.start);
+      },
+    };
     this.leases = {
       take: (lease, ttlMs) => this.transaction((client) => this.take(client, lease, ttlMs)),
       renew: async (id, ttlMs) => (await this.query(`UPDATE members_leases SET expires = now() + $2 * interval '1 millisecond' WHERE id = $1 AND expires > now()`, [id, ttlMs])).rowCount === 1,

@@ -12,6 +12,8 @@ import type { Intent } from './intents.js';
 import { LocalSnapshots, type SnapshotRows } from './count-snapshots.js';
 import type { LeaseHome } from './leases.js';
 import { LocalLeases } from './local-leases.js';
+import type { SharedBudget } from '../api/transport/shared-budget.js';
+import { LocalRateBudget } from './rate-budget.js';
 
 export type RecordHome = 'local' | 'postgres';
 
@@ -57,6 +59,8 @@ export interface ChangeRecord {
   /** For messages: `the local record (~/.config/members/audit.jsonl)`, `the team record postgres://ana@db:5432/members`. */
   readonly name: string;
   readonly leases: LeaseHome;
+  /** The rate limit the runs on one token share (issue 36, item 6): their paced request starts, one timeline per token. */
+  readonly budget: SharedBudget;
   /** The subscriber counts `products snapshot` keeps (issue 38); no personal data, so --forget leaves them. */
   readonly snapshots: SnapshotRows;
   status(): Promise<RecordStatus>;
@@ -72,11 +76,13 @@ export class LocalRecord implements ChangeRecord {
   readonly home = 'local';
   readonly name: string;
   readonly leases: LeaseHome;
+  readonly budget: SharedBudget;
   readonly snapshots: SnapshotRows;
 
   constructor(private readonly dir: string) {
     this.name = `the local record (${auditLogPath(dir)})`;
     this.leases = new LocalLeases(dir);
+    this.budget = new LocalRateBudget(dir);
     this.snapshots = new LocalSnapshots(dir);
   }
 

@@ -319,8 +319,9 @@ export class Session {
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
   async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
-    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }] = await Promise.all([
+    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }, { Pacer }, { budgetKey }] = await Promise.all([
       import('../config/settings.js'), import('../api/transport/http.js'), import('../api/client.js'), import('../api/transport/proxy.js'),
+      import('../api/transport/pacer.js'), import('../api/transport/shared-budget.js'),
     ]);
     const url = validateBaseUrl(baseUrl);
     // HTTPS_PROXY and friends (checked even when this host bypasses them); tests inject their own dispatcher instead.
@@ -338,6 +339,11 @@ export class Session {
       dispatcher: this.deps.dispatcher ?? (proxy && await proxyDispatcher(proxy.settings)),
       ownsDispatcher: proxy !== undefined,
       proxy: proxy && { shown: proxy.shown, variable: proxy.variable, credentials: proxy.credentials },
+      // The runs on one token pace on one timeline in the record's home; the record opens only once a run is paced.
+      pacer: token === undefined ? undefined : new Pacer(undefined, {
+        key: budgetKey(url.origin, token),
+        budget: { reserve: async (reservation) => (await this.changeRecord()).budget.reserve(reservation) },
+      }),
     });
     const api = new Api(http);
     this.clients.push(api);

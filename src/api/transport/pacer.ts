@@ -20,6 +20,7 @@
  * it is tested with a fake one.
  */
 import { defaultBackoff } from './retry-policy.js';
+import type { SharedBudget } from './shared-budget.js';
 
 export interface Clock {
   now(): number;
@@ -63,6 +64,18 @@ const REFILL_MARGIN = 1.02;
 const FIXED_AFTER_MS = 1_000;
 /** How long a fixed window lasts, until a 429 says otherwise: Laravel's throttle:N,1. */
 const WINDOW_GUESS_MS = 60_000;
+/**
+ * Paced starts reserved on the shared budget at once: one reservation (a file
+ * lock, a database round trip) per this many paced requests, and a run that
+ * ends leaves at most this many unused.
+ */
+const SLOTS_PER_RESERVATION = 4;
+
+/** The budget the runs on one token share (shared-budget.ts), and that token's key in it. */
+export interface SharedPacing {
+  budget: SharedBudget;
+  key: string;
+}
 
 export class Pacer {
   /** No request starts before this instant (ms). */
@@ -93,7 +106,12 @@ export class Pacer {
   /** In a fixed window: requests it still takes, less those in flight; undefined when the window is not known to be fixed. */
   private allowance?: number;
 
-  constructor(private readonly clock: Clock = realClock) {}
+  /** Paced starts this run reserved on the shared budget and has not used, earliest first. */
+  private slots: number[] = [];
+  /** Reservations one at a time: workers waiting together take consecutive slots. */
+  private reserving: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly clock: Clock = realClock, private readonly shared?: SharedPacing) {}
 
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
@@ -122,7 +140,35 @@ export class Pacer {
     this.nextStart = start + Math.max(this.gap, this.budgetGap);
     this.lastStart = start;
     this.inFlight++;
-    if (start > now) await this.clock.sleep(start - now);
+    // A paced start also takes its turn on the token's shared timeline: the other runs on the token pace there too.
+    const paced = this.shared && this.lastGap > 0 ? await this.sharedStart(start, this.lastGap) : start;
+    const wait = paced - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait);
+  }
+
+  /** The gap the last start kept to the next (0: not paced). */
+  private get lastGap(): number {
+    return this.nextStart - this.lastStart;
+  }
+
+  /** This run's next slot on the shared budget, no earlier than `start`; reserves a few more when none is left. */
+  private sharedStart(start: number, gapMs: number): Promise<number> {
+    const { budget, key } = this.shared as SharedPacing;
+    const gap = Math.ceil(gapMs);
+    const turn = this.reserving.then(async () => {
+      // A slot already past is capacity nobody used: taking it now would send a burst.
+      while (this.slots.length > 0 && (this.slots[0] as number) < this.clock.now()) this.slots.shift();
+      if (this.slots.length === 0) {
+        // A budget that does not answer (a database gone) leaves this run paced on its own, as before there was one.
+        const first = await budget.reserve({ key, now: this.clock.now(), count: SLOTS_PER_RESERVATION, gapMs: gap, notBefore: Math.max(start, this.gate) })
+          .catch(() => undefined);
+        if (first === undefined) return start;
+        this.slots = Array.from({ length: SLOTS_PER_RESERVATION }, (_, index) => first + index * gap);
+      }
+      return Math.max(start, this.slots.shift() as number);
+    });
+    this.reserving = turn.catch(() => undefined);
+    return turn;
   }
 
   /** What the server said of its limit, on every answer (retried ones included). */

@@ -242,3 +242,41 @@ describe('Pacer', () => {
   });
 });
 
+
+describe('Pacer: one budget shared by the runs on a token', () => {
+  it('paces two runs on one timeline: together they start no faster than the limit refills', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { LocalRateBudget } = await import('../../../src/audit/rate-budget.js');
+    const dir = await mkdtemp(join(tmpdir(), 'members-pacer-'));
+    try {
+      const clock = fakeClock();
+      const shared = { budget: new LocalRateBudget(dir), key: 'k' };
+      const [a, b] = [new Pacer(clock, shared), new Pacer(clock, shared)];
+      // A 20/s limit whose budget is spent down to the requests in flight: each run alone would start every 51 ms.
+      for (const pacer of [a, b]) {
+        await pacer.acquire();
+        pacer.observe(200, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' });
+      }
+      const times: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        await (i % 2 ? a : b).acquire();
+        times.push(clock.time);
+      }
+      const gaps = times.slice(1).map((time, index) => time - (times[index] as number));
+      // Interleaved, the starts of both runs keep the gap of a 20/s limit between them (a reserved batch may leave a hole, never a
+      // shorter gap); each pacing on its own, one run's start would follow the other's at once.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(51);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('paces alone as before when the budget does not answer', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock, { key: 'k', budget: { reserve: () => Promise.reject(new Error('gone')) } });
+    pacer.observe(429, {});
+    expect(await starts(pacer, clock, 3)).toEqual([0, 20, 40]);
+  });
+});
