@@ -70,6 +70,15 @@ const WINDOW_GUESS_MS = 60_000;
  * ends leaves at most this many unused.
  */
 const SLOTS_PER_RESERVATION = 4;
+/**
+ * For this long after another run on the token is seen pacing (its slots in
+ * the shared timeline, or a first answer whose Remaining is half spent), this
+ * run stays paced even when Remaining exceeds its own requests in flight: the
+ * others' are not counted there.
+ */
+const CONTENTION_MS = 2_000;
+/** An unpaced run under a told limit looks at the shared timeline this often (in the background): is another run pacing there? */
+const CHECK_IN_MS = 250;
 
 /** The budget the runs on one token share (shared-budget.ts), and that token's key in it. */
 export interface SharedPacing {
@@ -110,6 +119,14 @@ export class Pacer {
   private slots: number[] = [];
   /** Reservations one at a time: workers waiting together take consecutive slots. */
   private reserving: Promise<unknown> = Promise.resolve();
+  /** Where this run's last reservation ended on the shared timeline: a later first slot means another run reserved between. */
+  private reservedUntil = 0;
+  /** Until when another run is known to share the budget (CONTENTION_MS). */
+  private contendedUntil = 0;
+  /** Whether an answer told this run its budget yet. */
+  private toldOnce = false;
+  /** When this run last looked at the shared timeline without reserving on it. */
+  private checkedIn = 0;
 
   constructor(private readonly clock: Clock = realClock, private readonly shared?: SharedPacing) {}
 
@@ -137,13 +154,31 @@ export class Pacer {
       this.allowance = undefined;
     }
     if (this.allowance !== undefined) this.allowance--;
-    this.nextStart = start + Math.max(this.gap, this.budgetGap);
+    const shared = now < this.contendedUntil && told ? told.refillGap : 0;
+    if (told && !shared) this.checkIn(now);
+    this.nextStart = start + Math.max(this.gap, this.budgetGap, shared);
     this.lastStart = start;
     this.inFlight++;
     // A paced start also takes its turn on the token's shared timeline: the other runs on the token pace there too.
     const paced = this.shared && this.lastGap > 0 ? await this.sharedStart(start, this.lastGap) : start;
     const wait = paced - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait);
+  }
+
+  /**
+   * Looks at the shared timeline (in the background, at most every
+   * CHECK_IN_MS unless `now`): slots beyond this run's own mean another run
+   * paces there, and this one paces with it. Reserves nothing but the gate.
+   */
+  private checkIn(now: number, force = false): void {
+    if (!this.shared || (!force && now - this.checkedIn < CHECK_IN_MS)) return;
+    this.checkedIn = now;
+    const { budget, key } = this.shared;
+    const turn = this.reserving.then(async () => {
+      const next = await budget.reserve({ key, now: this.clock.now(), count: 0, gapMs: 0, notBefore: this.gate });
+      if (next > Math.max(this.reservedUntil, this.clock.now(), this.gate)) this.contendedUntil = this.clock.now() + CONTENTION_MS;
+    }).catch(() => undefined);
+    this.reserving = turn;
   }
 
   /** The gap the last start kept to the next (0: not paced). */
@@ -163,6 +198,8 @@ export class Pacer {
         const first = await budget.reserve({ key, now: this.clock.now(), count: SLOTS_PER_RESERVATION, gapMs: gap, notBefore: Math.max(start, this.gate) })
           .catch(() => undefined);
         if (first === undefined) return start;
+        if (first > Math.max(this.reservedUntil, this.clock.now(), start, this.gate)) this.contendedUntil = this.clock.now() + CONTENTION_MS;
+        this.reservedUntil = first + SLOTS_PER_RESERVATION * gap;
         this.slots = Array.from({ length: SLOTS_PER_RESERVATION }, (_, index) => first + index * gap);
       }
       return Math.max(start, this.slots.shift() as number);
@@ -192,7 +229,11 @@ export class Pacer {
     if (status === 429) {
       // Told when: wait that long (all workers); not told: back off multiplicatively.
       const until = retryAfter !== undefined ? now + retryAfter * 1000 : reset !== undefined ? reset * 1000 : undefined;
-      if (until !== undefined && this.holdUntil(until, now)) this.windowMs = Math.max(this.windowMs, until - now);
+      if (until !== undefined && this.holdUntil(until, now)) {
+        this.windowMs = Math.max(this.windowMs, until - now);
+        // The other runs on the token hold too: the wait goes on the shared timeline.
+        this.checkIn(now, true);
+      }
       if (remaining === undefined) this.gap = Math.min(MAX_GAP_MS, Math.max(FIRST_GAP_MS, this.gap * 2));
       return;
     }
@@ -201,7 +242,11 @@ export class Pacer {
     this.learnWindow(limit, remaining, now);
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       const refillGap = (this.windowMs / limit) * REFILL_MARGIN;
-      this.budgetGap = remaining <= this.inFlight ? refillGap : 0;
+      // A run that starts into a budget half spent shares it with another run (or follows one closely): it starts paced.
+      if (this.shared && !this.toldOnce && remaining <= limit / 2) this.contendedUntil = now + CONTENTION_MS;
+      this.toldOnce = true;
+      // Runs that share the budget count another run's requests in flight as many as their own (unseen, they would start in a burst).
+      this.budgetGap = remaining <= this.inFlight * (this.shared ? 2 : 1) ? refillGap : 0;
       this.told = { remaining, refillGap };
     }
     // Additive increase of the rate: a success takes a little off the gap.
