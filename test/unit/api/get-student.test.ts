@@ -67,12 +67,38 @@ describe('getStudent with a phone (issue 37)', () => {
   });
 
   it('one book reads the list once for every phone of a run', async () => {
-    const book = new PhoneBook(api());
+    const lines: string[] = [];
+    const client = api((line) => lines.push(line));
+    const book = new PhoneBook(client);
     list().reply(200, page([MARIA, JOAO, ANA]));
     lookup('s2').reply(200, { data: JOAO });
     lookup('s3').reply(200, { data: ANA });
+    expect((await getStudent(client, parseStudentKey('(61) 93986-2924'), { phones: book })).id).toBe('s2');
+    expect((await getStudent(client, parseStudentKey('+55 11 91234-5678'), { phones: book })).id).toBe('s3');
+    expect(lines.at(-1)).toBe('+55 11 91234-5678: the phone of Ana Reis <ana@example.com>, found in 1 request (the student list already read, then the student by id)');
+  });
+
+  it('a list read that failed is read again for the next phone, not failed again', async () => {
+    const book = new PhoneBook(api());
+    list().reply(403, { message: 'This action is unauthorized.' });
+    await expect(getStudent(api(), parseStudentKey('(61) 93986-2924'), { phones: book })).rejects.toThrow();
+    list().reply(200, page([JOAO]));
+    lookup('s2').reply(200, { data: JOAO });
     expect((await getStudent(api(), parseStudentKey('(61) 93986-2924'), { phones: book })).id).toBe('s2');
-    expect((await getStudent(api(), parseStudentKey('+55 11 91234-5678'), { phones: book })).id).toBe('s3');
+  });
+
+  it('reads the list 100 students a page; finds a landline\'s 10 digits; lists all of exactly 10 sharing a number', async () => {
+    const landline = { ...ANA, phone: '(61) 3020-1234' };
+    const ten = Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, email: `t${i}@example.com`, first_name: 'Twin', last_name: String(i), phone: '61 93986-2924' }));
+    const hundred = () => pool().intercept({ method: 'GET', path: (path: string) => path.startsWith('/api/v1/students?') && new URL(path, 'http://x').searchParams.get('per_page') === '100' });
+    const book = new PhoneBook(api());
+    hundred().reply(200, page([...ten, landline]));
+    lookup('s3').reply(200, { data: landline });
+    expect((await getStudent(api(), parseStudentKey('+55 61 3020-1234'), { phones: book })).id).toBe('s3');
+    const several = await getStudent(api(), parseStudentKey('(61) 93986-2924'), { phones: book }).catch((caught: unknown) => caught);
+    expect((several as Error).message.split('\n')).toEqual([
+      "10 students have the phone (61) 93986-2924; give one's e-mail or id:", ...ten.map((twin) => `  ${twin.id}  Twin ${twin.last_name} <${twin.email}>`),
+    ]);
   });
 
   it('none is not found (exit 4) after reading the whole list; several are a usage error (exit 2) listing them', async () => {
