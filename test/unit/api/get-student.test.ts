@@ -95,6 +95,10 @@ describe('getStudent with a phone (issue 37)', () => {
     hundred().reply(200, page([...ten, landline]));
     lookup('s3').reply(200, { data: landline });
     expect((await getStudent(api(), parseStudentKey('+55 61 3020-1234'), { phones: book })).id).toBe('s3');
+    // A number kept without its area code is no whole phone: zeros typed ahead of the same 8 digits find no one.
+    const partial = { ...MARIA, phone: '3986-2924' };
+    list().reply(200, page([partial]));
+    await expect(getStudent(api(), parseStudentKey('(00) 3986-2924'))).rejects.toBeInstanceOf(NotFoundError);
     const several = await getStudent(api(), parseStudentKey('(61) 93986-2924'), { phones: book }).catch((caught: unknown) => caught);
     expect((several as Error).message.split('\n')).toEqual([
       "10 students have the phone (61) 93986-2924; give one's e-mail or id:", ...ten.map((twin) => `  ${twin.id}  Twin ${twin.last_name} <${twin.email}>`),
