@@ -3,7 +3,7 @@
  * files and a real PostgreSQL database (test/helpers/test-postgres.ts: a cluster
  * started for the file, or the mutation run's).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -134,6 +134,35 @@ describe('the local record\'s product counts', () => {
       expect(await home.snapshots.read()).toEqual({ snapshots: [older], skipped: 1 });
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a line whose date is not a day and counts it; blank lines are no snapshot', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'members-counts-'));
+    try {
+      const day = counts('p1', '2026-08-01T03:00:00.000Z');
+      const lines = [day, { ...day, date: '2026-8-1' }, { ...day, date: 'x2026-08-01' }, { ...day, date: '2026-08-01x' }].map((one) => JSON.stringify(one));
+      await writeFile(countSnapshotsPath(dir), `\n${lines.join('\n')}\n\n`);
+      expect(await new LocalRecord(dir).snapshots.read()).toEqual({ snapshots: [day], skipped: 3 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('makes its directory owner-only when it is new, keeps a snapshot given twice at once once, and writes nothing for none', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'members-counts-'));
+    try {
+      const dir = join(parent, 'config', 'members');
+      const snapshots = new LocalRecord(dir).snapshots;
+      expect(await snapshots.read()).toEqual({ snapshots: [], skipped: 0 });
+      expect(await snapshots.keep([])).toBe(0);
+      expect(existsSync(dir)).toBe(false);
+      const day = counts('p1', '2026-08-01T03:00:00.000Z');
+      expect(await snapshots.keep([day, { ...day }])).toBe(1);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(await snapshots.read()).toEqual({ snapshots: [day], skipped: 0 });
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 });
