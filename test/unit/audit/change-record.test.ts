@@ -142,7 +142,7 @@ describe('the local record\'s product counts', () => {
     try {
       const day = counts('p1', '2026-08-01T03:00:00.000Z');
       const lines = [day, { ...day, date: '2026-8-1' }, { ...day, date: 'x2026-08-01' }, { ...day, date: '2026-08-01x' }].map((one) => JSON.stringify(one));
-      await writeFile(countSnapshotsPath(dir), `\n${lines.join('\n')}\n\n`);
+      await writeFile(countSnapshotsPath(dir), `\n${lines.join('\n')}\n  \n`);
       expect(await new LocalRecord(dir).snapshots.read()).toEqual({ snapshots: [day], skipped: 3 });
     } finally {
       await rm(dir, { recursive: true, force: true });
