@@ -319,9 +319,9 @@ export class Session {
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
   async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
-    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }, { Pacer }, { budgetKey }] = await Promise.all([
+    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }, { Pacer }] = await Promise.all([
       import('../config/settings.js'), import('../api/transport/http.js'), import('../api/client.js'), import('../api/transport/proxy.js'),
-      import('../api/transport/pacer.js'), import('../api/transport/shared-budget.js'),
+      import('../api/transport/pacer.js'),
     ]);
     const url = validateBaseUrl(baseUrl);
     // HTTPS_PROXY and friends (checked even when this host bypasses them); tests inject their own dispatcher instead.
@@ -340,9 +340,16 @@ export class Session {
       ownsDispatcher: proxy !== undefined,
       proxy: proxy && { shown: proxy.shown, variable: proxy.variable, credentials: proxy.credentials },
       // The runs on one token pace on one timeline in the record's home; the record opens only once a run is paced.
+      // The pacer names the budget by the origin; the key stored is a hash of origin and token, made (with
+      // node:crypto) when the budget is first consulted.
       pacer: token === undefined ? undefined : new Pacer(undefined, {
-        key: budgetKey(url.origin, token),
-        budget: { reserve: async (reservation) => (await this.changeRecord()).budget.reserve(reservation) },
+        key: url.origin,
+        budget: {
+          reserve: async (reservation) => {
+            const [{ budgetKey }, record] = await Promise.all([import('../api/transport/budget-key.js'), this.changeRecord()]);
+            return record.budget.reserve({ ...reservation, key: budgetKey(reservation.key, token) });
+          },
+        },
       }),
     });
     const api = new Api(http);

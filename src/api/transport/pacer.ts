@@ -80,7 +80,7 @@ const CONTENTION_MS = 2_000;
 /** An unpaced run under a told limit looks at the shared timeline this often (in the background): is another run pacing there? */
 const CHECK_IN_MS = 250;
 
-/** The budget the runs on one token share (shared-budget.ts), and that token's key in it. */
+/** The budget the runs on one token share (shared-budget.ts), and what names it there (the session hashes the token in). */
 export interface SharedPacing {
   budget: SharedBudget;
   key: string;

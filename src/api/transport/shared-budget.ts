@@ -7,8 +7,6 @@
  * one machine, a row of the team's PostgreSQL between machines); the api
  * layer knows only this shape.
  */
-import { createHash } from 'node:crypto';
-
 export interface Reservation {
   /** Whose budget: a hash of the host and token (never the token itself). */
   key: string;
@@ -30,9 +28,4 @@ export interface SharedBudget {
 export function firstStart(next: number, reservation: Reservation): { start: number; next: number } {
   const start = Math.max(next, reservation.now, reservation.notBefore);
   return { start, next: start + reservation.count * reservation.gapMs };
-}
-
-/** The budget's key of a token on a host: a hash, so that no file or row of the record holds the token. */
-export function budgetKey(origin: string, token: string): string {
-  return createHash('sha256').update(`${origin}\n${token}`).digest('hex').slice(0, 32);
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecord, type ChangeRecord } from '../../../src/audit/record.js';
 import { openPostgresRecord } from '../../../src/audit/postgres-record.js';
-import { budgetKey } from '../../../src/api/transport/shared-budget.js';
+import { budgetKey } from '../../../src/api/transport/budget-key.js';
 import { hasPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
 
 const KEY = budgetKey('https://school.example', 'tok-secret');
