@@ -12,7 +12,7 @@ import { confWithoutSchemas } from './build/conf-without-schemas.mjs';
 import { undiciWithLazyH2 } from './build/undici-with-lazy-h2.mjs';
 // The xlsx writer: kept out of main.cjs, and without a deprecation warning.
 import { archiverUtilsBufferFrom } from './build/archiver-utils-buffer-from.mjs';
-import { xlsxEngineApart } from './build/xlsx-engine-apart.mjs';
+import { xlsxEngineApart, xlsxReaderApart } from './build/xlsx-engine-apart.mjs';
 // The MCP SDK: loaded by `members mcp` alone.
 import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
 import { mcpSdkLazyWireSchemas } from './build/mcp-sdk-lazy-wire-schemas.mjs';
@@ -58,12 +58,14 @@ const common = {
  */
 // Without comments and indentation it is 1.25 MB instead of 1.75 MB and pure ASCII (esbuild escapes the rest), which
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
-await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, mcpSdkApart] });
+await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart] });
 // `members mcp` alone (src/entry/mcp-main.ts), which bin/members.js runs for a command line that starts with `mcp`: the
 // server's start reads and compiles neither commander's other 40-odd commands nor their declarations.
-await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, mcpSdkApart] });
+await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart] });
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
+// The xlsx reader, which the program requires only for an input file that is a workbook (the same file).
+await build({ ...common, entryPoints: ['src/domain/bulk/xlsx-sheet.ts'], outfile: 'dist/xlsx-read.cjs', format: 'cjs', minifyWhitespace: true });
 // The MCP server SDK, which the program requires only for `members mcp` (scripts/build/mcp-sdk-apart.mjs).
 await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazyWireSchemas, mcpSdkZodWithoutJit] });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.

@@ -40,7 +40,7 @@ const allowed = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^docs\/[\w-]+\.md$/, /^LICENSE(\.md)?$/, /^bin\/(members\.js|code-cache\.js|package\.json)$/,
   /^dist\/[\w-]+\.cjs$/, /^dist\/help\.txt$/, /^completions\/(members\.bash|_members|members\.fish|members\.ps1)$/, /^man\/members\.1$/,
 ];
-const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/mcp.cjs', 'dist/mcp-sdk.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/help.txt',
+const required = ['package.json', 'README.md', 'docs/contract.md', 'bin/members.js', 'bin/code-cache.js', 'bin/package.json', 'dist/main.cjs', 'dist/mcp.cjs', 'dist/mcp-sdk.cjs', 'dist/complete.cjs', 'dist/xlsx.cjs', 'dist/xlsx-read.cjs', 'dist/help.txt',
   'completions/members.bash', 'completions/_members', 'completions/members.fish', 'completions/members.ps1', 'man/members.1'];
 const unexpected = paths.filter((path) => !allowed.some((pattern) => pattern.test(path)) || /\.test\.|\bfixtures?\b/.test(path));
 const missing = required.filter((path) => !paths.includes(path));
@@ -108,6 +108,11 @@ session() { # session NAME: --version, completion, and a sandbox round trip
   "${env_clean[@]}" "MEMBERS_BASE_URL=$base_url" "MEMBERS_TOKEN=$token" "$members" products list --out "$work/products-$name.xlsx" \
     || fail "$name: members products list --out FILE.xlsx exited with $?"
   [[ $(head -c 2 "$work/products-$name.xlsx") == PK ]] || fail "$name: products-$name.xlsx is no workbook (zip)"
+  # And the reader (dist/xlsx-read.cjs): a workbook of students read back as the rows of `members each`.
+  "${env_clean[@]}" "MEMBERS_BASE_URL=$base_url" "MEMBERS_TOKEN=$token" "$members" students list --out "$work/students-$name.xlsx" \
+    || fail "$name: members students list --out FILE.xlsx exited with $?"
+  "${env_clean[@]}" "MEMBERS_BASE_URL=$base_url" "MEMBERS_TOKEN=$token" "$members" each "$work/students-$name.xlsx" --dry-run -- students get '{id}' >/dev/null \
+    || fail "$name: members each students-$name.xlsx --dry-run exited with $?"
 
   kill -TERM "$sandbox_pid"
   wait "$sandbox_pid" || fail "$name: members sandbox did not stop cleanly on SIGTERM"

@@ -11,6 +11,7 @@
  * Built into dist/xlsx.cjs with the rest of the writer (loaded for xlsx only).
  */
 import JSZip from 'jszip';
+import { columnLetters } from '../lib/column-letters.js';
 
 export interface BarChart {
   /** The sheet the chart stands on and reads (1 for the first). */
@@ -48,13 +49,6 @@ const DRAWING_TYPE = 'application/vnd.openxmlformats-officedocument.drawing+xml'
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** `A`, `B`, … `AA`: a column's letters. */
-export function columnLetters(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
 
 /** `'courses'!$B$2:$B$9`: a sheet name is always quoted, with its quotes doubled. */
 function range(chart: BarChart, column: number): string {

@@ -12,7 +12,8 @@ import { Writable } from 'node:stream';
 // The writer alone: exceljs's index brings its reader, csv, jszip and unzipper too (1.1 MB instead of 460 KB).
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import type { PageSetup, Style, Worksheet } from 'exceljs';
-import { columnLetters, decorateWorkbook, type BarChart, type DataBar } from './xlsx-chart.js';
+import { columnLetters } from '../lib/column-letters.js';
+import { decorateWorkbook, type BarChart, type DataBar } from './xlsx-chart.js';
 
 export type XlsxValue = string | number | boolean | Date | null;
 

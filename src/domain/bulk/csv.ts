@@ -5,7 +5,7 @@
  * case-insensitively after trimming; unknown or missing columns are usage
  * errors (exit 2) naming them and listing the allowed ones.
  *
- * Line numbers count physical lines of the file, the header being line 1. A
+ * Line numbers count physical lines of the file, the first being line 1. A
  * quoted field may hold line breaks, so a record's line is where it STARTS:
  * csv-parse reports where each record ends (`info.bytes`); the next record
  * starts there. (`info.lines` is not used: it is the line where a record ends,
@@ -21,6 +21,7 @@ import { UsageError } from '../../lib/errors.js';
 import { readAllBytes } from '../../lib/read-input.js';
 import { parseFileDate, plural, pluralWord } from '../../lib/values.js';
 import { fold } from '../names.js';
+import { isZip, readWorkbook, refuseOtherFiles } from './workbook.js';
 
 /** The columns of a bulk CSV file, by (lower-case) header name. */
 export interface CsvColumns {
@@ -110,13 +111,20 @@ export async function readCsvRows(
   const lines = new LineCounter();
   const first = await chunks.next();
   const head = first.done ? Buffer.alloc(0) : (first.value as Buffer);
+  refuseOtherFiles(head, source);
+  if (isZip(head)) {
+    let records: RecordReader | undefined;
+    const described = await readWorkbook(again(first, chunks), source, (name) => {
+      const reader = (records = new RecordReader({ columns, source: name, onRow, options }));
+      return (fields, line, shape) => reader.record(fields, line, shape);
+    });
+    return records?.reading ?? emptyFile(described, columns);
+  }
   // Excel and LibreOffice in pt-BR save "CSV" with semicolons: a header with a ; and no , is read that way,
   // and every error about the file's structure says so.
   const separator = semicolonSeparated(head) ? ';' : ',';
   const readAs = separator === ';' ? ' (read as a ;-separated file, as Excel and LibreOffice save CSV in Portuguese)' : '';
-  let names: Array<string | undefined> | undefined;
-  let header = '';
-  let reading: HeaderReading | undefined;
+  const records = new RecordReader({ columns, source: `${source}${readAs}`, onRow, options });
   let end = 0;
   const parser = parse({
     bom: true,
@@ -130,14 +138,8 @@ export async function readCsvRows(
       end = context.bytes;
       const fields = raw.map((field) => field.trim());
       if (fields.every((field) => field === '')) return null;
-      // A header line again inside the file (two exports joined) is no row: skipped, and told.
-      if (names && fields.map(headerKey).join('\0') === header) options.onRepeatedHeader?.(lines.lineAt(start));
-      else if (names) onRow(row(names, fields, lines.lineAt(start), separator));
-      else {
-        header = fields.map(headerKey).join('\0');
-        ({ names, reading } = readHeader(fields, columns, `${source}${readAs}`, options));
-        options.onHeader?.(reading);
-      }
+      records.record(fields, lines.lineAt(start), (names) => (fields.length === names.length ? undefined
+        : `${plural(fields.length, 'field')} where the header has ${names.length} columns (${separator === ';' ? 'a semicolon' : 'a comma'} too many or too few, or a field that needs quotes?)`));
       return null;
     },
   });
@@ -161,8 +163,50 @@ export async function readCsvRows(
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${source}: line ${lines.lineAt(end)}: ${csvProblem(error)}${readAs}`);
   }
-  if (!reading) throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
-  return reading;
+  return records.reading ?? emptyFile(source, columns);
+}
+
+/** The bytes again from the start, the first chunk having been read to know what the file is. */
+async function* again(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  for (let next = first; !next.done; next = await rest.next()) yield next.value;
+}
+
+function emptyFile(source: string, columns: CsvColumns): never {
+  throw new UsageError(`${source} is empty: expected a header row with the columns ${describeColumns(columns)}`);
+}
+
+interface RowReading {
+  columns: CsvColumns;
+  /** The file's name for messages, with how it was read. */
+  source: string;
+  onRow: (row: CsvRow & { problem?: string }) => void;
+  options: CsvOptions;
+}
+
+/**
+ * The rows of a file, CSV or workbook, once split into trimmed fields and
+ * left out when blank: the first is the header; a header again inside the
+ * file (two exports joined) is skipped and told; each other is a row.
+ */
+class RecordReader {
+  reading: HeaderReading | undefined;
+  private names: Array<string | undefined> | undefined;
+  private header = '';
+
+  constructor(private readonly from: RowReading) {}
+
+  /** `shape`: what is wrong with the row's cells beside the header's names (a field too many…), if anything. */
+  record(fields: string[], line: number, shape: (names: ReadonlyArray<string | undefined>) => string | undefined): void {
+    const { columns, source, onRow, options } = this.from;
+    const key = fields.map(headerKey).join('\0');
+    if (this.names && key === this.header) options.onRepeatedHeader?.(line);
+    else if (this.names) onRow(row(this.names, fields, line, shape(this.names)));
+    else {
+      this.header = key;
+      ({ names: this.names, reading: this.reading } = readHeader(fields, columns, source, options, line));
+      options.onHeader?.(this.reading);
+    }
+  }
 }
 
 export interface CsvOptions {
@@ -219,7 +263,7 @@ const ALIAS_RANK = new Map(Object.keys(HEADER_ALIASES).map((key, index) => [key,
  * with --ignore-extra-columns). Unknown columns, two columns read as one, and
  * missing required columns are usage errors naming them.
  */
-function readHeader(fields: string[], columns: CsvColumns, source: string, options: CsvOptions): { names: Array<string | undefined>; reading: HeaderReading } {
+function readHeader(fields: string[], columns: CsvColumns, source: string, options: CsvOptions, line: number): { names: Array<string | undefined>; reading: HeaderReading } {
   if (options.anyColumns) return { names: fields, reading: { columns: fields.map((header) => ({ header, as: header })) } };
   const allowed: readonly string[] = [...columns.required, ...columns.optional];
   const exact = new Map(allowed.map((name) => [headerKey(name), name]));
@@ -237,26 +281,26 @@ function readHeader(fields: string[], columns: CsvColumns, source: string, optio
   if (unknown.length > 0 && !options.ignoreExtra) {
     const list = unknown.map((name) => (name === '' ? '(empty)' : JSON.stringify(name))).join(', ');
     const mixed = unknown.some((name) => name.includes(';')) ? '; the header mixes , and ; as separators: use one of them' : '';
-    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line 1); ${allowedText}${mixed || extra}`);
+    throw new UsageError(`${source}: unknown ${pluralWord(unknown.length, 'column')} ${list} in the header (line ${line}); ${allowedText}${mixed || extra}`);
   }
   for (const column of allowed) {
     const claiming = claims.flatMap((claim, index) => (claim?.as === column ? [{ index, rank: claim.rank }] : []));
     if (claiming.length < 2) continue;
     const best = Math.min(...claiming.map((claim) => claim.rank));
     const winners = claiming.filter((claim) => claim.rank === best);
-    if (winners.length > 1) throw new UsageError(`${source}: column ${JSON.stringify(column)} appears more than once in the header (line 1)`);
+    if (winners.length > 1) throw new UsageError(`${source}: column ${JSON.stringify(column)} appears more than once in the header (line ${line})`);
     const winner = winners[0] as { index: number; rank: number };
     const others = claiming.filter((claim) => claim !== winner);
     if (!options.ignoreExtra) {
       const quoted = (claim: { index: number }) => JSON.stringify(fields[claim.index]);
-      throw new UsageError(`${source}: ${[winner, ...others].map(quoted).join(' and ')} would ${others.length === 1 ? 'both' : 'all'} be read as ${column} (line 1); keep one of them, `
+      throw new UsageError(`${source}: ${[winner, ...others].map(quoted).join(' and ')} would ${others.length === 1 ? 'both' : 'all'} be read as ${column} (line ${line}); keep one of them, `
         + `or pass --ignore-extra-columns to read ${quoted(winner)} and ignore ${others.map(quoted).join(' and ')}`);
     }
     for (const claim of others) names[claim.index] = undefined;
   }
   const missing = columns.required.filter((name) => !names.includes(name));
   if (missing.length > 0) {
-    throw new UsageError(`${source}: missing required ${pluralWord(missing.length, 'column')} ${missing.join(', ')} in the header (line 1); ${allowedText}`);
+    throw new UsageError(`${source}: missing required ${pluralWord(missing.length, 'column')} ${missing.join(', ')} in the header (line ${line}); ${allowedText}`);
   }
   return { names, reading: { columns: fields.map((header, index) => ({ header, as: names[index] })) } };
 }
@@ -273,7 +317,7 @@ export function describeHeader(reading: HeaderReading, source: string): string |
   return `Columns of ${source}: ${read.join(', ')}${ignored.length > 0 ? `; ignored (--ignore-extra-columns): ${ignored.join(', ')}` : ''}`;
 }
 
-function row(names: ReadonlyArray<string | undefined>, fields: string[], line: number, separator: string): CsvRow & { problem?: string } {
+function row(names: ReadonlyArray<string | undefined>, fields: string[], line: number, shape: string | undefined): CsvRow & { problem?: string } {
   const values: Record<string, string> = {};
   names.forEach((name, index) => {
     if (name !== undefined) values[name] = fields[index] ?? '';
@@ -283,8 +327,7 @@ function row(names: ReadonlyArray<string | undefined>, fields: string[], line: n
   if (controlled !== undefined) {
     return { line, values, problem: `${controlled} holds a control character (NUL, ESC…); remove it from the file` };
   }
-  if (fields.length === names.length) return { line, values };
-  return { line, values, problem: `${plural(fields.length, 'field')} where the header has ${names.length} columns (${separator === ';' ? 'a semicolon' : 'a comma'} too many or too few, or a field that needs quotes?)` };
+  return shape === undefined ? { line, values } : { line, values, problem: shape };
 }
 
 function semicolonSeparated(input: Buffer): boolean {

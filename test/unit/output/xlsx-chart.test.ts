@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { chartXml, columnLetters, dataBarXml, decorateWorkbook, drawingXml, type BarChart } from '../../../src/output/xlsx-chart.js';
+import { columnLetters } from '../../../src/lib/column-letters.js';
+import { chartXml, dataBarXml, decorateWorkbook, drawingXml, type BarChart } from '../../../src/output/xlsx-chart.js';
 
 const CHART: BarChart = {
   sheet: 1, sheetName: "Ana's courses", title: 'Completion <by> course', categoryColumn: 2, valueColumn: 5, seriesName: 'mean_completion',
