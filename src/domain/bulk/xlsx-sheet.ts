@@ -97,19 +97,21 @@ export function numberText(value: number): string {
  * A whole number shown through a mask of zeros, as CPFs, CEPs and phone
  * numbers are kept in Brazilian sheets: `000\.000\.000\-00` shows
  * 7069205546 as 070.692.055-46, `00000000000` as 07069205546. Undefined for
- * any other format (a decimal point, `#`, a thousands comma…): the number as is.
+ * any other format (`#`, a thousands comma, a decimal point…): the number as is.
+ * exceljs hands the format with its `\` escapes taken out, so a `.` is the
+ * mask's only when there are several (one is a decimal point: `0.00`).
  */
 export function maskedText(value: number, numFmt: string | undefined): string | undefined {
   if (numFmt === undefined || !Number.isSafeInteger(value) || value < 0) return undefined;
-  // Zeros, and literals: quoted, escaped with \, or the few Excel shows as they are.
-  const parts = numFmt.match(/"[^"]*"|\\.|0|[-\s()]/g);
-  if (!parts || parts.join('') !== numFmt || !parts.includes('0')) return undefined;
+  // Zeros, and literals: quoted, or the few a mask shows as they are.
+  const parts = numFmt.match(/"[^"]*"|0|[-\s()./]/g);
+  if (!parts || parts.join('') !== numFmt || !parts.includes('0') || parts.filter((part) => part === '.').length === 1) return undefined;
   const places = parts.filter((part) => part === '0').length;
   // Digits beyond the mask's go to its first place, as Excel puts them.
   const digits = String(value).padStart(places, '0');
   let next = 0;
   return parts.map((part) => {
-    if (part !== '0') return part.startsWith('"') ? part.slice(1, -1) : part.startsWith('\\') ? part.slice(1) : part;
+    if (part !== '0') return part.startsWith('"') ? part.slice(1, -1) : part;
     const take = next === 0 ? digits.length - places + 1 : 1;
     const piece = digits.slice(next, next + take);
     next += take;
