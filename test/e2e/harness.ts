@@ -20,7 +20,8 @@ export interface RunResult {
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  input?: string;
+  /** stdin's bytes (a workbook) or text. */
+  input?: string | Buffer;
   /** Another install's bin/members.js (default: this checkout's). */
   bin?: string;
 }

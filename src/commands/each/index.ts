@@ -5,7 +5,7 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../shared/bulk/flags.js';
 export const registerEach = registration('Everyday:', (program, runner) => {
   program.command('each')
     .description('Run a members command once per row of a CSV file, as one run ({column} placeholders)')
-    .argument('<file>', 'a CSV file (, or ; separated, header row first), or - for stdin')
+    .argument('<file>', 'a CSV file (, or ; separated, header row first), an xlsx workbook (its first sheet), or - for stdin')
     .argument('[command...]', 'the command and its arguments, after --; {Column} is the row\'s cell (case, accents and spaces ignored), {line} its line')
     .option('--dry-run', 'check every row and print the command each would run; send nothing')
     .option('--first <n>', 'run the first N rows only, show their results and stop (a canary); run again without it for the rest')

@@ -139,6 +139,10 @@ Columns (a header row; names in any order and any case):
   the start of one (any dash, quote or space as typed). A file members exported reads
   back as it is (student.email, product.id…); a header with ; and no , (Excel in
   Portuguese) is read with ;.
+An xlsx workbook is read too (by its bytes, stdin as well): its first sheet, the first
+row that holds something as the header, "line N" as the sheet numbers rows; cells as
+shown (a CPF typed as a number, or through a 000.000.000-00 mask, reads as its digits
+as shown; dates YYYY-MM-DD; a formula its saved result). .xls and .ods: save as .xlsx.
 Spreadsheet headers (case, accents and spaces ignored):
   student          E-mail, Email, CPF, Documento, Aluno
   product_id       Produto, Curso, Product
@@ -189,7 +193,8 @@ run's own record, action bulk) reverses them all, a run killed with SIGKILL too.
   members each links.csv --only-failed --yes -- magic-link {E-mail}
 
 {Column} is the row's cell (case, accents, spaces, - _ . ignored), {line} its line,
-{{ and }} literal braces. The file is read as the bulk runs read it (, or ;, - for stdin).
+{{ and }} literal braces. The file is read as the bulk runs read it (, or ;, an xlsx
+workbook's first sheet, - for stdin).
 
 Every row is expanded and parsed by the command itself before anything is sent: bad rows
 print "error: line N: …" and the run exits 2. A placeholder naming no column: exit 2.

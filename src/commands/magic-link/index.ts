@@ -5,7 +5,7 @@ export const registerMagicLink = registration('Everyday:', (program, runner) => 
     .description('Create a time-limited link that logs a student in; prints the URL alone')
     .argument('[student]', STUDENT_ARGUMENT)
     .option('--expire-in <duration>', 'life of the link: seconds, or a number with s, m, h or d', '1h')
-    .option('--file <file>', 'a link for every row of a CSV file (- for stdin), the student found by its header (E-mail, CPF, student…); the results are the rows plus url and expire_in, as members each writes them')
+    .option('--file <file>', 'a link for every row of a CSV file or xlsx workbook (- for stdin), the student found by its header (E-mail, CPF, student…); the results are the rows plus url and expire_in, as members each writes them')
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'url=$(members magic-link maria@example.com)',

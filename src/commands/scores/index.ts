@@ -21,7 +21,7 @@ export const registerScores = registration('Everyday:', (program, runner) => {
     .description("Set a student's score (an integer)")
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[score]', 'the new score, an integer')
-    .option('--file <file>', 'set the score of every row of a CSV file (- for stdin): a student column (E-mail, CPF, student…) and a score column (score, Pontos…); one run, undone as one')
+    .option('--file <file>', 'set the score of every row of a CSV file or xlsx workbook (- for stdin): a student column (E-mail, CPF, student…) and a score column (score, Pontos…); one run, undone as one')
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'members scores set maria@example.com 120',
@@ -34,7 +34,7 @@ export const registerScores = registration('Everyday:', (program, runner) => {
     .description("Add N to a student's score (negative N takes away); the record keeps the score before and after")
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[points]', 'the points to add, an integer (negative allowed: -- -5)')
-    .option('--file <file>', 'add the points of every row of a CSV file (- for stdin): a student column and a points column (points, Pontos, score…); one run, undone as one, each row once across a kill and a re-run')
+    .option('--file <file>', 'add the points of every row of a CSV file or xlsx workbook (- for stdin): a student column and a points column (points, Pontos, score…); one run, undone as one, each row once across a kill and a re-run')
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'members scores add maria@example.com 15 --reason "contest winner"',

@@ -3,35 +3,16 @@
  * workbook is built here with exceljs, as Excel would save it, and read through readCsvRows, the one
  * entry every bulk command, sync and each read their files by.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { readCsvRows, type CsvColumns, type CsvOptions, type CsvRow } from '../../../src/domain/bulk/csv.js';
 import { cellText, maskedText, numberText } from '../../../src/domain/bulk/xlsx-sheet.js';
 import { UsageError } from '../../../src/lib/errors.js';
+import { workbook } from '../../helpers/workbook.js';
 
 const GRANT: CsvColumns = { required: ['student', 'product_id'], optional: ['accession_date', 'expiration_date'] };
 const ANY: CsvColumns = { required: [], optional: [] };
-
-type Cell = ExcelJS.CellValue | { value: ExcelJS.CellValue; numFmt: string };
-
-/** A workbook of sheets given as rows by their number in the sheet (rows not given stay empty). */
-async function workbook(sheets: Record<string, Record<number, Cell[]>>): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  for (const [name, rows] of Object.entries(sheets)) {
-    const sheet = book.addWorksheet(name);
-    for (const [number, cells] of Object.entries(rows)) {
-      cells.forEach((cell, index) => {
-        const target = sheet.getCell(Number(number), index + 1);
-        if (cell !== null && typeof cell === 'object' && 'numFmt' in cell) {
-          target.value = cell.value;
-          target.numFmt = cell.numFmt;
-        } else target.value = cell;
-      });
-    }
-  }
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
 
 async function read(bytes: Buffer, columns = ANY, options: CsvOptions = {}, source = 'turma.xlsx'): Promise<Array<CsvRow & { problem?: string }>> {
   const rows: Array<CsvRow & { problem?: string }> = [];
