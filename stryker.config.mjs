@@ -20,6 +20,8 @@ export default {
     'src/output/fields.ts',
     'src/output/xlsx.ts',
     'src/domain/bulk/csv.ts',
+    'src/domain/bulk/workbook.ts',
+    'src/domain/bulk/xlsx-sheet.ts',
     'src/domain/bulk/engine.ts',
     'src/domain/changes.ts',
     'src/domain/send-change.ts',

@@ -72,18 +72,17 @@ export function cellText(value: unknown, numFmt: string | undefined, date1904 = 
     if (utils.isDateFmt(numFmt)) return dateText(utils.excelToDate(value, date1904));
     return maskedText(value, numFmt) ?? numberText(value);
   }
-  if (typeof value !== 'object') return String(value);
+  if (typeof value !== 'object') return { problem: 'holds a value members cannot read' };
   if ('richText' in value) return (value.richText as Array<{ text?: string }>).map((run) => run.text ?? '').join('');
   if ('error' in value) return { problem: `holds the error ${String(value.error)}` };
-  if ('formula' in value || 'sharedFormula' in value) {
+  if ('formula' in value) {
     const result = (value as { result?: unknown }).result;
     if (result === undefined) return { problem: 'holds a formula with no saved result (open the file in Excel or LibreOffice and save it again)' };
     // An error's text is not saved with a formula's result: exceljs reads it as NaN.
     if (typeof result === 'number' && Number.isNaN(result)) return { problem: 'holds a formula whose result is an error' };
     return cellText(result, numFmt, date1904);
   }
-  if ('text' in value) return String(value.text);
-  return String(value);
+  return { problem: 'holds a value members cannot read' };
 }
 
 /** 12345678909 → "12345678909"; 0.1 + 0.2 → "0.3" (15 significant digits, as Excel shows them); no exponent. */

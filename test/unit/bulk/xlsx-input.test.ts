@@ -154,6 +154,8 @@ describe('cellText', () => {
     expect(cellText(new Date(Date.UTC(2026, 2, 1, 14, 3, 21, 999)), 'dd/mm/yyyy hh:mm:ss')).toBe('2026-03-01 14:03:22');
     expect(cellText(46082.5, 'dd/mm/yyyy hh:mm', true)).toBe('2030-03-02 12:00:00');
     expect(cellText({ formula: '1/0', result: Number.NaN }, undefined)).toEqual({ problem: 'holds a formula whose result is an error' });
+    // A shared string the workbook never listed.
+    expect(cellText({ sharedString: 7 }, undefined)).toEqual({ problem: 'holds a value members cannot read' });
     expect(numberText(1e21)).toBe('1000000000000000000000');
     expect(numberText(1e-7)).toBe('0.0000001');
     expect(numberText(-7.25)).toBe('-7.25');
