@@ -93,10 +93,10 @@ export async function parseCsv(input: Buffer, columns: CsvColumns, source: strin
 export async function readCsvRows(
   input: Buffer | CsvInput, columns: CsvColumns, source: string, onRow: (row: CsvRow & { problem?: string }) => void, options: CsvOptions = {},
 ): Promise<HeaderReading> {
-  const bytes: AsyncIterable<Buffer> = Buffer.isBuffer(input) ? (async function* whole() {
+  const open = (): AsyncIterable<Buffer> => (Buffer.isBuffer(input) ? (async function* whole() {
     yield input;
-  })() : input();
-  const chunks = bytes[Symbol.asyncIterator]();
+  })() : input());
+  const chunks = open()[Symbol.asyncIterator]();
   const { parse } = await import('csv-parse');
   const notUtf8 = () => new UsageError(`${source} is not UTF-8 text; save it as "CSV UTF-8" and try again`);
   // Checked as the bytes pass, never decoded into one string.
@@ -114,7 +114,10 @@ export async function readCsvRows(
   refuseOtherFiles(head, source);
   if (isZip(head)) {
     let records: RecordReader | undefined;
-    const described = await readWorkbook(again(first, chunks), source, (name) => {
+    // The bytes from the start: first those being read, then (a workbook read twice) the input again.
+    let reading = true;
+    const bytes = () => (reading ? ((reading = false), again(first, chunks)) : open());
+    const described = await readWorkbook(bytes, source, (name) => {
       const reader = (records = new RecordReader({ columns, source: name, onRow, options }));
       return (fields, line, shape) => reader.record(fields, line, shape);
     });

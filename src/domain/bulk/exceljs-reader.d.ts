@@ -21,11 +21,15 @@ declare module 'exceljs/lib/stream/xlsx/workbook-reader.js' {
     readonly name: string;
   }
   class WorkbookReader implements AsyncIterable<StreamedSheet> {
-    constructor(input: Readable, options: { worksheets: 'emit'; sharedStrings: 'cache'; hyperlinks: 'ignore'; styles: 'cache'; entries: 'ignore' });
+    constructor(input: Readable, options: { worksheets: 'emit'; sharedStrings: 'cache'; hyperlinks: 'ignore'; styles: 'cache'; entries: 'emit' });
     /** The sheets in tab order, once xl/workbook.xml has been read. */
-    readonly model: { sheets?: Array<{ name: string }> } | undefined;
+    model: { sheets?: Array<{ name: string }> } | undefined;
     /** Whether the workbook counts its dates from 1904 (old Mac Excel). */
-    readonly properties: { model?: { date1904?: boolean } } | undefined;
+    properties: { model?: { date1904?: boolean } } | undefined;
+    /** The cells' styles (their number formats), once xl/styles.xml has been read. */
+    styles: unknown;
+    /** Each part of the workbook as its reading starts: `workbook`, `styles`, `shared-strings`, `worksheet`. */
+    on(event: 'entry', listener: (entry: { type: string }) => void): this;
     [Symbol.asyncIterator](): AsyncIterator<StreamedSheet>;
   }
   export = WorkbookReader;

@@ -44,7 +44,7 @@ export type RecordSink = (fields: string[], line: number, shape: (names: Readonl
  * `record` makes for the file's name in messages (with the sheet's when
  * there are several), which it returns.
  */
-export async function readWorkbook(bytes: AsyncIterable<Buffer>, source: string, record: (described: string) => RecordSink): Promise<string> {
+export async function readWorkbook(bytes: () => AsyncIterable<Buffer>, source: string, record: (described: string) => RecordSink): Promise<string> {
   const { readFirstSheet } = await import('./xlsx-sheet.js');
   let sink: RecordSink | undefined;
   let read;

@@ -30,15 +30,34 @@ export interface SheetRead {
 /**
  * Reads the first sheet (in tab order), handing each row that holds
  * something to `onRow`; undefined when the file holds no sheet. exceljs's
- * errors are thrown as they come.
+ * errors are thrown as they come. `open` gives the file's bytes from the
+ * start, each time it is called.
+ *
+ * exceljs reads a sheet the moment its zip entry comes if the shared strings
+ * have come before it, with the styles and the list of sheets known so far:
+ * in a zip that puts the styles after the sheet, a date would read as its
+ * serial number (46082), and without the list exceljs fails. Such a sheet is
+ * not read then: the file is read once more, knowing both from the first time.
  */
-export async function readFirstSheet(bytes: AsyncIterable<Buffer>, onRow: (row: SheetRow, sheet: SheetRead) => void): Promise<SheetRead | undefined> {
-  const reader = new WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
+export async function readFirstSheet(open: () => AsyncIterable<Buffer>, onRow: (row: SheetRow, sheet: SheetRead) => void): Promise<SheetRead | undefined> {
+  const first = await readSheet(open(), onRow);
+  return first.early ? (await readSheet(open(), onRow, first.reader)).read : first.read;
+}
+
+type Reader = InstanceType<typeof WorkbookReader>;
+
+async function readSheet(bytes: AsyncIterable<Buffer>, onRow: (row: SheetRow, sheet: SheetRead) => void, known?: Reader): Promise<{ read?: SheetRead; early: boolean; reader: Reader }> {
+  const reader = new WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'emit' });
+  const seen = new Set<string>();
+  reader.on('entry', ({ type }) => void seen.add(type));
+  Object.assign(reader, known ? { styles: known.styles, model: known.model, properties: known.properties } : { model: {} });
   let read: SheetRead | undefined;
+  let early = false;
   // The zip holds the sheets in any order; each is read or passed over as it comes (a sheet not read is skipped unparsed).
   for await (const sheet of reader) {
+    early ||= !known && !read && !(seen.has('styles') && seen.has('workbook'));
     const sheets = reader.model?.sheets;
-    if (read || (sheets?.[0] !== undefined && sheet.name !== sheets[0].name)) continue;
+    if (early || read || (sheets?.[0] !== undefined && sheet.name !== sheets[0].name)) continue;
     read = { name: sheet.name, sheets: sheets?.length ?? 1 };
     const date1904 = reader.properties?.model?.date1904 === true;
     for await (const row of sheet) {
@@ -53,7 +72,7 @@ export async function readFirstSheet(bytes: AsyncIterable<Buffer>, onRow: (row: 
       if (filled.some((cell) => cell.trim() !== '') || unreadable.size > 0) onRow({ line: row.number, cells: filled, unreadable }, read);
     }
   }
-  return read;
+  return { read, early, reader };
 }
 
 /**

@@ -20,6 +20,15 @@ async function read(bytes: Buffer, columns = ANY, options: CsvOptions = {}, sour
   return rows;
 }
 
+/** The same workbook with its zip entries in another order: `first`, then the others as they were. */
+async function reordered(bytes: Buffer, first: string[]): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  const names = Object.keys(zip.files).filter((name) => !zip.files[name]?.dir);
+  const out = new JSZip();
+  for (const name of [...first, ...names.filter((other) => !first.includes(other))]) out.file(name, await zip.file(name)!.async('nodebuffer'));
+  return out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
 async function refusal(bytes: Buffer, columns = ANY, source = 'turma.xlsx'): Promise<string> {
   const error = await read(bytes, columns, {}, source).then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(UsageError);
@@ -120,6 +129,17 @@ describe('an xlsx workbook as input', () => {
       const rows: CsvRow[] = [];
       await readCsvRows(input, GRANT, 'turma.xlsx', (row) => void rows.push(row));
       expect(rows).toEqual([{ line: 2, values: { student: 'a@x.io', product_id: 'p1' } }]);
+    }
+  });
+
+  it('reads dates right whatever the order of the zip: a sheet before the styles or the list of sheets is read again, knowing them', async () => {
+    const bytes = await workbook({
+      Turma: { 1: ['E-mail', 'Compra'], 2: ['a@x.io', { value: new Date(Date.UTC(2026, 2, 1)), numFmt: 'dd/mm/yyyy' }] },
+      Outra: { 1: ['E-mail', 'Compra'], 2: ['b@x.io', 'nunca'] },
+    });
+    const parts = ['xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet1.xml'];
+    for (const order of [[...parts, 'xl/styles.xml', 'xl/workbook.xml'], ['xl/workbook.xml', ...parts, 'xl/styles.xml'], ['xl/styles.xml', ...parts, 'xl/workbook.xml']]) {
+      expect(await read(await reordered(bytes, order)), order.join(' ')).toEqual([{ line: 2, values: { 'E-mail': 'a@x.io', Compra: '2026-03-01' } }]);
     }
   });
 
