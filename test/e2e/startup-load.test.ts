@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
+import { workbook } from '../helpers/workbook.js';
 
 const sandbox = useSandboxProcess(['--students', '3']);
 
@@ -51,8 +52,6 @@ describe('one GET', () => {
       // The MCP server and its SDK are bundles of their own, which `members mcp` alone loads.
       expect(files.filter((file) => file.endsWith('main.cjs'))).toHaveLength(1);
       expect(files.filter((file) => /mcp(-sdk)?\.cjs$/.test(file))).toEqual([]);
-      // Nor exceljs: the writer (-o xlsx) and the reader (a workbook as input) are bundles of their own.
-      expect(files.filter((file) => /xlsx(-read)?\.cjs$/.test(file))).toEqual([]);
       expect(modules).toContain('NativeModule net');
       expect(modules.filter((name) => /^NativeModule (perf_hooks|zlib|http2)$/.test(name))).toEqual([]);
       // The change record (its ids and temporary files need crypto) is loaded by changes, and by the
@@ -86,6 +85,21 @@ describe('one GET', () => {
     expect(bundle).toContain('"src/commands/mcp/server.ts"');
     expect(bundle.match(/"src\/commands\/(?!mcp\/|shared\/)[\w-]+\/[\w/-]+\.ts"/g) ?? []).toEqual([]);
     expect(bundle.match(/node_modules\/(csv-parse|exceljs|@modelcontextprotocol)\//g) ?? []).toEqual([]);
+  });
+
+  it('leaves exceljs to workbooks: a bulk run from a CSV loads neither the xlsx reader nor the writer, one from a workbook the reader alone', async () => {
+    const [{ body: students }, { body: products }] = await Promise.all([
+      sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/students?per_page=1'),
+      sandboxGet<{ data: Array<{ id: string }> }>(sandbox, '/api/v1/products?per_page=1'),
+    ]);
+    const dir = tempDir('members-load-');
+    const csv = join(dir, 'grants.csv');
+    writeFileSync(csv, `student,product_id\n${students.data[0]?.id},${products.data[0]?.id}\n`);
+    const xlsx = join(dir, 'grants.xlsx');
+    writeFileSync(xlsx, await workbook({ Planilha1: { 1: ['student', 'product_id'], 2: [students.data[0]?.id ?? '', products.data[0]?.id ?? ''] } }));
+    const bundles = (files: string[]) => [...new Set(files.filter((file) => /\/dist\/xlsx[\w-]*\.cjs$/.test(file)).map((file) => file.replace(/^.*\/dist\//, '')))];
+    expect(bundles((await modulesLoadedBy(['students', 'grant', '--file', csv, '--dry-run'])).files)).toEqual([]);
+    expect(bundles((await modulesLoadedBy(['students', 'grant', '--file', xlsx, '--dry-run'])).files)).toEqual(['xlsx-read.cjs']);
   });
 
   it('reads bundles that point at no source map: the package ships none', () => {
