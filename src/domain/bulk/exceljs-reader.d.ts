@@ -21,13 +21,17 @@ declare module 'exceljs/lib/stream/xlsx/workbook-reader.js' {
     readonly name: string;
   }
   class WorkbookReader implements AsyncIterable<StreamedSheet> {
-    constructor(input: Readable, options: { worksheets: 'emit'; sharedStrings: 'cache'; hyperlinks: 'ignore'; styles: 'cache'; entries: 'emit' });
+    constructor(input: Readable, options: { worksheets: 'emit'; sharedStrings: 'cache' | 'ignore'; hyperlinks: 'ignore'; styles: 'cache' | 'ignore'; entries: 'emit' });
     /** The sheets in tab order, once xl/workbook.xml has been read. */
     model: { sheets?: Array<{ name: string }> } | undefined;
     /** Whether the workbook counts its dates from 1904 (old Mac Excel). */
     properties: { model?: { date1904?: boolean } } | undefined;
     /** The cells' styles (their number formats), once xl/styles.xml has been read. */
     styles: unknown;
+    /** The texts of the cells that share them, once xl/sharedStrings.xml has been read. */
+    sharedStrings: unknown[] | undefined;
+    /** The workbook's relationships (which file is which sheet), once xl/_rels/workbook.xml.rels has been read. */
+    workbookRels: unknown[] | undefined;
     /** Each part of the workbook as its reading starts: `workbook`, `styles`, `shared-strings`, `worksheet`. */
     on(event: 'entry', listener: (entry: { type: string }) => void): this;
     [Symbol.asyncIterator](): AsyncIterator<StreamedSheet>;

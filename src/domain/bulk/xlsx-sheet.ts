@@ -1,7 +1,7 @@
 /**
  * The first sheet of an xlsx workbook as rows of text, read by exceljs's
- * streaming reader: the bytes pass through once, a row at a time, and no row
- * is held. Each cell reads as a person sees it in the sheet, so that a column
+ * streaming reader: the bytes pass through a row at a time (twice for some
+ * files: see readFirstSheet), and no row is held. Each cell reads as a person sees it in the sheet, so that a column
  * of CPFs or phone numbers typed as numbers works as their text would: see
  * cellText.
  *
@@ -33,11 +33,15 @@ export interface SheetRead {
  * errors are thrown as they come. `open` gives the file's bytes from the
  * start, each time it is called.
  *
- * exceljs reads a sheet the moment its zip entry comes if the shared strings
- * have come before it, with the styles and the list of sheets known so far:
- * in a zip that puts the styles after the sheet, a date would read as its
- * serial number (46082), and without the list exceljs fails. Such a sheet is
- * not read then: the file is read once more, knowing both from the first time.
+ * A sheet's cells need the parts of the workbook around it: the shared
+ * strings (its texts), the styles (which numbers are dates), the list of
+ * sheets (its name) and their relationships. Excel zips the sheets before
+ * the strings and styles; exceljs would then copy each sheet into a
+ * temporary file and read it at the end, which leaves the rows of a killed
+ * run in /tmp. Here a sheet that comes before those parts is passed over,
+ * and the file read once more with the parts of the first pass: two passes
+ * for Excel's order (the first only inflates the sheet), one for
+ * LibreOffice's and exceljs's, never a temporary file.
  */
 export async function readFirstSheet(open: () => AsyncIterable<Buffer>, onRow: (row: SheetRow, sheet: SheetRead) => void): Promise<SheetRead | undefined> {
   const first = await readSheet(open(), onRow);
@@ -47,15 +51,21 @@ export async function readFirstSheet(open: () => AsyncIterable<Buffer>, onRow: (
 type Reader = InstanceType<typeof WorkbookReader>;
 
 async function readSheet(bytes: AsyncIterable<Buffer>, onRow: (row: SheetRow, sheet: SheetRead) => void, known?: Reader): Promise<{ read?: SheetRead; early: boolean; reader: Reader }> {
-  const reader = new WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'emit' });
+  // The second time, the strings and styles of the first are kept, not parsed again.
+  const parts = known ? 'ignore' : 'cache';
+  const reader = new WorkbookReader(Readable.from(bytes), { worksheets: 'emit', sharedStrings: parts, hyperlinks: 'ignore', styles: parts, entries: 'emit' });
   const seen = new Set<string>();
   reader.on('entry', ({ type }) => void seen.add(type));
-  Object.assign(reader, known ? { styles: known.styles, model: known.model, properties: known.properties } : { model: {} });
+  // exceljs hands a sheet over as it comes (never to a temporary file) only when it holds shared strings and relationships.
+  const noRels: unknown[] = [];
+  Object.assign(reader, known
+    ? { sharedStrings: known.sharedStrings, workbookRels: known.workbookRels, styles: known.styles, model: known.model, properties: known.properties }
+    : { sharedStrings: [], workbookRels: noRels, model: {} });
   let read: SheetRead | undefined;
   let early = false;
   // The zip holds the sheets in any order; each is read or passed over as it comes (a sheet not read is skipped unparsed).
   for await (const sheet of reader) {
-    early ||= !known && !read && !(seen.has('styles') && seen.has('workbook'));
+    early ||= !known && !read && !(['shared-strings', 'styles', 'workbook'].every((part) => seen.has(part)) && reader.workbookRels !== noRels);
     const sheets = reader.model?.sheets;
     if (early || read || (sheets?.[0] !== undefined && sheet.name !== sheets[0].name)) continue;
     read = { name: sheet.name, sheets: sheets?.length ?? 1 };

@@ -5,7 +5,8 @@
  */
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readCsvRows, type CsvColumns, type CsvOptions, type CsvRow } from '../../../src/domain/bulk/csv.js';
 import { cellText, maskedText, numberText } from '../../../src/domain/bulk/xlsx-sheet.js';
 import { UsageError } from '../../../src/lib/errors.js';
@@ -141,6 +142,29 @@ describe('an xlsx workbook as input', () => {
     for (const order of [[...parts, 'xl/styles.xml', 'xl/workbook.xml'], ['xl/workbook.xml', ...parts, 'xl/styles.xml'], ['xl/styles.xml', ...parts, 'xl/workbook.xml']]) {
       expect(await read(await reordered(bytes, order)), order.join(' ')).toEqual([{ line: 2, values: { 'E-mail': 'a@x.io', Compra: '2026-03-01' } }]);
     }
+  });
+
+  it('reads the file once when the parts a sheet needs come before it (LibreOffice), twice in Excel\'s order, never through a temporary file', async () => {
+    const bytes = await workbook({ Turma: { 1: ['E-mail', 'Compra'], 2: ['a@x.io', { value: new Date(Date.UTC(2026, 2, 1)), numFmt: 'dd/mm/yyyy' }] } });
+    // exceljs would copy a sheet that comes before its strings into a temporary file.
+    const written = vi.spyOn(fs, 'createWriteStream');
+    onTestFinished(() => written.mockRestore());
+    const opened = async (file: Buffer) => {
+      let opens = 0;
+      const rows: CsvRow[] = [];
+      await readCsvRows(() => {
+        opens++;
+        return (async function* whole() {
+          yield file;
+        })();
+      }, ANY, 'turma.xlsx', (row) => void rows.push(row), { anyColumns: true });
+      expect(rows).toEqual([{ line: 2, values: { 'E-mail': 'a@x.io', Compra: '2026-03-01' } }]);
+      return opens;
+    };
+    expect(await opened(await reordered(bytes, ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/sharedStrings.xml']))).toBe(1);
+    // exceljs's own order, as Excel's: the sheet first, its strings and styles after it.
+    expect(await opened(bytes)).toBe(2);
+    expect(written).not.toHaveBeenCalled();
   });
 
   it('refuses a sheet with nothing in it, naming the columns expected', async () => {
