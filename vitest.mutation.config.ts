@@ -51,6 +51,7 @@ export default defineConfig({
       'test/unit/output/sanitize.test.ts',
       'test/unit/bulk/csv*.test.ts',
       'test/unit/bulk/pool.test.ts',
+      'test/unit/bulk/xlsx-input.test.ts',
       'test/unit/domain/changes.test.ts',
       'test/unit/domain/changes-api.test.ts',
       'test/unit/domain/engine.test.ts',
