@@ -11,20 +11,22 @@ import { magicLink as postMagicLink } from '../api/endpoints/students.js';
 import { recorded, type Journal } from '../audit/journal.js';
 import { CliError, ExitCode, RouteMissError } from '../lib/errors.js';
 import { hasControls } from '../output/sanitize.js';
-import { resolveStudent, withGuess } from './resolve.js';
+import { resolveStudent, withGuess, type StudentCache } from './resolve.js';
 
 export interface MagicLinkOptions {
   /** Runs right before the link is asked for: the command announces it, the assistant asks the person; a throw cancels it. */
   beforeChange?: () => Promise<void>;
   /** Records the link (never its URL); read after beforeChange, which may open it. */
   journal?: Journal;
+  /** The run's lookups, when the link is one row of a run (`members each`). */
+  lookups?: StudentCache;
 }
 
 /** A link for the student `input` names, valid `expireIn` seconds. */
 export async function createMagicLink(api: Api, input: string, expireIn: number, options: MagicLinkOptions = {}): Promise<MagicLink> {
   const key = parseStudentKey(input);
   // The API makes a link by e-mail or by id; any other key (a document, a reference, a phone) needs the id first.
-  const byId = async () => ({ kind: 'id' as const, value: (await resolveStudent(api, input)).id });
+  const byId = async () => ({ kind: 'id' as const, value: (await resolveStudent(api, input, { cache: options.lookups })).id });
   let target = key.kind === 'email' || plainId(key) ? { kind: key.kind, value: key.value } : await byId();
   await options.beforeChange?.();
   const change = await options.journal?.begin({

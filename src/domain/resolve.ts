@@ -2,7 +2,7 @@
  * STUDENT arguments → student ids (contract §1.3). Commands that need an id
  * look the student up first when given an e-mail, `doc:` or `ref:`; an id is
  * taken as it is unless the caller needs the record. Bulk runs pass one cache
- * per run so that a student named on many rows is looked up once.
+ * per run (StudentCache) so that a student named on many rows is looked up once.
  */
 import type { Api } from '../api/client.js';
 import { NotFoundError, RouteMissError } from '../lib/errors.js';
@@ -21,9 +21,6 @@ export interface ResolvedStudent {
   record?: Student;
 }
 
-/** Per-run cache of lookups: `kind:value` → the pending or settled lookup. */
-export type StudentCache = Map<string, Promise<ResolvedStudent>>;
-
 export interface ResolveOptions {
   /** Share lookups across calls (bulk runs). Failed lookups other than "not found" are not kept. */
   cache?: StudentCache;
@@ -38,26 +35,6 @@ export interface CpfSpellingMemory {
   value?: CpfSpelling;
 }
 
-/** The lookups a run of many commands shares on its client (`members each`): a student named on several rows is looked up once. */
-const sharedLookups = new WeakMap<Api, StudentCache>();
-
-/** From now on, every resolveStudent through `api` without a cache of its own shares one. */
-export function shareLookups(api: Api): void {
-  if (!sharedLookups.has(api)) sharedLookups.set(api, new Map());
-}
-
-const cacheKey = (key: StudentKey) => `${key.kind}:${key.kind === 'phone' ? canonicalValue(key) : key.value}`;
-
-/** One phone book per run's cache: every phone key of a bulk run is found in one read of the student list. */
-const phoneBooks = new WeakMap<StudentCache, PhoneBook>();
-
-function phoneBook(api: Api, cache: StudentCache | undefined): PhoneBook | undefined {
-  if (!cache) return undefined;
-  const book = phoneBooks.get(cache) ?? new PhoneBook(api);
-  phoneBooks.set(cache, book);
-  return book;
-}
-
 /**
  * A student found by a CPF, under its digits: a row naming the same CPF in
  * the other spelling shares the lookup. Only a student found by that very
@@ -65,6 +42,51 @@ function phoneBook(api: Api, cache: StudentCache | undefined): PhoneBook | undef
  * spelling does not try the id the other may (student-key.ts orId).
  */
 const cpfAlias = (key: StudentKey) => (key.kind === 'document' && key.also !== undefined ? `cpf:${canonicalValue(key)}` : undefined);
+
+const cacheKey = (key: StudentKey) => `${key.kind}:${key.kind === 'phone' ? canonicalValue(key) : key.value}`;
+
+/**
+ * The lookups of one run (a bulk file, a sync, `members each`), made by the
+ * run and handed to every lookup it makes: a student named on several rows,
+ * by any of its keys once one lookup found it, is looked up once, and every
+ * phone of the run is found in one read of the student list. A failure other
+ * than "not found" is forgotten (the next row may succeed).
+ */
+export class StudentCache {
+  private readonly lookups = new Map<string, Promise<ResolvedStudent>>();
+  private phones?: PhoneBook;
+
+  /** The run's phone book: the student list read once for all its phone keys. */
+  phoneBook(api: Api): PhoneBook {
+    this.phones ??= new PhoneBook(api);
+    return this.phones;
+  }
+
+  /** The lookup made for `key` earlier in the run, or for the same CPF in its other spelling. */
+  find(key: StudentKey): Promise<ResolvedStudent> | undefined {
+    const alias = cpfAlias(key);
+    return this.lookups.get(cacheKey(key)) ?? (alias === undefined ? undefined : this.lookups.get(alias));
+  }
+
+  /** Keeps `lookup` for `key`; once it finds the student, under its id too (rows may mix keys), and a CPF under its digits. */
+  keep(key: StudentKey, lookup: Promise<ResolvedStudent>): void {
+    const name = cacheKey(key);
+    const alias = cpfAlias(key);
+    this.lookups.set(name, lookup);
+    lookup.then(
+      (resolved) => {
+        const byId = cacheKey({ kind: 'id', value: resolved.id });
+        if (!this.lookups.has(byId)) this.lookups.set(byId, lookup);
+        const document = resolved.record?.document;
+        if (alias !== undefined && document && cpfSpelling(document) && document.replace(/\D/g, '') === canonicalValue(key) && !this.lookups.has(alias)) this.lookups.set(alias, lookup);
+      },
+      // A transient failure may succeed on the next row; "not found" will not.
+      (error: unknown) => {
+        if (!(error instanceof NotFoundError) && this.lookups.get(name) === lookup) this.lookups.delete(name);
+      },
+    );
+  }
+}
 
 /**
  * Parses `input` (a UsageError, exit 2, for an empty key) and resolves it to
@@ -74,33 +96,15 @@ export async function resolveStudent(api: Api, input: string, options: ResolveOp
   const key = parseStudentKey(input);
   if (plainId(key) && !options.fetch) return { input, key, id: key.value };
 
-  const cache = options.cache ?? sharedLookups.get(api);
-  const name = cacheKey(key);
-  const alias = cpfAlias(key);
-  const cached = cache?.get(name) ?? (alias === undefined ? undefined : cache?.get(alias));
+  const { cache, spelling } = options;
+  const cached = cache?.find(key);
   if (cached) return { ...(await cached), input, key };
 
-  const { spelling } = options;
-  const lookup = lookUpStudent(api, key, input, { spelling: spelling?.value, phones: phoneBook(api, cache) }).then((record): ResolvedStudent => {
-    if (spelling && spelling.value === undefined && alias !== undefined && record.document) spelling.value = cpfSpelling(record.document);
+  const lookup = lookUpStudent(api, key, input, { spelling: spelling?.value, phones: cache?.phoneBook(api) }).then((record): ResolvedStudent => {
+    if (spelling && spelling.value === undefined && cpfAlias(key) !== undefined && record.document) spelling.value = cpfSpelling(record.document);
     return { input, key, id: record.id, record };
   });
-  if (cache) {
-    cache.set(name, lookup);
-    lookup.then(
-      // The same student by id is then known too (rows may mix keys).
-      (resolved) => {
-        const byId = cacheKey({ kind: 'id', value: resolved.id });
-        if (!cache.has(byId)) cache.set(byId, lookup);
-        const document = resolved.record?.document;
-        if (alias !== undefined && document && cpfSpelling(document) && document.replace(/\D/g, '') === canonicalValue(key) && !cache.has(alias)) cache.set(alias, lookup);
-      },
-      // A transient failure may succeed on the next row; "not found" will not.
-      (error: unknown) => {
-        if (!(error instanceof NotFoundError)) cache.delete(name);
-      },
-    );
-  }
+  cache?.keep(key, lookup);
   return lookup;
 }
 

@@ -17,6 +17,7 @@ import { InterruptedError, KeychainError, MissingCredentialsError, UsageError } 
 import type { ChangeGate } from '../audit/stamp.js';
 import type { ChangeRecord } from '../audit/record.js';
 import type { Resolution } from '../audit/resolve.js';
+import type { StudentCache } from '../domain/resolve.js';
 
 /** What names one profile's host and tokens in the environment (contract §5). */
 const ONE_PROFILE_VARIABLES = ['MEMBERS_PROFILE', 'MEMBERS_BASE_URL', 'MEMBERS_TOKEN', 'MEMBERS_DEVELOPER_TOKEN', 'MEMBERS_PLATFORM_TOKEN'];
@@ -64,6 +65,8 @@ export class Session {
   private capturedOutput?: Output;
   /** What a run over rows did (bulk forms, sync, each), for `--summary FILE` (entry/run-summary.ts). */
   runSummary?: RunSummaryFacts;
+  /** The student lookups of the run this command is a row of (`members each`, row-session.ts): none for a command alone. */
+  readonly lookups?: StudentCache;
   private recordInstance?: Promise<ChangeRecord>;
 
   constructor(readonly globals: GlobalOptions, private readonly deps: SessionDeps) {

@@ -26,6 +26,6 @@ export async function magicLink(session: Session, input: string | undefined, opt
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const journal = await openJournal(session, { command: 'magic-link', reason: opts.reason });
-    await output.one(await createMagicLink(api, input, expireIn, { journal, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
+    await output.one(await createMagicLink(api, input, expireIn, { journal, lookups: session.lookups, beforeChange: () => session.announceChange() }), MAGIC_LINK_VIEW);
   }));
 }

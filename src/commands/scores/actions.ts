@@ -16,7 +16,7 @@ export async function getScore(session: Session, input: string): Promise<void> {
   parseStudentKey(input);
   await withOutput(session, async (output) => {
     const api = await session.api();
-    const student = await resolveStudent(api, input);
+    const student = await resolveStudent(api, input, { cache: session.lookups });
     await output.one(await getScores(api, student.id), SCORE_VIEW);
   });
 }
@@ -57,7 +57,7 @@ async function recordScore(session: Session, change: {
   assertFieldsBeforeChange(session.globals.fields, Object.keys(Score.shape), SCORE_VIEW);
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
-    const student = await resolveStudent(api, change.input);
+    const student = await resolveStudent(api, change.input, { cache: session.lookups });
     // Loaded here: `scores get` does not pay for the audit log.
     const { openJournal } = await import('../../audit/index.js');
     const journal = await openJournal(session, { command: change.command, reason: change.reason });

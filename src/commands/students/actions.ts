@@ -188,7 +188,7 @@ export async function remove(session: Session, input: string, opts: { reason?: s
   if (!session.globals.yes && !session.io.stdin.isTTY) await session.confirm(`Delete student ${input}?`);
   await session.guarded(async () => {
     const api = await session.api();
-    const student = await resolveStudent(api, input, { fetch: true }).catch((error: unknown) => {
+    const student = await resolveStudent(api, input, { fetch: true, cache: session.lookups }).catch((error: unknown) => {
       if (opts.forget && error instanceof NotFoundError) {
         error.message += '. Deleted earlier? Erase its personal data from the audit log with `members history --forget STUDENT_ID` (`members history --student KEY -o json` shows the id)';
       }
@@ -223,7 +223,7 @@ export async function products(session: Session, input: string): Promise<void> {
   parseStudentKey(input);
   await withOutput(session, async (output) => {
     const api = await session.api();
-    const student = await resolveStudent(api, input);
+    const student = await resolveStudent(api, input, { cache: session.lookups });
     await output.list(await studentProducts(api, student.id), SUBSCRIPTION_VIEW);
   });
 }
@@ -239,7 +239,7 @@ export async function grant(
   return session.guarded(() => withOutput(session, async (output) => {
     const api = await session.api();
     const { id: productId, title } = await resolveProduct(api, rawProductId);
-    const student = await resolveStudent(api, input);
+    const student = await resolveStudent(api, input, { cache: session.lookups });
     // Once, before the question if there is one: the user must see which platform they answer for.
     let announced: Promise<void> | undefined;
     const announce = () => (announced ??= session.announceChange());
@@ -273,7 +273,7 @@ export async function revoke(session: Session, input: string, rawProductId: stri
   return session.guarded(async () => {
     const api = await session.api();
     const { id: productId, title } = await resolveProduct(api, rawProductId);
-    const student = await resolveStudent(api, input);
+    const student = await resolveStudent(api, input, { cache: session.lookups });
     const outcome = await revokeFromStudent(api, student, productId, {
       reason: opts.reason,
       title,

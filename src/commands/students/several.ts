@@ -138,7 +138,7 @@ async function resolveAll(session: Session, input: string, rawProducts: readonly
     else products.push(outcome.value);
   });
   if (problems.length > 0) throw new UsageError(`${problems.join('\n')}\nNothing was sent.`);
-  return { student: await resolveStudent(api, input, { fetch: true }), products };
+  return { student: await resolveStudent(api, input, { fetch: true, cache: session.lookups }), products };
 }
 
 /**

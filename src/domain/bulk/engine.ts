@@ -7,7 +7,7 @@
  */
 import { AuthError, BulkFailedError, CliError, ExitCode, InterruptedError, RecordUnavailableError, TransientError, UsageError } from '../../lib/errors.js';
 import { plural, pluralWord } from '../../lib/values.js';
-import type { StudentCache } from '../resolve.js';
+import { StudentCache } from '../resolve.js';
 import type { Named } from '../names.js';
 import type { ReadPlan } from '../read-plan.js';
 import type { BulkOperation, BulkResultKind, BulkRowOutcome, RowContext, RowReader } from './operations.js';
@@ -199,7 +199,7 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
   let transientInARow = 0;
   let tripped = false;
   const wake = new Wake();
-  const rowContext: RowContext | undefined = context && { ...context, dryRun: settings.dryRun, reason: settings.reason, cache: new Map() as StudentCache, queue: new KeyedQueue() };
+  const rowContext: RowContext | undefined = context && { ...context, dryRun: settings.dryRun, reason: settings.reason, cache: new StudentCache(), queue: new KeyedQueue() };
 
   const pool = runPool(todo.length, settings.concurrency, async (i) => {
     const row = todo[i] as (typeof todo)[number];

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Session } from '../../../src/session/session.js';
 import { UsageError } from '../../../src/lib/errors.js';
 import { grantDates } from '../../../src/domain/changes.js';
-import { resolveStudent, type StudentCache } from '../../../src/domain/resolve.js';
+import { resolveStudent, StudentCache } from '../../../src/domain/resolve.js';
 import { Api } from '../../../src/api/client.js';
 import { HttpClient } from '../../../src/api/transport/http.js';
 
@@ -343,7 +343,7 @@ describe('resolveStudent', () => {
     const api = new Api(new HttpClient({
       baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [TOKEN], dispatcher: t.agent,
     }));
-    const cache: StudentCache = new Map();
+    const cache = new StudentCache();
     const [a, b] = await Promise.all([
       resolveStudent(api, 'maria+vip@example.com', { cache }),
       resolveStudent(api, 'maria+vip@example.com', { cache }),

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import type { Api } from '../../../api/client.js';
 import type { Journal } from '../../../audit/journal.js';
 import type { Settings } from '../../../config/settings.js';
+import type { StudentCache } from '../../../domain/resolve.js';
 import type { GlobalOptions, Io, OutStream } from '../../../lib/io.js';
 import { UsageError } from '../../../lib/errors.js';
 import { Session } from '../../../session/session.js';
@@ -62,6 +63,8 @@ export interface RowSessionOptions {
   run: Session;
   /** The run's record, bound to this row's line; none in `check` mode and for a dry run. */
   journal?: Journal;
+  /** The run's student lookups: a student named on several rows is looked up once. */
+  lookups?: StudentCache;
   /** `check`: stop where the command would first reach the server (RowChecked); `run`: run it. */
   mode: 'check' | 'run';
 }
@@ -69,10 +72,12 @@ export interface RowSessionOptions {
 export class RowSession extends Session {
   /** Read by audit/journal.ts openJournal: the row's changes go into the run's record. */
   readonly run?: Journal;
+  override readonly lookups?: StudentCache;
 
   constructor(globals: GlobalOptions, io: Io, private readonly row: RowSessionOptions) {
     super(globals, { io });
     this.run = row.journal;
+    this.lookups = row.lookups;
   }
 
   override settings(): Promise<Settings> {

@@ -7,6 +7,7 @@
 import { CommanderError, type Command } from 'commander';
 import { CliError, ExitCode, UsageError } from '../../../lib/errors.js';
 import type { Journal } from '../../../audit/journal.js';
+import type { StudentCache } from '../../../domain/resolve.js';
 import type { Session } from '../../../session/session.js';
 import { oneLine } from '../../../domain/bulk/engine.js';
 import { rowKind, type RowKind } from './policy.js';
@@ -23,7 +24,7 @@ export function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-export async function runRow(session: Session, argv: readonly string[], options: { mode: 'check' | 'run'; journal?: Journal }): Promise<RowRun> {
+export async function runRow(session: Session, argv: readonly string[], options: { mode: 'check' | 'run'; journal?: Journal; lookups?: StudentCache }): Promise<RowRun> {
   const io = rowIo(session.io);
   let kind: RowKind | undefined;
   let path = '';

@@ -25,7 +25,7 @@ import { auditBaseUrl } from '../../../audit/stamp.js';
 import { openRun, type RunJournal } from '../../../audit/journal.js';
 import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../../domain/bulk/csv.js';
 import { runPool } from '../../../domain/bulk/pool.js';
-import { shareLookups } from '../../../domain/resolve.js';
+import { StudentCache } from '../../../domain/resolve.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import type { JsonRecord } from '../../../output/view.js';
 import type { Session } from '../../../session/session.js';
@@ -104,8 +104,8 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     return;
   }
 
-  const api = await session.api();
-  shareLookups(api);
+  // The client first: a profile without a token fails here, once, not on every row.
+  await session.api();
   const settings = await session.settings();
   const dir = await session.configDir();
   const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
@@ -199,6 +199,7 @@ async function checkRows(session: Session, template: Template, rows: readonly In
 async function runRows(session: Session, run: { rows: CheckedRow[]; journal?: RunJournal; options: EachOptions; messages: Awaited<ReturnType<Session['messages']>> }): Promise<{ outcomes: Map<number, Outcome>; interrupted: boolean }> {
   const { rows, journal, options, messages } = run;
   const outcomes = new Map<number, Outcome>();
+  const lookups = new StudentCache();
   let stopping = false;
   let interrupted = false;
   const removers: Array<(() => void) | undefined> = [];
@@ -212,7 +213,7 @@ async function runRows(session: Session, run: { rows: CheckedRow[]; journal?: Ru
   try {
     await runPool(rows.length, options.concurrency, async (index) => {
       const row = rows[index] as CheckedRow;
-      const result = await runRow(session, row.argv ?? [], { mode: 'run', journal: journal?.with({ line: row.line }) });
+      const result = await runRow(session, row.argv ?? [], { mode: 'run', journal: journal?.with({ line: row.line }), lookups });
       outcomes.set(row.line, result.ok
         ? { row, result: 'done', message: result.message, fields: result.fields }
         : { row, result: 'failed', message: result.message, fields: {} });
