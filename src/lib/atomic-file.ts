@@ -12,7 +12,7 @@
  * of processes that no longer run.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync, writeSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -30,6 +30,13 @@ export interface AtomicFile {
   discard(): Promise<void>;
   /** Removes the temporary file synchronously, for a process about to quit at once; the target is left as it was. */
   removeNow(): void;
+  /**
+   * Renames the file into place now, unfinished: later writes go on into it,
+   * commit() then only flushes and closes it, and discard() and removeNow()
+   * leave it. For a file read as it grows (`members each --out`), where a
+   * process killed outright must leave what it wrote.
+   */
+  publish(): void;
 }
 
 /** The process writing, so that a later one can tell its temporary files from a live writer's. */
@@ -49,9 +56,10 @@ export async function openAtomicFile(path: string, owner?: Owner): Promise<Atomi
   const mark = owner ? `${owner.pid}.` : '';
   const temporary = join(dirname(path), `.${basename(path)}.${mark}${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', 0o600);
+  let published = false;
   const discard = async () => {
     await handle.close().catch(() => undefined);
-    await rm(temporary, { force: true });
+    if (!published) await rm(temporary, { force: true });
   };
   return {
     write(data) {
@@ -65,14 +73,20 @@ export async function openAtomicFile(path: string, owner?: Owner): Promise<Atomi
         // fsync before the rename, so that the renamed file holds its data even after a power cut.
         await handle.sync();
         await handle.close();
-        await rename(temporary, path);
+        if (!published) await rename(temporary, path);
       } catch (error) {
         await discard();
         throw error;
       }
     },
     discard,
-    removeNow: () => rmSync(temporary, { force: true }),
+    removeNow: () => {
+      if (!published) rmSync(temporary, { force: true });
+    },
+    publish() {
+      if (!published) renameSync(temporary, path);
+      published = true;
+    },
   };
 }
 

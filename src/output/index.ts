@@ -40,14 +40,28 @@ export interface Output {
   abort(): Promise<void>;
 }
 
+export interface OutputOptions {
+  /**
+   * A list whose records come slowly, each worth keeping (`members each`'s
+   * results): --out in csv or ndjson is written record by record, in place
+   * from the first one, so a kill leaves the records written (out-file.ts
+   * `growing`); json, xlsx and the table are still written whole at the end.
+   */
+  growing?: boolean;
+}
+
+/** The formats a growing --out file is written in as records come: a line each, readable however far it got. */
+const LINE_FORMATS: ReadonlySet<GlobalOptions['output']> = new Set(['csv', 'ndjson']);
+
 /**
  * With --out, opens the temporary file at once (an unusable path is a
  * UsageError before any request is sent); the caller must then call close()
  * or abort().
  */
-export async function createOutput(io: Io, opts: GlobalOptions): Promise<Output> {
+export async function createOutput(io: Io, opts: GlobalOptions, options: OutputOptions = {}): Promise<Output> {
+  const growing = options.growing === true && LINE_FORMATS.has(opts.output);
   const destination = opts.out
-    ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out), io)
+    ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out), io, { growing })
     : terminalOrPipe(io, opts);
   const format = formatFor(io, opts, destination);
   const { fields } = opts;

@@ -13,13 +13,23 @@ import type { Destination } from './destination.js';
 // 16K characters: 64K ones became 128 KB two-byte strings in V8's large-object space, raising peak RSS (issue 16).
 const FILE_CHUNK_CHARS = 16 * 1024;
 
+export interface OutFileOptions {
+  /**
+   * Each text written reaches the file at once, and the file is in place from
+   * the first one (AtomicFile.publish): a run killed outright leaves the
+   * records written so far, complete lines only (`members each --out F.csv`).
+   * Nothing written: the file appears at close, as any other.
+   */
+  growing?: boolean;
+}
+
 /**
  * `path` is absolute. Opened at once so that a bad path fails before any
  * request is sent. A run that quits at once (a second signal) removes the
  * temporary file as it goes (io.atQuit); one killed outright leaves it
  * named with its pid, for the next write to `path` to remove.
  */
-export async function openOutFile(path: string, io: Pick<Io, 'pid' | 'isRunning' | 'atQuit'> = {}): Promise<Destination> {
+export async function openOutFile(path: string, io: Pick<Io, 'pid' | 'isRunning' | 'atQuit'> = {}, options: OutFileOptions = {}): Promise<Destination> {
   // The rename at the end would fail on a directory, after every request: refuse it now.
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`cannot write --out ${path}: it is a directory; give a file name`);
@@ -50,7 +60,11 @@ export async function openOutFile(path: string, io: Pick<Io, 'pid' | 'isRunning'
   return {
     write(text) {
       pending += text;
-      return pending.length < FILE_CHUNK_CHARS ? undefined : attempt(flush);
+      if (!options.growing) return pending.length < FILE_CHUNK_CHARS ? undefined : attempt(flush);
+      return attempt(() => {
+        flush();
+        atomic.publish();
+      });
     },
     writeBytes: (bytes) => attempt(() => {
       if (pending !== '') flush();

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { quitAtOnce, type Io, type GlobalOptions } from '../lib/io.js';
 import type { Api } from '../api/client.js';
-import type { Output } from '../output/index.js';
+import type { Output, OutputOptions } from '../output/index.js';
 import type { Messages } from '../output/messages.js';
 import type { Profile, ProfileStore, Tokens } from '../config/store.js';
 import type { Revealed, Settings } from '../config/settings.js';
@@ -375,10 +375,10 @@ export class Session {
   }
 
   /** The renderer for this command's result; `overrides` let a command pick another default format. */
-  async output(overrides: Partial<GlobalOptions> = {}): Promise<Output> {
+  async output(overrides: Partial<GlobalOptions> = {}, options: OutputOptions = {}): Promise<Output> {
     if (this.capturedOutput) return this.capturedOutput;
     const { createOutput } = await import('../output/index.js');
-    return createOutput(this.io, { ...this.globals, ...overrides });
+    return createOutput(this.io, { ...this.globals, ...overrides }, options);
   }
 
   async messages(): Promise<Messages> {

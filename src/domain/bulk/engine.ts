@@ -11,7 +11,7 @@ import { StudentCache } from '../resolve.js';
 import type { Named } from '../names.js';
 import type { ReadPlan } from '../read-plan.js';
 import type { BulkOperation, BulkResultKind, BulkRowOutcome, RowContext, RowReader } from './operations.js';
-import { KeyedQueue, runPool } from './pool.js';
+import { InOrder, KeyedQueue, runPool } from './pool.js';
 import { SeenKeys } from './seen-keys.js';
 
 /** A parsed data row: its line in the file, its cells by column, and a structural problem if any. */
@@ -189,23 +189,23 @@ export interface Execution {
 /** Starts applying the valid rows of `run`; `api`-less runs (nothing to do) settle at once. */
 export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: PlannedRun<Plan>, context: Omit<RowContext, 'cache' | 'queue' | 'dryRun' | 'reason'> | undefined, settings: RunSettings): Execution {
   const { rows, todo } = run;
-  const results: Array<BulkRowOutcome | undefined> = rows.map((row) =>
-    row.problem === undefined ? undefined : { line: row.line, ...row.identity, result: 'failed', message: `invalid row: ${row.problem}`, reason: settings.reason });
+  const results = new InOrder<BulkRowOutcome>(rows.length);
+  rows.forEach((row, index) => {
+    if (row.problem !== undefined) results.set(index, { line: row.line, ...row.identity, result: 'failed', message: `invalid row: ${row.problem}`, reason: settings.reason });
+  });
   let stopping = false;
-  let settled = false;
   let fatal: unknown;
   // A server that is down fails every row alike: after this many in a row, stop instead of spending each row's retries.
   const breakAfter = Math.max(8, settings.concurrency * 2);
   let transientInARow = 0;
   let tripped = false;
-  const wake = new Wake();
   const rowContext: RowContext | undefined = context && { ...context, dryRun: settings.dryRun, reason: settings.reason, cache: new StudentCache(), queue: new KeyedQueue() };
 
   const pool = runPool(todo.length, settings.concurrency, async (i) => {
     const row = todo[i] as (typeof todo)[number];
     const context = rowContext && { ...rowContext, journal: rowContext.journal?.with({ line: row.line }) };
     const outcome = { line: row.line, ...await applyRow(op, context as RowContext, row.plan, (rows[row.index] as CheckedRow<Plan>).identity) };
-    results[row.index] = outcome;
+    results.set(row.index, outcome);
     // Only a failed row carries an error; one failed without (a sync row naming nobody on the platform: nothing was sent) is no bug.
     if ('error' in outcome && isFatal(outcome.error)) {
       fatal ??= outcome.error;
@@ -214,20 +214,10 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
     transientInARow = outcome.error instanceof TransientError ? transientInARow + 1 : 0;
     if (transientInARow >= breakAfter && !stopping) stopping = tripped = true;
     settings.onRow?.(outcome);
-    wake.notify();
-  }, () => stopping).finally(() => {
-    settled = true;
-    wake.notify();
-  });
+  }, () => stopping).finally(() => results.end());
 
   return {
-    async* inOrder() {
-      for (let i = 0; i < results.length; i++) {
-        while (results[i] === undefined && !settled) await wake.next();
-        const result = results[i];
-        if (result) yield result;
-      }
-    },
+    inOrder: () => results[Symbol.asyncIterator](),
     settled: pool,
     stop: () => void (stopping = true),
     get fatal() {
@@ -236,8 +226,8 @@ export function execute<Plan>(op: Pick<BulkOperation<Plan>, 'apply'>, run: Plann
     get tripped() {
       return tripped;
     },
-    outcomes: () => results.filter((result): result is BulkRowOutcome => result !== undefined),
-    notStarted: () => todo.filter((row) => results[row.index] === undefined).length,
+    outcomes: () => results.known(),
+    notStarted: () => todo.filter((row) => !results.has(row.index)).length,
   };
 }
 
@@ -362,23 +352,4 @@ export function runError(summary: BulkSummary, fatal: unknown): unknown {
     );
   }
   return undefined;
-}
-
-/** Wakes whoever waits in next() whenever notify() is called. */
-class Wake {
-  private resolve: () => void = () => undefined;
-  private promise = this.renew();
-
-  private renew(): Promise<void> {
-    return new Promise<void>((resolve) => (this.resolve = resolve));
-  }
-
-  next(): Promise<void> {
-    return this.promise;
-  }
-
-  notify(): void {
-    this.resolve();
-    this.promise = this.renew();
-  }
 }

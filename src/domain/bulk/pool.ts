@@ -36,3 +36,66 @@ export class KeyedQueue {
     return result;
   }
 }
+
+/**
+ * The results of a run's rows, which finish in any order, handed on in input
+ * order: each as soon as it and every row before it have one. A row that
+ * never gets one (never started: a stop, a canary) holds back the rows after
+ * it until end() says no more will come, and is then left out.
+ */
+export class InOrder<T> {
+  private readonly results: Array<T | undefined>;
+  private ended = false;
+  private readonly wake = new Wake();
+
+  constructor(count: number) {
+    this.results = new Array<T | undefined>(count).fill(undefined);
+  }
+
+  set(index: number, result: T): void {
+    this.results[index] = result;
+    this.wake.notify();
+  }
+
+  /** No more results will come. */
+  end(): void {
+    this.ended = true;
+    this.wake.notify();
+  }
+
+  has(index: number): boolean {
+    return this.results[index] !== undefined;
+  }
+
+  /** The results so far, in input order. */
+  known(): T[] {
+    return this.results.filter((result): result is T => result !== undefined);
+  }
+
+  async* [Symbol.asyncIterator](): AsyncGenerator<T> {
+    for (let i = 0; i < this.results.length; i++) {
+      while (this.results[i] === undefined && !this.ended) await this.wake.next();
+      const result = this.results[i];
+      if (result !== undefined) yield result;
+    }
+  }
+}
+
+/** Wakes whoever waits in next() whenever notify() is called. */
+class Wake {
+  private resolve: () => void = () => undefined;
+  private promise = this.renew();
+
+  private renew(): Promise<void> {
+    return new Promise<void>((resolve) => (this.resolve = resolve));
+  }
+
+  next(): Promise<void> {
+    return this.promise;
+  }
+
+  notify(): void {
+    this.resolve();
+    this.promise = this.renew();
+  }
+}

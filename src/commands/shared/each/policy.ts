@@ -7,6 +7,7 @@
  * ask or print for a person, or whose changes no record would hold.
  */
 import { UsageError } from '../../../lib/errors.js';
+import { MagicLink, Score } from '../../../api/endpoints/schemas.js';
 
 /** What a row's command does: `changes` needs the run's confirmation (and --yes off a terminal); `reads` does not. */
 export type RowKind = 'changes' | 'reads';
@@ -45,6 +46,20 @@ const REFUSED: Readonly<Record<string, string>> = {
   version: 'it prints the version',
   report: 'one report answers for every row',
 };
+
+/**
+ * The fields a command's answer is known to print, by its path: the results'
+ * columns from the start, before any row is done (the results stream). Other
+ * commands' columns are the fields of the first row done.
+ */
+const PRINTED: Readonly<Record<string, readonly string[]>> = {
+  'magic-link': Object.keys(MagicLink.shape),
+  'scores get': Object.keys(Score.shape),
+  'scores set': Object.keys(Score.shape),
+  'scores add': Object.keys(Score.shape),
+};
+
+export const knownFields = (path: string): readonly string[] | undefined => PRINTED[path];
 
 /** The command a row runs, by its path (`scores set`), or a UsageError saying why each refuses it. */
 export function rowKind(path: string): RowKind {

@@ -15,8 +15,10 @@
  *    (one pacer), its cache of student lookups and its record: every change
  *    carries the run's id and the row's line, so `members undo RUN` reverses
  *    the run, and a re-run after a kill leaves out what was done (resume.ts).
- * 5. Results in input order: the input's columns, `result`, `message` and
- *    the command's own fields; a summary line; exit 7 when a row failed.
+ * 5. Results in input order, each printed as soon as it and the rows
+ *    before it are done (printResults): the input's columns, `result`,
+ *    `message` and the command's own fields; a summary line; exit 7 when a
+ *    row failed.
  */
 import { BulkFailedError, InterruptedError, UsageError } from '../../../lib/errors.js';
 import { plural } from '../../../lib/values.js';
@@ -24,16 +26,18 @@ import { quitAtOnce } from '../../../lib/io.js';
 import { auditBaseUrl } from '../../../audit/stamp.js';
 import { openRun, type RunJournal } from '../../../audit/journal.js';
 import { readCsvRows, tellRepeatedHeaders, readCsvSource, type CsvInput } from '../../../domain/bulk/csv.js';
-import { runPool } from '../../../domain/bulk/pool.js';
+import { InOrder, runPool } from '../../../domain/bulk/pool.js';
 import { StudentCache } from '../../../domain/resolve.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
-import type { JsonRecord } from '../../../output/view.js';
+import type { JsonRecord, View } from '../../../output/view.js';
+import type { Output } from '../../../output/index.js';
+import type { Messages } from '../../../output/messages.js';
 import type { Session } from '../../../session/session.js';
 import { FIRST_FAILURES, TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
 import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
-import type { RowKind } from './policy.js';
+import { knownFields, type RowKind } from './policy.js';
 import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey, type DoneRow } from './resume.js';
 import { DRY_RUN_VIEW, eachView } from './view.js';
 
@@ -95,7 +99,8 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     throw new UsageError(`${plural(invalid.length, 'invalid row')} in ${source}; nothing was sent. Fix ${invalid.length === 1 ? 'it' : 'them'} and run again`);
   }
   const kind: RowKind = checked.some((row) => row.kind === 'changes') ? 'changes' : 'reads';
-  const output = await session.output();
+  // csv and ndjson --out files grow row by row: a kill leaves the rows done in them.
+  const output = await session.output({}, { growing: true });
 
   if (options.dryRun) {
     await output.list(checked.map((row) => ({ line: row.line, command: `members ${quoted(row.argv ?? [])}` })), DRY_RUN_VIEW);
@@ -125,12 +130,11 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const journal = kind === 'changes' ? await openRun(session, { command: `each ${checked[0]?.path ?? ''}`.trim(), source }) : undefined;
   if (journal && todo.length > 0) rememberRuns(dir, key, [...runs, journal.runId]);
   const started = monotonicMs();
-  const { outcomes, interrupted } = await runRows(session, { rows: todo, journal, options, messages });
-
-  const results = resultsInOrder(checked, outcomes, done);
-  const fields = [...new Set([...outcomes.values()].flatMap((outcome) => Object.keys(outcome.fields)))];
-  await output.list(results.map((outcome) => record(outcome, fields)), eachView(template.columns, fields));
-  await output.close();
+  const running = await startRows(session, { checked, todo, done, journal, options, messages });
+  const undelivered = await printResults(session, output, running, (fields) => eachView(template.columns, fields));
+  // Results that could not be delivered stop the run as a signal does.
+  const interrupted = running.interrupted || undelivered !== undefined;
+  const results = running.results.known();
 
   const counts = { done: 0, skipped: 0, failed: 0 };
   for (const outcome of results) counts[outcome.result]++;
@@ -150,6 +154,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   if (left === 0 && counts.failed === 0 && !interrupted) forgetRuns(dir, key);
 
+  if (undelivered !== undefined) throw undelivered;
   if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);
   if (counts.failed > 0) {
     throw new BulkFailedError(`${counts.failed} of ${plural(checked.length, 'row')} failed (result "failed", with the reason); run the same command again to retry them (the rows done are left out), or feed --out's file back with --only-failed`);
@@ -196,9 +201,33 @@ async function checkRows(session: Session, template: Template, rows: readonly In
   return checked;
 }
 
-async function runRows(session: Session, run: { rows: CheckedRow[]; journal?: RunJournal; options: EachOptions; messages: Awaited<ReturnType<Session['messages']>> }): Promise<{ outcomes: Map<number, Outcome>; interrupted: boolean }> {
-  const { rows, journal, options, messages } = run;
-  const outcomes = new Map<number, Outcome>();
+/** The rows of a run under way. */
+interface RowsRun {
+  /** Every row's result in input order: a row done by an earlier run at once, the others as they finish. */
+  results: InOrder<Outcome>;
+  /** The columns of the command's own fields: known for the command (policy.ts), else the first row done's; no row done: none. */
+  fields: Promise<string[]>;
+  /** Settles when no row is in flight any more. */
+  settled: Promise<void>;
+  /** No new row starts; the rows in flight finish. */
+  stop(): void;
+  readonly interrupted: boolean;
+}
+
+/** Starts the rows to do in a bounded pool, with one cache of student lookups for the whole run. */
+async function startRows(session: Session, run: {
+  checked: CheckedRow[]; todo: CheckedRow[]; done: ReadonlyMap<number, DoneRow>; journal?: RunJournal; options: EachOptions; messages: Messages;
+}): Promise<RowsRun> {
+  const { checked, todo, done, journal, options, messages } = run;
+  const results = new InOrder<Outcome>(checked.length);
+  const position = new Map(checked.map((row, index) => [row.line, index]));
+  checked.forEach((row, index) => {
+    const earlier = done.get(row.line);
+    if (earlier) results.set(index, doneEarlier(row, earlier));
+  });
+  const known = new Set(checked.map((row) => row.path)).size === 1 ? knownFields(checked[0]?.path ?? '') : undefined;
+  let firstDone: ((fields: string[]) => void) | undefined;
+  const fields = known ? Promise.resolve([...known]) : new Promise<string[]>((resolve) => (firstDone = resolve));
   const lookups = new StudentCache();
   let stopping = false;
   let interrupted = false;
@@ -209,34 +238,63 @@ async function runRows(session: Session, run: { rows: CheckedRow[]; journal?: Ru
     messages.notice(`Stopping: finishing the rows in flight (${quitAtOnce(signal)})…`);
   };
   removers.push(session.io.onInterrupt(onSignal), session.io.onTerminate?.(onSignal));
-  const progress = await messages.progress(rows.length);
-  try {
-    await runPool(rows.length, options.concurrency, async (index) => {
-      const row = rows[index] as CheckedRow;
-      const result = await runRow(session, row.argv ?? [], { mode: 'run', journal: journal?.with({ line: row.line }), lookups });
-      outcomes.set(row.line, result.ok
-        ? { row, result: 'done', message: result.message, fields: result.fields }
-        : { row, result: 'failed', message: result.message, fields: {} });
-      if (!result.ok && options.halt !== 'never') stopping = true;
-      progress.tick();
-    }, () => stopping);
-  } finally {
+  const progress = await messages.progress(todo.length);
+  const settled = runPool(todo.length, options.concurrency, async (index) => {
+    const row = todo[index] as CheckedRow;
+    const result = await runRow(session, row.argv ?? [], { mode: 'run', journal: journal?.with({ line: row.line }), lookups });
+    if (result.ok) firstDone?.(Object.keys(result.fields));
+    else if (options.halt !== 'never') stopping = true;
+    progress.tick();
+    results.set(position.get(row.line) as number, result.ok
+      ? { row, result: 'done', message: result.message, fields: result.fields }
+      : { row, result: 'failed', message: result.message, fields: {} });
+  }, () => stopping).finally(() => {
     progress.stop();
     removers.splice(0).forEach((remove) => remove?.());
-  }
-  return { outcomes, interrupted };
+    firstDone?.([]);
+    results.end();
+  });
+  return {
+    results, fields, settled,
+    stop: () => void (stopping = true),
+    get interrupted() {
+      return interrupted;
+    },
+  };
 }
 
-/** Every row with a result, in input order: run now, or done by an earlier run. */
-function resultsInOrder(rows: readonly CheckedRow[], outcomes: ReadonlyMap<number, Outcome>, done: ReadonlyMap<number, DoneRow>): Outcome[] {
-  return rows.flatMap((row): Outcome[] => {
-    const outcome = outcomes.get(row.line);
-    if (outcome) return [outcome];
-    const earlier = done.get(row.line);
-    if (!earlier) return [];
-    const how = earlier.result === 'in flight' ? 'its change from run ID is still in flight (checked by the next command)' : 'done by run ID';
-    return [{ row, result: 'skipped', message: how.replace('ID', earlier.runId), fields: {} }];
-  });
+/**
+ * Prints each row's result as soon as it and the rows before it are done
+ * (csv and ndjson line by line, to stdout or a growing --out file; a table
+ * and -o json at the end): a log shows the run's progress, and a kill loses
+ * no result printed. On a terminal the results wait for the end, as the
+ * bulk runs', rather than tear the progress bar. What could not be delivered
+ * (stdout closed by its reader, a full disk) stops the run and is returned.
+ */
+async function printResults(session: Session, output: Output, rows: RowsRun, view: (fields: string[]) => View): Promise<unknown> {
+  try {
+    if (session.io.stdout.isTTY && !session.globals.out) await rows.settled;
+    const fields = await rows.fields;
+    await output.list(records(rows.results, fields), view(fields));
+    await rows.settled;
+    await output.close();
+    return undefined;
+  } catch (error) {
+    rows.stop();
+    await rows.settled;
+    await output.abort();
+    return error;
+  }
+}
+
+async function* records(results: AsyncIterable<Outcome>, fields: readonly string[]): AsyncGenerator<JsonRecord> {
+  for await (const outcome of results) yield record(outcome, fields);
+}
+
+/** A row left out: done by an earlier run of the same command on the same file, or its change still in flight. */
+function doneEarlier(row: CheckedRow, earlier: DoneRow): Outcome {
+  const how = earlier.result === 'in flight' ? 'its change from run ID is still in flight (checked by the next command)' : 'done by run ID';
+  return { row, result: 'skipped', message: how.replace('ID', earlier.runId), fields: {} };
 }
 
 function record(outcome: Outcome, fields: readonly string[]): JsonRecord {
