@@ -103,3 +103,27 @@ describe('temporary files of a writer killed outright (SIGKILL, a power cut)', (
     await expect(openAtomicFile(file, owner(4000))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('publish: a file read as it grows (`members each --out`)', () => {
+  it('is in place from publish on, grows with each write, and stays whatever follows: commit, discard, removeNow', async () => {
+    for (const end of ['commit', 'discard', 'removeNow'] as const) {
+      const file = join(dir, `${end}.csv`);
+      writeFileSync(file, 'the old results\n');
+      const atomic = await openAtomicFile(file);
+      atomic.write('line,result\n');
+      expect(readFileSync(file, 'utf8')).toBe('the old results\n');
+      atomic.publish();
+      expect(readFileSync(file, 'utf8')).toBe('line,result\n');
+      atomic.write('2,done\n');
+      // Read before any commit: what a process killed now would leave.
+      expect(readFileSync(file, 'utf8')).toBe('line,result\n2,done\n');
+      atomic.publish();
+      atomic.write('3,done\n');
+      if (end === 'removeNow') atomic.removeNow();
+      else await atomic[end]();
+      expect(readFileSync(file, 'utf8')).toBe('line,result\n2,done\n3,done\n');
+      if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['commit.csv', 'discard.csv', 'removeNow.csv']);
+  });
+});

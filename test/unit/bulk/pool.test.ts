@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue, runPool } from '../../../src/domain/bulk/pool.js';
+import { InOrder, KeyedQueue, runPool } from '../../../src/domain/bulk/pool.js';
 
 const tick = (ms = 1) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,5 +55,30 @@ describe('KeyedQueue', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(log.indexOf('start a2')).toBeGreaterThan(log.indexOf('end a1'));
     expect(log.indexOf('start b1')).toBeLessThan(log.indexOf('end a1'));
+  });
+});
+
+describe('InOrder', () => {
+  it('hands each result on once it and every one before it are known, whatever order they come in', async () => {
+    const results = new InOrder<string>(4);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const result of results) seen.push(result);
+    })();
+    results.set(1, 'b');
+    await tick();
+    expect(seen).toEqual([]);
+    results.set(0, 'a');
+    await tick();
+    expect(seen).toEqual(['a', 'b']);
+    results.set(3, 'd');
+    await tick();
+    expect(seen).toEqual(['a', 'b']);
+    expect(results.known()).toEqual(['a', 'b', 'd']);
+    expect([results.has(2), results.has(3)]).toEqual([false, true]);
+    // Index 2 never comes (a row not started): the end lets the rest through, without it.
+    results.end();
+    await reading;
+    expect(seen).toEqual(['a', 'b', 'd']);
   });
 });

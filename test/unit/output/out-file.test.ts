@@ -45,6 +45,30 @@ describe('--out FILE', () => {
     expect((await stat(target)).mode & 0o777).toBe(0o600);
   });
 
+  it('growing (members each): csv and ndjson are in place from the first record and grow with each; json is still written whole at close', async () => {
+    for (const [output, name] of [['csv', 'rows.csv'], ['ndjson', 'rows.ndjson']] as const) {
+      const out = await createOutput(fakeIo({ cwd: dir }).io, globals({ output, out: name, fields: ['id'] }), { growing: true });
+      const written: string[] = [];
+      // Each record is read back from the file as the next one is asked for: what a kill right then would leave.
+      async function* rows() {
+        yield maria;
+        written.push(await readFile(join(dir, name), 'utf8'));
+        yield joao;
+        written.push(await readFile(join(dir, name), 'utf8'));
+      }
+      await out.list(rows(), studentView);
+      await out.abort();
+      expect(written).toEqual(output === 'csv' ? ['id\ns1\n', 'id\ns1\ns2\n'] : ['{"id":"s1"}\n', '{"id":"s1"}\n{"id":"s2"}\n']);
+      // An abort after the first record keeps what was written.
+      expect(await readFile(join(dir, name), 'utf8')).toBe(written[1]);
+    }
+    const json = await createOutput(fakeIo({ cwd: dir }).io, globals({ output: 'json', out: 'rows.json' }), { growing: true });
+    await json.list([maria], studentView);
+    expect((await readdir(dir)).filter((file) => file === 'rows.json')).toEqual([]);
+    await json.close();
+    expect(JSON.parse(await readFile(join(dir, 'rows.json'), 'utf8'))).toEqual([maria]);
+  });
+
   it('leaves neither the file nor the temporary file after abort', async () => {
     const out = await createOutput(fakeIo({ cwd: dir }).io, globals({ output: 'ndjson', out: 'half.ndjson' }));
     await out.list([maria], studentView);
