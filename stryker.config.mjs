@@ -23,6 +23,8 @@ export default {
     'src/domain/bulk/workbook.ts',
     'src/domain/bulk/xlsx-sheet.ts',
     'src/domain/bulk/engine.ts',
+    // The bounded pool, the per-key queue, and the results handed on in input order (InOrder).
+    'src/domain/bulk/pool.ts',
     'src/domain/changes.ts',
     'src/domain/send-change.ts',
     'src/domain/subscription-state.ts',

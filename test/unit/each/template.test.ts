@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileTemplate } from '../../../src/commands/shared/each/template.js';
-import { rowKind } from '../../../src/commands/shared/each/policy.js';
+import { knownFields, rowKind } from '../../../src/commands/shared/each/policy.js';
 import { POINTS_COLUMN, SCORE_COLUMN, STUDENT_COLUMN, findColumn } from '../../../src/commands/shared/each/shorthand.js';
 import { doneMessage, printedFields } from '../../../src/commands/shared/each/rows.js';
 import { UsageError } from '../../../src/lib/errors.js';
@@ -72,6 +72,14 @@ describe('rowKind', () => {
   ])('refuses %s (exit 2), saying why', (path, why) => {
     expect(() => rowKind(path)).toThrow(UsageError);
     expect(() => rowKind(path)).toThrow(`members each cannot run \`${path}\`: ${why}`);
+  });
+});
+
+describe('knownFields', () => {
+  it('the results\' columns of the commands whose answer has a schema, before any row is done; none for the others', () => {
+    expect(knownFields('magic-link')).toEqual(['expire_in', 'url']);
+    for (const path of ['scores get', 'scores set', 'scores add']) expect(knownFields(path)).toEqual(['score', 'posts', 'comments', 'replies']);
+    for (const path of ['students get', 'students grant', 'courses accesses']) expect(knownFields(path)).toBeUndefined();
   });
 });
 
