@@ -46,6 +46,8 @@ export interface OutputOptions {
    * results): --out in csv or ndjson is written record by record, in place
    * from the first one, so a kill leaves the records written (out-file.ts
    * `growing`); json, xlsx and the table are still written whole at the end.
+   * A table piped to stdout prints a plain line per record as it comes
+   * (table.ts `lineByLine`).
    */
   growing?: boolean;
 }
@@ -63,7 +65,7 @@ export async function createOutput(io: Io, opts: GlobalOptions, options: OutputO
   const destination = opts.out
     ? await (await import('./out-file.js')).openOutFile(resolve(io.cwd, opts.out), io, { growing })
     : terminalOrPipe(io, opts);
-  const format = formatFor(io, opts, destination);
+  const format = formatFor(io, opts, destination, options.growing === true && !opts.out);
   const { fields } = opts;
   /** Records written, for the line a file export ends with at a terminal. */
   let written: number | undefined;
@@ -105,7 +107,8 @@ function terminalOrPipe(io: Io, opts: GlobalOptions): Destination {
   return command === undefined ? stdoutDestination(io.stdout) : pagedDestination(io, command);
 }
 
-function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Format {
+/** `lineByLine`: a piped table prints each record as a plain line as it comes (OutputOptions.growing, to stdout). */
+function formatFor(io: Io, opts: GlobalOptions, destination: Destination, lineByLine: boolean): Format {
   const { isTTY } = destination;
   const { fields, header } = opts;
   // Server text on a terminal is made harmless (contract §1.1), losslessly for JSON; a pipe or a file gets it as sent.
@@ -126,6 +129,7 @@ function formatFor(io: Io, opts: GlobalOptions, destination: Destination): Forma
         // A file is never a terminal, even when FORCE_COLOR asks for colour.
         layout: { tty: isTTY, width: destination.columns, color: !opts.out && colorEnabled(isTTY, io.env, opts.color), ascii: io.env.TERM === 'dumb' },
         notice: createMessages(io, opts).notice,
+        lineByLine,
       });
   }
 }

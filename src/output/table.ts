@@ -7,7 +7,7 @@
  */
 import { drawBar } from './bar.js';
 import { columnHeader, tableCell } from './cell.js';
-import type { Format, Write } from './format.js';
+import type { Format, Records, Write } from './format.js';
 import type { Column, View } from './view.js';
 import { batchesOf } from '../lib/batches.js';
 
@@ -25,6 +25,12 @@ export interface TableOptions {
   fields?: readonly string[];
   header: boolean;
   layout: Layout;
+  /**
+   * Piped, a list whose records come slowly (`members each`): the header, then
+   * each record as a plain line as it arrives, its cells two spaces apart,
+   * not aligned with the others, so that a log shows each at once.
+   */
+  lineByLine?: boolean;
   /** Where `No <noun> found` goes (stderr). */
   notice(text: string): void;
 }
@@ -32,7 +38,7 @@ export interface TableOptions {
 /** The API's times (api-spec §2: `*_at`, a cancel, a payment): a --fields column the view lacks shows them in the user's zone too. */
 const TIME_FIELD = /(^|\.)([a-z_]+_at|cancel_date|payment_last_date)$/;
 
-export function tableFormat(write: Write, { fields, header, layout, notice }: TableOptions): Format {
+export function tableFormat(write: Write, { fields, header, layout, notice, lineByLine = false }: TableOptions): Format {
   // --fields replaces the view's columns, keeping the table formatting of a column it names.
   const columnsOf = (view: View): Column[] => fields
     ? fields.map((path) => ({
@@ -47,6 +53,7 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
     },
     async list(records, view) {
       const columns = columnsOf(view);
+      if (lineByLine && !layout.tty) return listLineByLine(write, records, { columns, header, layout, notice: view.quietWhenEmpty ? undefined : () => notice(`No ${view.noun} found`) });
       const rows: string[][] = [];
       for await (const batch of batchesOf(records)) for (const record of batch) rows.push(columns.map((column) => tableCell(column, record)));
       if (rows.length === 0) {
@@ -62,6 +69,22 @@ export function tableFormat(write: Write, { fields, header, layout, notice }: Ta
       return rows.length;
     },
   };
+}
+
+/** TableOptions.lineByLine: each line a one-row grid, as the piped table spaces its cells. */
+async function listLineByLine(write: Write, records: Records, { columns, header, layout, notice }: {
+  columns: Column[]; header: boolean; layout: Layout; notice?: () => void;
+}): Promise<number> {
+  const line = async (cells: string[]) => write(`${await renderGrid({ rows: [cells] }, layout)}\n`);
+  let count = 0;
+  for await (const batch of batchesOf(records)) {
+    for (const record of batch) {
+      if (count++ === 0 && header) await line(columns.map(columnHeader));
+      await line(columns.map((column) => tableCell(column, record)));
+    }
+  }
+  if (count === 0) notice?.();
+  return count;
 }
 
 interface Grid {

@@ -10,7 +10,9 @@ import Table from 'cli-table3';
 import { strlen } from 'cli-table3/src/utils.js';
 import { CHUNK_ROWS, fitWidths, renderTable, tableStyle } from '../../../src/output/table.js';
 import type { CellFormat } from '../../../src/output/view.js';
-import { joao, maria, render, studentView } from './setup.js';
+import { globals, joao, maria, render, studentView } from './setup.js';
+import { createOutput } from '../../../src/output/index.js';
+import { fakeIo } from '../../helpers/fake-io.js';
 
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\x1b\[\d+m/g, '');
@@ -34,6 +36,34 @@ const BOXED = [
 ].join('\n');
 
 const list = (out: Parameters<Parameters<typeof render>[1]>[0]) => out.list([maria, joao], studentView);
+
+describe('table, piped, of a list whose records come slowly (members each: OutputOptions.growing)', () => {
+  it('prints the header and each record as a plain line as it arrives, not aligned with the others', async () => {
+    const fake = fakeIo();
+    const output = await createOutput(fake.io, globals({}), { growing: true });
+    const printed: string[] = [];
+    // What stdout held when the next record was asked for: each line is out before the next record exists.
+    async function* slowly() {
+      yield maria;
+      await new Promise((resolve) => setImmediate(resolve));
+      printed.push(fake.stdout());
+      yield joao;
+    }
+    expect(await output.list(slowly(), studentView)).toBe(2);
+    await output.close();
+    const lines = PIPED.split('\n').map((line) => line.split(/ {2,}/).join('  '));
+    expect(printed).toEqual([`${lines[0]}\n${lines[1]}\n`]);
+    expect(fake.stdout()).toBe(lines.join('\n'));
+  });
+
+  it('on a terminal, or into --out, the table is still aligned at the end', async () => {
+    const fake = fakeIo({ stdoutTTY: true });
+    const output = await createOutput(fake.io, globals({ color: false }), { growing: true });
+    await output.list([maria, joao], studentView);
+    await output.close();
+    expect(stripAnsi(fake.stdout())).toContain('│ s1 │ Maria Souza      │');
+  });
+});
 
 describe('table, piped', () => {
   it('prints plain columns two spaces apart: no colour, no borders, readable dates, one line per record', async () => {
