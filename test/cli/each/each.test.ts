@@ -23,6 +23,17 @@ describe('members each', () => {
     expect(stderr).toMatch(/^→ default \(members\.example\.com\)\n3 rows: 3 done, 0 skipped, 0 failed in \d+\.\ds \(run \S+: members undo \S+\)\n$/);
   });
 
+  it('a field the command prints under an input column\'s name never replaces the cell (--only-failed reads it back); other commands\' columns are the first done row\'s', async () => {
+    t.pool().intercept({ path: '/api/v1/students/s9', method: 'GET' }).reply(404, { message: 'Not found.' });
+    t.pool().intercept({ path: '/api/v1/students/s1', method: 'GET' }).reply(200, { data: { id: 's1', first_name: 'Ana', email: 'ana@x.co' } });
+    const { code, stdout } = await t.cli(['each', '-', '-o', 'csv', '--concurrency', '1', '--', 'students', 'get', '{id}'], { stdin: 'id\ns9\ns1\n' });
+    expect(code).toBe(7);
+    const [header, failed, done] = stdout.trim().split('\n');
+    expect(header).toBe('line,id,result,message,first_name,email');
+    expect(failed).toMatch(/^2,s9,failed,.*not found.*,,$/);
+    expect(done).toBe('3,s1,done,,Ana,ana@x.co');
+  });
+
   it('rows from stdin need --yes: exit 2 before any request (and --summary says a person is needed)', async () => {
     t.agent.enableCallHistory();
     const summary = join(t.configDir, 'summary.json');

@@ -99,8 +99,8 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     throw new UsageError(`${plural(invalid.length, 'invalid row')} in ${source}; nothing was sent. Fix ${invalid.length === 1 ? 'it' : 'them'} and run again`);
   }
   const kind: RowKind = checked.some((row) => row.kind === 'changes') ? 'changes' : 'reads';
-  // csv and ndjson --out files grow row by row: a kill leaves the rows done in them.
-  const output = await session.output({}, { growing: true });
+  // Results as rows finish (a dry run's commands are all known at once): a kill leaves the rows done printed.
+  const output = await session.output({}, { growing: !options.dryRun });
 
   if (options.dryRun) {
     await output.list(checked.map((row) => ({ line: row.line, command: `members ${quoted(row.argv ?? [])}` })), DRY_RUN_VIEW);
@@ -227,7 +227,10 @@ async function startRows(session: Session, run: {
   });
   const known = new Set(checked.map((row) => row.path)).size === 1 ? knownFields(checked[0]?.path ?? '') : undefined;
   let firstDone: ((fields: string[]) => void) | undefined;
-  const fields = known ? Promise.resolve([...known]) : new Promise<string[]>((resolve) => (firstDone = resolve));
+  // A field named like an input column (a student's `email`) or one of the run's never replaces it: --only-failed reads them back.
+  const taken = new Set(['line', 'result', 'message', ...Object.keys(checked[0]?.values ?? {})]);
+  const fields = (known ? Promise.resolve([...known]) : new Promise<string[]>((resolve) => (firstDone = resolve)))
+    .then((names) => names.filter((name) => !taken.has(name)));
   const lookups = new StudentCache();
   let stopping = false;
   let interrupted = false;
