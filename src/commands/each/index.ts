@@ -21,7 +21,10 @@ listed with its line and nothing is sent (exit 2). One question for the run on
 a terminal (type the row count above 20 rows); --yes off one. Every change is
 recorded under the run's id: \`members undo RUN\` reverses the run, and running
 the same command on the same file again after a kill leaves out the rows done.
-Exit 7 when a row failed; --out results.csv then feeds back with --only-failed.
+Each row's result is printed once it and the rows before it are done: csv,
+ndjson and a piped table a line per row, and --out results.csv grows row by row,
+so a kill leaves the rows done. Exit 7 when a row failed; --out results.csv then
+feeds back with --only-failed.
 ${examples(
     'members each turma.csv -- magic-link {E-mail} --expire-in 7d --out links.csv',
     'members each pontos.csv -- scores set {E-mail} {Pontos} --reason "contest"',
