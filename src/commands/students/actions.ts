@@ -11,7 +11,7 @@ import { EMAIL_PATTERN, parseDate, plural } from '../../lib/values.js';
 import { listOptions, printPagedList, type ListFlags } from '../shared/list-flags.js';
 import { interruptible, withOutput } from '../../session/run-kit.js';
 import { checkProductId, grantDates, grantToStudent, revokeFromStudent, type ChangeOutcome } from '../../domain/changes.js';
-import { lookUpStudent, resolveStudent, studentLabel } from '../../domain/resolve.js';
+import { resolveStudent, studentLabel } from '../../domain/resolve.js';
 import { sendChange } from '../../domain/send-change.js';
 import { resolveProduct } from '../../domain/names.js';
 import { fieldsToShow, matchedFields, searchStudents } from '../../domain/search.js';
@@ -117,10 +117,12 @@ export async function show(session: Session, input: string): Promise<void> {
 }
 
 export async function get(session: Session, input: string): Promise<void> {
-  const key = parseStudentKey(input);
+  parseStudentKey(input);
   const { globals } = session;
   await withOutput(session, async (output) => {
-    const student = await lookUpStudent(await session.api(), key, input);
+    // Through the run's lookups when a row of `members each`: a student on several rows (a phone: the whole list) is read once.
+    const { record } = await resolveStudent(await session.api(), input, { fetch: true, cache: session.lookups });
+    const student = record as Student;
     await output.one(student, STUDENT_VIEW);
     // Below the student, its subscriptions; json and the others give the record as the API sent it.
     if (globals.output === 'table' && !globals.fields && student.subscriptions) {

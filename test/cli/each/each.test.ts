@@ -34,6 +34,16 @@ describe('members each', () => {
     expect(done).toBe('3,s1,done,,Ana,ana@x.co');
   });
 
+  it('students get by phone on several rows: the student list read once for the run, the student once', async () => {
+    const joao = { id: 's2', first_name: 'João', email: 'joao@x.co', phone: '+55 (61) 93986-2924' };
+    t.pool().intercept({ path: (path: string) => path.startsWith('/api/v1/students?'), method: 'GET' })
+      .reply(200, { data: [joao], meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 }, links: { next: null } });
+    t.pool().intercept({ path: '/api/v1/students/s2', method: 'GET' }).reply(200, { data: joao });
+    const { code, stdout, stderr } = await t.cli(['each', '-', '-o', 'ndjson', '--', 'students', 'get', '{WhatsApp}'], { stdin: 'WhatsApp\n(61) 93986-2924\n61 93986-2924\n+55 61 93986-2924\n' });
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([2, 3, 4].map((line) => ({ line, result: 'done', id: 's2' })));
+  });
+
   it('rows from stdin need --yes: exit 2 before any request (and --summary says a person is needed)', async () => {
     t.agent.enableCallHistory();
     const summary = join(t.configDir, 'summary.json');
