@@ -15,19 +15,20 @@ import { holdNext, settled, spawnMembers, useBulkSandbox, writeCsv } from './bul
 
 const MAGIC_BY_ID = { method: 'POST', route: '/api/v1/students/{id}/magic-link' };
 
-/** The first line the child prints on stdout, as soon as it is printed. */
-function firstLine(child: ReturnType<typeof spawnMembers>): Promise<string> {
+/** The first `count` lines the child prints on stdout, as soon as they are printed. */
+function firstLines(child: ReturnType<typeof spawnMembers>, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     let text = '';
     const stdout = child.child.stdout;
     const onData = (chunk: string) => {
       text += chunk;
-      if (!text.includes('\n')) return;
+      const lines = text.split('\n');
+      if (lines.length <= count) return;
       stdout?.off('data', onData);
-      resolve(text.slice(0, text.indexOf('\n')));
+      resolve(lines.slice(0, count));
     };
     stdout?.on('data', onData);
-    void child.exited.then(() => reject(new Error(`exited before printing a line: ${child.output().stderr}`)));
+    void child.exited.then(() => reject(new Error(`exited before printing ${count} lines: ${child.output().stderr}`)));
   });
 }
 
@@ -45,9 +46,9 @@ describe.each([
     await settled(bulk.sandbox);
     const hold = await holdNext(bulk.sandbox, MAGIC_BY_ID);
     const child = spawnMembers(['each', file, '--yes', '-o', 'ndjson', '--concurrency', '2', '--', 'magic-link', '{student}'], ownEnv());
-    const line = firstLine(child);
+    const lines = firstLines(child, 1);
     await hold.held();
-    expect(JSON.parse(await line)).toMatchObject({ line: 2, student: first.email, result: 'done', url: expect.stringMatching(/^http/) });
+    expect(JSON.parse((await lines)[0] as string)).toMatchObject({ line: 2, student: first.email, result: 'done', url: expect.stringMatching(/^http/) });
     // Printed while line 3 waited for its answer: the run has not ended.
     expect(child.child.exitCode).toBeNull();
     await hold.release();
@@ -57,6 +58,24 @@ describe.each([
     expect(stdout.trim().split('\n').map((text) => JSON.parse(text) as { line: number; result: string })).toMatchObject([
       { line: 2, result: 'done' }, { line: 3, result: 'done' },
     ]);
+  }, 60_000);
+
+  it('the table piped to a log: the header and the first row\'s line while a later row is in flight', async () => {
+    const [first, held] = bulk.students.slice(5, 7) as [typeof bulk.students[0], typeof bulk.students[0]];
+    const file = writeCsv(bulk.dir, 'stream-table.csv', ['student', first.email, held.id]);
+    await settled(bulk.sandbox);
+    const hold = await holdNext(bulk.sandbox, MAGIC_BY_ID);
+    const child = spawnMembers(['each', file, '--yes', '--concurrency', '2', '--', 'magic-link', '{student}'], ownEnv());
+    const lines = firstLines(child, 2);
+    await hold.held();
+    const [header, row] = await lines;
+    expect(header).toBe('LINE  STUDENT  RESULT  MESSAGE  EXPIRE_IN  URL');
+    expect(row).toMatch(new RegExp(`^2  ${first.email.replace(/[.+]/g, '\\$&')}  done  .*  3600  http\\S+$`));
+    expect(child.child.exitCode).toBeNull();
+    await hold.release();
+    const exited = await child.exited;
+    expect(exited.code, child.output().stderr).toBe(0);
+    expect(child.output().stdout.trim().split('\n')).toHaveLength(3);
   }, 60_000);
 
   it('--out results.csv after a SIGKILL holds the header and every row that finished, complete', async () => {
