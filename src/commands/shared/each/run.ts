@@ -268,9 +268,10 @@ async function startRows(session: Session, run: {
 
 /**
  * Prints each row's result as soon as it and the rows before it are done
- * (csv and ndjson line by line, to stdout or a growing --out file; a table
- * and -o json at the end): a log shows the run's progress, and a kill loses
- * no result printed. On a terminal the results wait for the end, as the
+ * (csv, ndjson and a piped table a line each, to stdout or, csv and ndjson,
+ * a growing --out file; -o json one array; xlsx and a table into --out at
+ * the end): a log shows the run's progress, and a kill loses no result
+ * printed. On a terminal the results wait for the end, as the
  * bulk runs', rather than tear the progress bar. What could not be delivered
  * (stdout closed by its reader, a full disk) stops the run and is returned.
  */
