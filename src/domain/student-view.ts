@@ -9,12 +9,11 @@ import type { Api } from '../api/client.js';
 import { courseAccesses, listCollection } from '../api/endpoints/catalog.js';
 import type { Course, Score, Student, Subscription } from '../api/endpoints/schemas.js';
 import { getScores } from '../api/endpoints/students.js';
-import type { StudentKey } from '../api/endpoints/student-key.js';
 import { NotFoundError } from '../lib/errors.js';
 import { today } from '../lib/values.js';
 import { runPool } from './bulk/pool.js';
 import { hasAccess } from './changes.js';
-import { lookUpStudent } from './resolve.js';
+import { resolveStudent, type StudentCache } from './resolve.js';
 
 export interface SubscriptionState extends Subscription {
   /** yes / no, from the access flag. */
@@ -53,8 +52,16 @@ export function accessWhy(subscription: Subscription, now = new Date()): string 
   return `access off: ${status}, ${when}`;
 }
 
-export async function studentOverview(api: Api, key: StudentKey, now = new Date(), input = key.value): Promise<StudentOverview> {
-  const student = await lookUpStudent(api, key, input);
+export interface OverviewOptions {
+  now?: Date;
+  /** The run's student lookups, when the overview is a row of `members each`. */
+  lookups?: StudentCache;
+}
+
+/** The student `input` names (a STUDENT argument, checked by the caller), with its subscriptions' state, score and courses. */
+export async function studentOverview(api: Api, input: string, { now = new Date(), lookups }: OverviewOptions = {}): Promise<StudentOverview> {
+  // With fetch, a lookup always brings the record.
+  const student = (await resolveStudent(api, input, { fetch: true, cache: lookups })).record as Student;
   const [score, courses] = await Promise.all([
     getScores(api, student.id).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;

@@ -80,13 +80,13 @@ const SCHOOL_STUDENT_VIEW: View = { ...STUDENT_VIEW, columns: [{ header: 'School
 
 /** One view of a student: in a table, its sections one after the other; otherwise one record holding them all. */
 export async function show(session: Session, input: string): Promise<void> {
-  const key = parseStudentKey(input);
+  parseStudentKey(input);
   const api = await session.api();
   const messages = await session.messages();
   const spinner = await messages.spinner('Gathering the student, subscriptions, score and courses…');
   let overview: StudentOverview;
   try {
-    overview = await studentOverview(api, key, new Date(), input);
+    overview = await studentOverview(api, input, { lookups: session.lookups });
   } finally {
     spinner.stop();
   }

@@ -80,7 +80,7 @@ const showStudentTool = tool({
   annotations: READ,
   async run({ student: input }, context) {
     const api = await context.api();
-    const overview = await studentOverview(api, parseStudentKey(input), new Date(), input);
+    const overview = await studentOverview(api, input);
     const { maxRows } = context.settings;
     const changes = await recentChanges(context.session, api, input, overview, maxRows);
     const subscriptions = capped(overview.subscriptions, maxRows);
