@@ -82,3 +82,53 @@ describe('InOrder', () => {
     expect(seen).toEqual(['a', 'b', 'd']);
   });
 });
+
+describe('InOrder, every result known', () => {
+  it('ends the reading at the last result, without waiting for end()', async () => {
+    const results = new InOrder<string>(2);
+    results.set(1, 'b');
+    results.set(0, 'a');
+    const order: string[] = [];
+    // A macrotask: it runs only once every microtask the reading queues has run.
+    setImmediate(() => {
+      order.push('end');
+      results.end();
+    });
+    const seen: string[] = [];
+    for await (const result of results) seen.push(result);
+    order.push('read');
+    expect(seen).toEqual(['a', 'b']);
+    expect(order).toEqual(['read']);
+  });
+});
+
+describe('KeyedQueue, once its work is done', () => {
+  it('keeps nothing for a key, so a run over 100,000 students does not grow with them', async () => {
+    const queue = new KeyedQueue();
+    await Promise.allSettled([queue.run('a', async () => 1), queue.run('a', async () => { throw new Error('x'); }), queue.run('b', async () => 2)]);
+    await tick();
+    expect(queue['tails'].size).toBe(0);
+  });
+
+  it('keeps the tail of a key while later work for it is queued, so a third waits for the second', async () => {
+    const queue = new KeyedQueue();
+    const releases: Array<() => void> = [];
+    const held = () => new Promise<void>((resolve) => releases.push(resolve));
+    const first = queue.run('a', held);
+    const second = queue.run('a', held);
+    await tick();
+    releases[0]?.();
+    await first;
+    await tick();
+    expect(queue['tails'].size).toBe(1);
+    const log: string[] = [];
+    const third = queue.run('a', async () => void log.push('third'));
+    await tick();
+    expect(log).toEqual([]);
+    releases[1]?.();
+    await Promise.all([second, third]);
+    expect(log).toEqual(['third']);
+    await tick();
+    expect(queue['tails'].size).toBe(0);
+  });
+});

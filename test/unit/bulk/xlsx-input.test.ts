@@ -3,7 +3,7 @@
  * workbook is built here with exceljs, as Excel would save it, and read through readCsvRows, the one
  * entry every bulk command, sync and each read their files by.
  */
-import type ExcelJS from 'exceljs';
+import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import fs from 'node:fs';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -187,6 +187,62 @@ describe('files that are not an xlsx workbook', () => {
     expect(await refusal(await zip.generateAsync({ type: 'nodebuffer' }), ANY, 'notes.zip')).toMatch(/^notes\.zip is a zip file but holds no xlsx worksheet; save it as/);
     const whole = await workbook({ Alunos: { 1: ['student', 'product_id'], 2: ['a@x.io', 'p1'] } });
     expect(await refusal(whole.subarray(0, 600))).toMatch(/^turma\.xlsx could not be read as an xlsx workbook \(.+\); open it in Excel or LibreOffice and save it as/);
+  });
+});
+
+describe('edges of a workbook and of what looks like one', () => {
+  it('reads a number dated in a 1904 workbook (old Excel for Mac) by that calendar', async () => {
+    const book = new ExcelJS.Workbook();
+    book.properties.date1904 = true;
+    const sheet = book.addWorksheet('Turma');
+    sheet.getCell('A1').value = 'Compra';
+    sheet.getCell('A2').value = 46082;
+    sheet.getCell('A2').numFmt = 'yyyy-mm-dd';
+    expect(await read(Buffer.from(await book.xlsx.writeBuffer()))).toEqual([{ line: 2, values: { Compra: '2030-03-02' } }]);
+  });
+
+  it('keeps a row whose only cell is an error, with its problem, and takes blank cells beyond the header as nothing', async () => {
+    const bytes = await workbook({
+      Alunos: {
+        1: ['student', 'product_id'],
+        2: [null, { error: '#N/A' }],
+        3: ['b@x.io', 'p1', '   ', ' '],
+      },
+    });
+    expect((await read(bytes, GRANT)).map((row) => [row.line, row.problem])).toEqual([
+      [2, 'product_id (cell B2) holds the error #N/A; fix it in the sheet'],
+      [3, undefined],
+    ]);
+  });
+
+  it('reads a CSV whose text has "mimetype" and "opendocument" where an .ods has them, or whose name holds .xlsx before its end', async () => {
+    const csv = 'student,product_id,note\nab,p1,mimetype opendocument\n';
+    expect(csv.indexOf('mimetype')).toBe(30);
+    expect(await read(Buffer.from(csv), ANY, {}, 'turma.csv')).toEqual([{ line: 2, values: { student: 'ab', product_id: 'p1', note: 'mimetype opendocument' } }]);
+    expect(await read(Buffer.from('student,product_id\na@x.io,p1\n'), ANY, {}, 'turma.xlsx.csv')).toEqual([{ line: 2, values: { student: 'a@x.io', product_id: 'p1' } }]);
+  });
+
+  it('calls a zip with a mimetype of another kind (an EPUB) no workbook, not an OpenDocument file', async () => {
+    const epub = new JSZip();
+    epub.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
+    epub.file('content.opf', '<package/>');
+    expect(await refusal(await epub.generateAsync({ type: 'nodebuffer' }), ANY, 'livro.epub')).toMatch(/^livro\.epub is a zip file but holds no xlsx worksheet/);
+  });
+});
+
+describe('cellText, edges', () => {
+  it('reads an empty cell as nothing, a value of no cell type as a problem, and dates by the 1900 calendar unless told', () => {
+    expect(cellText(null, undefined)).toBe('');
+    expect(cellText(undefined, 'yyyy-mm-dd')).toBe('');
+    expect(cellText(10n, undefined)).toEqual({ problem: 'holds a value members cannot read' });
+    expect(cellText(46082, 'yyyy-mm-dd')).toBe('2026-03-01');
+    expect(numberText(Number.POSITIVE_INFINITY)).toBe('Infinity');
+    expect(numberText(Number.NaN)).toBe('NaN');
+  });
+
+  it('shows zero through a mask, and puts the digits beyond the mask\'s in its first place only', () => {
+    expect(maskedText(0, '000')).toBe('000');
+    expect(maskedText(123456, '00-0')).toBe('12345-6');
   });
 });
 
