@@ -210,6 +210,8 @@ describe.each([
     expect(runs).toHaveLength(1);
     const runId = runs[0] as string;
     expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runId, { done: 12, skipped: 0, failed: 0 }]]);
+    const history = await members(env, ['history', '-o', 'json']);
+    expect((JSON.parse(history.stdout) as AuditRecord[]).map((record) => [record.id, record.action, record.result])).toEqual([[runId, 'bulk', 'completed']]);
 
     // One undo of that run: every score as it was, each change reversed once.
     await resetCounts(bulk.sandbox);
@@ -327,5 +329,10 @@ describe.each([
     expect(rest.code, rest.stderr).toBe(0);
     expect((JSON.parse(rest.stdout) as Array<{ result: string }>).map((row) => row.result)).toEqual(['skipped', 'skipped', 'done', 'done', 'done']);
     expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(5);
+    // The canary and the rest are one run: one id on the five changes, one record of the run once every row is done.
+    const runIds = [...new Set(logOf(env).filter((record) => record.action === 'scores.set').map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    expect(canary.stderr).toContain(`run ${runIds[0]}: members undo`);
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runIds[0], { done: 5, skipped: 0, failed: 0 }]]);
   }, 60_000);
 });
