@@ -73,7 +73,7 @@ export async function doneRows(record: ChangeRecord, dir: string, runs: readonly
   if (runs.length === 0) return work;
   const { rows: done, ended } = work;
   const wanted = new Set(runs);
-  for (const change of await record.records()) {
+  for (const change of await record.runs(runs)) {
     if (change.action === 'bulk') {
       if (wanted.has(change.id)) ended.add(change.id);
       continue;
