@@ -68,9 +68,19 @@ export interface RunJournal extends Journal {
   readonly runId: string;
   /**
    * Records the run itself (action `bulk`, with `counts`) when any of its
-   * changes was applied; resolves to the run's id, or undefined.
+   * changes was applied; resolves to the run's id, or undefined. `earlier`:
+   * the changes an earlier attempt of this run made (openRun's `runId`).
+   * `open`: the run goes on in a later attempt, which records it; nothing is
+   * written now (until then history derives the run from its changes, runs.ts).
    */
-  finish(summary: { counts: Readonly<Record<string, number>>; interrupted?: boolean }): Promise<string | undefined>;
+  finish(summary: RunSummary): Promise<string | undefined>;
+}
+
+export interface RunSummary {
+  counts: Readonly<Record<string, number>>;
+  interrupted?: boolean;
+  earlier?: number;
+  open?: boolean;
 }
 
 /** A failure that proves the server changed nothing: it answered, and refused (4xx). */
@@ -213,18 +223,25 @@ export async function openJournal(context: AuditContext & { readonly run?: Journ
   return journal(await shared(context), bound);
 }
 
-/** A journal whose changes form one run (`run_id`), recorded as a whole by `finish`; `source` goes on the run's record only. */
-export async function openRun(context: AuditContext, bound: Partial<AuditEntry> & { command: string }): Promise<RunJournal> {
+/**
+ * A journal whose changes form one run (`run_id`), recorded as a whole by `finish`; `source` goes on the run's record only.
+ * `runId`: the run an earlier attempt began and never recorded (killed), continued under its id.
+ */
+export async function openRun(context: AuditContext, bound: Partial<AuditEntry> & { command: string }, continued: { runId?: string } = {}): Promise<RunJournal> {
   const state = await shared(context);
   if (state.team) state.pending = new Set();
-  const runId = newAuditId();
+  const runId = continued.runId ?? newAuditId();
   const { source: _source, ...each } = bound;
   return {
     ...journal(state, { ...each, run_id: runId }),
     runId,
     async finish(summary) {
       await Promise.all(state.pending ?? []);
-      if (state.applied < 1) return undefined;
+      if (state.applied + (summary.earlier ?? 0) < 1) return undefined;
+      if (summary.open) {
+        if (state.lost !== undefined) throw state.lost;
+        return runId;
+      }
       const failed = summary.counts.failed ?? 0;
       const result = summary.interrupted ? 'interrupted' : failed > 0 ? 'partial' : 'completed';
       await write(state.context, [state.stamp({ ...bound, action: 'bulk', result, counts: { ...summary.counts } } as AuditEntry, runId)]);

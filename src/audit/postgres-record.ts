@@ -230,6 +230,12 @@ export class PostgresRecord implements ChangeRecord {
     return rows.map((row) => row.record);
   }
 
+  /** Through the indexes on run_id and id: a re-run reads its runs, not the team's whole record. */
+  async runs(ids: readonly string[]): Promise<AuditRecord[]> {
+    const { rows } = await this.query<Row>('SELECT record FROM members_changes WHERE run_id = ANY($1::text[]) OR id = ANY($1::text[]) ORDER BY seq', [ids]);
+    return rows.map((row) => row.record);
+  }
+
   readonly intents: IntentRows = {
     // The intents of concurrent changes go as one statement; each change waits for the commit that holds its own.
     write: (intent: Intent) => this.intentWrites.add(intent),

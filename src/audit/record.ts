@@ -7,7 +7,7 @@
  * neither home is a fallback for the other.
  */
 import { auditLogPath } from '../config/paths.js';
-import { readAllAudit, type AuditRecord } from './log.js';
+import { readAllAudit, readAudit, type AuditRecord } from './log.js';
 import type { Intent } from './intents.js';
 import { LocalSnapshots, type SnapshotRows } from './count-snapshots.js';
 import type { LeaseHome } from './leases.js';
@@ -68,6 +68,8 @@ export interface ChangeRecord {
   append(records: readonly AuditRecord[]): Promise<number>;
   /** Every record, in the order it was written. */
   records(): Promise<AuditRecord[]>;
+  /** The records of the runs `ids`, in the order written: their changes (`run_id`) and their own records (`id`). */
+  runs(ids: readonly string[]): Promise<AuditRecord[]>;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,16 @@ export class LocalRecord implements ChangeRecord {
 
   records(): Promise<AuditRecord[]> {
     return readAllAudit(this.dir);
+  }
+
+  /** Read as a stream: only the runs' records are kept, however long the log. */
+  async runs(ids: readonly string[]): Promise<AuditRecord[]> {
+    const wanted = new Set(ids);
+    const found: AuditRecord[] = [];
+    for await (const record of readAudit(this.dir)) {
+      if (wanted.has(record.id) || (record.run_id !== undefined && wanted.has(record.run_id))) found.push(record);
+    }
+    return found;
   }
 
   async close(): Promise<void> {}

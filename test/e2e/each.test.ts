@@ -156,10 +156,18 @@ describe.each([
     // At most the one link in flight at the kill was made twice.
     expect((await stats(bulk.sandbox))[MAGIC_BY_EMAIL]).toBeGreaterThanOrEqual(12);
     expect((await stats(bulk.sandbox))[MAGIC_BY_EMAIL]).toBeLessThanOrEqual(13);
-    expect(rerun.stderr).toContain(`${made.length} rows done by an earlier run of the same command on the same file`);
-    // Every row done: the next run of the file runs it again (a new class's links).
+    // One run: the re-run continued the killed one under its id, and recorded it once, every row counted done.
+    const links = logOf(env).filter((record) => record.action === 'magic-link');
+    const runIds = [...new Set(links.map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    const runId = runIds[0] as string;
+    expect(rerun.stderr).toContain(`${made.length} rows done by an earlier run of the same command on the same file (run ${runId}, continued now)`);
+    expect(rerun.stderr).toContain(`run ${runId}: members undo ${runId}`);
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.result, record.counts])).toEqual([[runId, 'completed', { done: 12, skipped: 0, failed: 0 }]]);
+    // Every row done: the next run of the file runs it again (a new class's links), as a new run.
     const third = await members(env, argv);
     expect((JSON.parse(third.stdout) as Array<{ result: string }>).every((row) => row.result === 'done')).toBe(true);
+    expect(third.stderr).not.toContain(runId);
   }, 60_000);
 
   it('magic-link --file: the student column found by its header, the rows back with url and expire_in', async () => {
@@ -195,13 +203,27 @@ describe.each([
     const results = JSON.parse(rerun.stdout) as Array<{ result: string }>;
     expect(results.filter((row) => row.result === 'skipped').length).toBeGreaterThanOrEqual(3);
 
-    // Undo both runs, newest first: every score as it was.
-    const runs = [...new Set(logOf(env).filter((record) => record.action === 'scores.set' && record.run_id).map((record) => record.run_id as string))];
-    expect(runs).toHaveLength(2);
-    for (const runId of runs.reverse()) {
-      const undo = await members(env, ['undo', runId, '--yes']);
-      expect(undo.code, undo.stderr).toBe(0);
-    }
+    // One run across the kill: every change carries its id, its own record is written once.
+    const changes = logOf(env).filter((record) => record.action === 'scores.set');
+    expect(changes).toHaveLength(12);
+    const runs = [...new Set(changes.map((record) => record.run_id))];
+    expect(runs).toHaveLength(1);
+    const runId = runs[0] as string;
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runId, { done: 12, skipped: 0, failed: 0 }]]);
+    const history = await members(env, ['history', '-o', 'json']);
+    expect((JSON.parse(history.stdout) as AuditRecord[]).map((record) => [record.id, record.action, record.result])).toEqual([[runId, 'bulk', 'completed']]);
+
+    // One undo of that run: every score as it was, each change reversed once.
+    await resetCounts(bulk.sandbox);
+    const undo = await members(env, ['undo', runId, '--yes']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before);
+    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(12);
+    const undone = logOf(env).filter((record) => record.action === 'undo').map((record) => record.undoes);
+    expect(undone.sort()).toEqual(changes.map((record) => record.id).sort());
+    // Undone already: a second undo of the run changes nothing.
+    const twice = await members(env, ['undo', runId, '--yes']);
+    expect(twice.code).toBe(2);
     expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before);
   }, 60_000);
 
@@ -307,5 +329,10 @@ describe.each([
     expect(rest.code, rest.stderr).toBe(0);
     expect((JSON.parse(rest.stdout) as Array<{ result: string }>).map((row) => row.result)).toEqual(['skipped', 'skipped', 'done', 'done', 'done']);
     expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(5);
+    // The canary and the rest are one run: one id on the five changes, one record of the run once every row is done.
+    const runIds = [...new Set(logOf(env).filter((record) => record.action === 'scores.set').map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    expect(canary.stderr).toContain(`run ${runIds[0]}: members undo`);
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runIds[0], { done: 5, skipped: 0, failed: 0 }]]);
   }, 60_000);
 });

@@ -19,8 +19,9 @@ export const registerEach = registration('Everyday:', (program, runner) => {
 Every row is checked first, as its command checks its arguments: a bad row is
 listed with its line and nothing is sent (exit 2). One question for the run on
 a terminal (type the row count above 20 rows); --yes off one. Every change is
-recorded under the run's id: \`members undo RUN\` reverses the run, and running
-the same command on the same file again after a kill leaves out the rows done.
+recorded under the run's id: \`members undo RUN\` reverses the run. Running the
+same command on the same file again after a kill continues that run (same id,
+one undo for both) and leaves out the rows done.
 Each row's result is printed once it and the rows before it are done: csv,
 ndjson and a piped table a line per row, and --out results.csv grows row by row,
 so a kill leaves the rows done. Exit 7 when a row failed; --out results.csv then

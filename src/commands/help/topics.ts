@@ -204,8 +204,9 @@ print "error: line N: …" and the run exits 2. A placeholder naming no column: 
 One question for the run on a terminal (type the row count above 20 rows); --yes off one.
 Rows run in this process, sharing one client and rate limit (--concurrency N) and one
 lookup per student. Every change carries the run's id: members undo RUN reverses it.
-The same command on the same file after a kill, --first or failures leaves out the rows
-done (skipped: done by run …). Refused: each, sync, import, extend, undo, history,
+The same command on the same file after a kill, --first or failures continues that run
+(same id: one undo reverses both) and leaves out the rows done (skipped: done by run …).
+Refused: each, sync, import, extend, undo, history,
 report, api, auth, sandbox, completion, help, version, --file forms.
 
 Results: line, the input's columns, result (done, skipped, failed), message, and the

@@ -52,6 +52,16 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
       expect(status).toMatchObject({ home: changes.home, answers: true, changes: 3 });
     });
 
+    it('finds the records of some runs, in the order written: their changes and their own records, no other', async () => {
+      await changes.append([
+        record('run-c1', { run_id: 'run-A', line: 2 }), record('run-c2', { run_id: 'run-B' }), record('run-c3'),
+        record('run-c4', { run_id: 'run-A', line: 3 }), record('run-A', { action: 'bulk', result: 'completed' }), record('run-C', { action: 'bulk' }),
+      ]);
+      expect((await changes.runs(['run-A', 'run-B'])).map((kept) => kept.id)).toEqual(['run-c1', 'run-c2', 'run-c4', 'run-A']);
+      expect(await changes.runs(['run-none'])).toEqual([]);
+      expect(await changes.runs([])).toEqual([]);
+    });
+
     it('keeps product counts once each, in the order kept, with or without a base URL (a push twice adds nothing)', async () => {
       const september = counts('p1', '2026-09-01T03:00:00.000Z');
       const older = { ...counts('p2', '2026-09-01T03:00:00.000Z'), profile: 'school' } as CountSnapshot;

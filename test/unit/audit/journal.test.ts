@@ -171,6 +171,30 @@ describe('a run', () => {
     await expect(run.finish({ counts: { skipped: 1 } })).resolves.toBeUndefined();
     expect(log()).toEqual([]);
   });
+
+  it('left open: its changes are recorded, the run itself is not, and its id comes back', async () => {
+    const run = await openRun(context(), { command: 'each scores add' });
+    await (await run.with({ line: 2 }).begin(GRANT)).applied();
+    await expect(run.finish({ counts: { done: 1 }, open: true })).resolves.toBe(run.runId);
+    expect(log().map((r) => [r.action, r.run_id])).toEqual([['grant', run.runId]]);
+  });
+
+  it('continued under the id of an attempt killed before its end: its changes and its one record carry that id', async () => {
+    const run = await openRun(context(), { command: 'each scores add' }, { runId: 'killed-run' });
+    await (await run.with({ line: 3 }).begin(GRANT)).applied();
+    await expect(run.finish({ counts: { done: 2 }, earlier: 1 })).resolves.toBe('killed-run');
+    expect(log().map((r) => [r.id, r.action, r.run_id, r.result])).toEqual([
+      [expect.any(String), 'grant', 'killed-run', 'granted'], ['killed-run', 'bulk', undefined, 'completed'],
+    ]);
+  });
+
+  it('continued with nothing left to do but the earlier attempt\'s changes: the run is recorded all the same', async () => {
+    const run = await openRun(context(), { command: 'each scores add' }, { runId: 'killed-run' });
+    await expect(run.finish({ counts: { done: 2 }, earlier: 2 })).resolves.toBe('killed-run');
+    expect(log().map((r) => [r.id, r.action, r.counts])).toEqual([['killed-run', 'bulk', { done: 2 }]]);
+    const fresh = await openRun(context(), { command: 'each scores add' });
+    await expect(fresh.finish({ counts: { done: 0 }, earlier: 0 })).resolves.toBeUndefined();
+  });
 });
 
 describe('intent files', () => {

@@ -6,6 +6,7 @@ import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey } from '../../.
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { intentPath, writeIntent } from '../../../src/audit/intents.js';
 import { auditIntentsDir } from '../../../src/config/paths.js';
+import { LocalRecord } from '../../../src/audit/record.js';
 
 const record = (fields: Partial<AuditRecord>): AuditRecord => ({
   id: `id-${Math.random()}`, time: '2026-11-28T10:00:00.000Z', user: 'u', profile: 'p', base_url: 'http://h', command: 'magic-link', action: 'magic-link', result: 'created', ...fields,
@@ -40,11 +41,26 @@ describe('resuming a run of each', () => {
       record({ run_id: 'r1', action: 'bulk', result: 'interrupted' }),
     ]);
     writeIntent(dir, { record: record({ id: 'pending-1', run_id: 'r2', line: 7 }), pid: 1, host: 'h', log_offset: 0 });
-    const done = await doneRows(dir, ['r1', 'r2']);
-    expect([...done.entries()]).toEqual([
+    const done = await doneRows(new LocalRecord(dir), dir, ['r1', 'r2']);
+    expect([...done.rows.entries()]).toEqual([
       [2, { runId: 'r1', result: 'created' }], [5, { runId: 'r2', result: 'updated' }], [7, { runId: 'r2', result: 'in flight' }],
     ]);
-    expect((await doneRows(dir, [])).size).toBe(0);
+    expect((await doneRows(new LocalRecord(dir), dir, [])).rows.size).toBe(0);
+  });
+});
+
+describe('resuming a run of each: which runs ended', () => {
+  it('a run ended when the record holds its own record (action bulk, its id); one killed, or left open, did not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    appendAudit(dir, [
+      record({ run_id: 'ended', line: 2 }),
+      record({ id: 'ended', action: 'bulk', result: 'completed' }),
+      record({ run_id: 'killed', line: 3 }),
+      record({ id: 'elsewhere', action: 'bulk', result: 'completed' }),
+    ]);
+    const work = await doneRows(new LocalRecord(dir), dir, ['ended', 'killed']);
+    expect([...work.ended]).toEqual(['ended']);
+    expect([...work.rows.keys()]).toEqual([2, 3]);
   });
 });
 
@@ -95,7 +111,7 @@ describe('resuming a run of each: the edges', () => {
     // An intent file that cannot be read (torn by a crash): no line of it.
     mkdirSync(auditIntentsDir(dir), { recursive: true });
     writeFileSync(intentPath(dir, 'torn-8'), '{"record": {"id": "torn-8", "line": 8');
-    const done = await doneRows(dir, ['r1']);
-    expect([...done.entries()]).toEqual([[2, { runId: 'r1', result: 'created' }]]);
+    const done = await doneRows(new LocalRecord(dir), dir, ['r1']);
+    expect([...done.rows.entries()]).toEqual([[2, { runId: 'r1', result: 'created' }]]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Exactly once across a kill and a re-run: a run of `members each` is known
  * by what it runs — the profile, the server, the command line and the file's
- * bytes. Its run ids are kept under that key (`each-runs/KEY.json` in the
+ * bytes. Its run id is kept under that key (`each-runs/KEY.json` in the
  * config directory) until every row of the file is done; a run of the same
- * command on the same file then leaves out the rows the record shows done
- * by those runs, and those whose change is still in flight. A change whose
+ * command on the same file continues that run (its id, so `members undo RUN`
+ * reverses both attempts) and leaves out the rows the record shows done
+ * by it, and those whose change is still in flight. The record read is the
+ * session's (the local files or the team's PostgreSQL). A change whose
  * outcome cannot be checked on the server (a magic link sent as the run was
  * killed) is run again: a second link is harmless, a missing one is not,
  * and the first was printed nowhere. The record
@@ -14,8 +16,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readAudit } from '../../../audit/log.js';
-import { listIntents } from '../../../audit/intents.js';
+import { listIntents, type Intent } from '../../../audit/intents.js';
+import type { ChangeRecord } from '../../../audit/record.js';
 
 /** A row an earlier run of the same command did (or may have: its change is in flight, or cannot be checked). */
 export interface DoneRow {
@@ -55,20 +57,35 @@ export function forgetRuns(dir: string, key: string): void {
   rmSync(path(dir, key), { force: true });
 }
 
-/** The lines the runs `runs` changed (their records), or began to change (intents left by a kill), by line. */
-export async function doneRows(dir: string, runs: readonly string[]): Promise<Map<number, DoneRow>> {
-  const done = new Map<number, DoneRow>();
-  if (runs.length === 0) return done;
+/** What the record says of the runs of a key: the lines they did, and which of the runs ended (wrote their own record). */
+export interface EarlierWork {
+  rows: Map<number, DoneRow>;
+  ended: Set<string>;
+}
+
+/**
+ * The lines the runs `runs` changed (their records), or began to change
+ * (intents left by a kill), by line, in `record`: the local files (their
+ * intents in `dir`) or the team's rows.
+ */
+export async function doneRows(record: ChangeRecord, dir: string, runs: readonly string[]): Promise<EarlierWork> {
+  const work: EarlierWork = { rows: new Map(), ended: new Set() };
+  if (runs.length === 0) return work;
+  const { rows: done, ended } = work;
   const wanted = new Set(runs);
-  for await (const record of readAudit(dir)) {
-    if (record.action === 'bulk' || record.run_id === undefined || record.line === undefined || !wanted.has(record.run_id)) continue;
-    if (record.result === 'not applied' || record.result === 'unknown') continue;
-    done.set(record.line, { runId: record.run_id, result: record.result });
+  for (const change of await record.runs(runs)) {
+    if (change.action === 'bulk') {
+      if (wanted.has(change.id)) ended.add(change.id);
+      continue;
+    }
+    if (change.run_id === undefined || change.line === undefined || !wanted.has(change.run_id)) continue;
+    if (change.result === 'not applied' || change.result === 'unknown') continue;
+    done.set(change.line, { runId: change.run_id, result: change.result });
   }
-  for (const { intent } of listIntents(dir)) {
-    const record = intent?.record;
-    if (record?.run_id === undefined || record.line === undefined || !wanted.has(record.run_id) || done.has(record.line)) continue;
-    done.set(record.line, { runId: record.run_id, result: 'in flight' });
+  const intents: Intent[] = record.intents ? await record.intents.list() : listIntents(dir).flatMap(({ intent }) => (intent ? [intent] : []));
+  for (const { record: change } of intents) {
+    if (change.run_id === undefined || change.line === undefined || !wanted.has(change.run_id) || done.has(change.line)) continue;
+    done.set(change.line, { runId: change.run_id, result: 'in flight' });
   }
-  return done;
+  return work;
 }

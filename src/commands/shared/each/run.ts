@@ -115,7 +115,12 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const dir = await session.configDir();
   const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
   const runs = earlierRuns(dir, key);
-  const done = await doneRows(dir, runs);
+  const earlier = await doneRows(await session.changeRecord(), dir, runs);
+  const done = earlier.rows;
+  // The key's last run goes on under its id until it records its end (every row done): one job, one run to undo.
+  const last = runs.at(-1);
+  const continued = last !== undefined && !earlier.ended.has(last) ? last : undefined;
+  const doneBefore = [...done.values()].filter((row) => row.runId === continued && row.result !== 'in flight').length;
   const pending = checked.filter((row) => !done.has(row.line));
   const todo = options.first === undefined ? pending : pending.slice(0, options.first);
 
@@ -125,10 +130,13 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     await session.announceChange();
     await session.confirm(question, todo.length > TYPE_TO_CONFIRM_ABOVE ? String(todo.length) : undefined);
   }
-  if (done.size > 0) messages.notice(`${plural(checked.length - pending.length, 'row')} done by an earlier run of the same command on the same file (${runs.join(', ')}): left out`);
+  if (done.size > 0) {
+    const by = continued ? `run ${continued}, continued now` : runs.join(', ');
+    messages.notice(`${plural(checked.length - pending.length, 'row')} done by an earlier run of the same command on the same file (${by}): left out`);
+  }
 
-  const journal = kind === 'changes' ? await openRun(session, { command: `each ${checked[0]?.path ?? ''}`.trim(), source }) : undefined;
-  if (journal && todo.length > 0) rememberRuns(dir, key, [...runs, journal.runId]);
+  const journal = kind === 'changes' ? await openRun(session, { command: `each ${checked[0]?.path ?? ''}`.trim(), source }, { runId: continued }) : undefined;
+  if (journal && todo.length > 0 && continued === undefined) rememberRuns(dir, key, [...runs, journal.runId]);
   const started = monotonicMs();
   const running = await startRows(session, { checked, todo, done, journal, options, messages });
   const undelivered = await printResults(session, output, running, (fields) => eachView(template.columns, fields));
@@ -140,7 +148,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   for (const outcome of results) counts[outcome.result]++;
   const left = checked.length - results.length;
   const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
-  const runId = await journal?.finish({ counts, interrupted });
+  const finished = left === 0 && counts.failed === 0 && !interrupted;
+  // The run's own record counts the rows it did in every attempt as done; written once, when every row is done.
+  const runCounts = { ...counts, done: counts.done + doneBefore, skipped: counts.skipped - doneBefore };
+  const runId = await journal?.finish({ counts: runCounts, interrupted, earlier: doneBefore, open: !finished });
   session.runSummary = {
     ...(runId ? { run_id: runId } : {}), counts,
     failures: results.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES).map(({ row, message }) => ({ line: row.line, message })),
@@ -152,7 +163,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   ].filter(Boolean);
   const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
   messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
-  if (left === 0 && counts.failed === 0 && !interrupted) forgetRuns(dir, key);
+  if (finished) forgetRuns(dir, key);
 
   if (undelivered !== undefined) throw undelivered;
   if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);

@@ -1,0 +1,67 @@
+/**
+ * `members each`'s file forms resumed on a team record (issue 37, one run;
+ * issue 36, the record): with MEMBERS_RECORD_URL the rows done live in
+ * PostgreSQL, not in the local files, and a re-run after a SIGKILL reads
+ * them there — every row added once, the two attempts one run, undone once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, sandboxGet, tempDir } from './harness.js';
+import { resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv } from './bulk-helpers.js';
+import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
+import type { AuditRecord } from '../../src/audit/log.js';
+
+const PUT_SCORES = 'PUT /api/v1/students/{id}/scores';
+
+describe.runIf(hasPostgres())('scores add --file on a team record (PostgreSQL): a SIGKILL, a re-run, one run', () => {
+  const bulk = useBulkSandbox(['--students', '40', '--seed', '371', '--latency', '20ms']);
+  let pg: Postgres;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterAll(async () => pg?.stop());
+
+  const scoreOf = async (id: string) => (await sandboxGet<{ data: { score: number } }>(bulk.sandbox, `/api/v1/students/${id}/scores`)).body.data.score;
+  const scores = (ids: string[]) => Promise.all(ids.map(scoreOf));
+  const records = async (): Promise<AuditRecord[]> => (await pg.sql('SELECT record FROM members_changes ORDER BY seq')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord);
+
+  it('the re-run leaves out the rows the team record shows done, continues the run, and one undo restores every score', async () => {
+    const chosen = bulk.students.slice(0, 12);
+    const ids = chosen.map((student) => student.id);
+    const before = await scores(ids);
+    const file = writeCsv(bulk.dir, 'points.csv', ['Nome;E-mail;Pontos', ...chosen.map((student, index) => `N${index};${student.email};${index + 1}`)]);
+    const env = { ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: tempDir('members-each-pg-'), MEMBERS_RECORD_URL: pg.url, TZ: 'UTC' };
+    const argv = ['scores', 'add', '--file', file, '--yes', '-o', 'json', '--reason', 'contest'];
+    // The first command on the record makes its tables.
+    expect((await run(['record', 'status'], { env })).code).toBe(0);
+    await settled(bulk.sandbox);
+    await resetCounts(bulk.sandbox);
+    const child = spawnMembers(argv, env);
+    // Rows recorded in PostgreSQL, and more to come: killed mid-run.
+    await waitFor(async () => (await records()).filter((record) => record.action === 'scores.set').length >= 3);
+    child.child.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+    await settled(bulk.sandbox);
+    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBeLessThan(12);
+
+    const rerun = await run(argv, { env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await scores(ids)).toEqual(before.map((score, index) => score + index + 1));
+    const results = JSON.parse(rerun.stdout) as Array<{ result: string }>;
+    expect(results.filter((row) => row.result === 'skipped').length).toBeGreaterThanOrEqual(3);
+
+    const changes = (await records()).filter((record) => record.action === 'scores.set');
+    expect(changes).toHaveLength(12);
+    const runIds = [...new Set(changes.map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    const runId = runIds[0] as string;
+    expect((await records()).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runId, { done: 12, skipped: 0, failed: 0 }]]);
+
+    await resetCounts(bulk.sandbox);
+    const undo = await run(['undo', runId, '--yes'], { env });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await scores(ids)).toEqual(before);
+    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(12);
+    const undone = (await records()).filter((record) => record.action === 'undo').map((record) => record.undoes);
+    expect(undone.sort()).toEqual(changes.map((record) => record.id).sort());
+  }, 90_000);
+});
