@@ -16,6 +16,7 @@ import { xlsxEngineApart, xlsxReaderApart } from './build/xlsx-engine-apart.mjs'
 // The MCP SDK: loaded by `members mcp` alone.
 import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
 import { mcpSdkLazyWireSchemas } from './build/mcp-sdk-lazy-wire-schemas.mjs';
+import { mcpPrecomputedListing, mcpToolListing } from './build/mcp-tool-listing.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -58,10 +59,12 @@ const common = {
  */
 // Without comments and indentation it is 1.25 MB instead of 1.75 MB and pure ASCII (esbuild escapes the rest), which
 // V8 reads and checks faster; names are kept, so stack traces stay readable (MEMBERS_DEBUG=1).
-await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart] });
+// `members mcp`'s tools/list answer, a constant in both bundles (scripts/build/mcp-tool-listing.mjs).
+const mcpListing = mcpPrecomputedListing(await mcpToolListing(common));
+await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart, mcpListing] });
 // `members mcp` alone (src/entry/mcp-main.ts), which bin/members.js runs for a command line that starts with `mcp`: the
 // server's start reads and compiles neither commander's other 40-odd commands nor their declarations.
-await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart] });
+await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart, mcpListing] });
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
 // The xlsx reader, which the program requires only for an input file that is a workbook (the same file).

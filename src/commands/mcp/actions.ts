@@ -3,8 +3,9 @@ import { InterruptedError } from '../../lib/errors.js';
 import { parseInteger } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
-import { changes, type McpSettings, type Tool } from './tool.js';
-import { READ_TOOLS } from './tools/read.js';
+import { changes, listingFor } from './listing.js';
+import type { McpSettings, Tool } from './tool.js';
+import { LISTING } from './tools/listing.js';
 import { MCP_TOOLS_VIEW } from './view.js';
 
 export interface McpFlags {
@@ -24,24 +25,26 @@ export function mcpSettings(flags: McpFlags): McpSettings {
 }
 
 /**
- * Read-only unless --allow-writes: without it, no tool that changes anything is even listed,
- * nor loaded (the change record and its crypto: ~20 ms of a read-only server's start).
+ * The tools' work, loaded at the first tools/call: read-only unless --allow-writes (without it the
+ * change record and its crypto, ~20 ms, are never loaded).
  */
 export async function toolsFor(settings: McpSettings): Promise<readonly Tool[]> {
+  const { READ_TOOLS } = await import('./tools/read.js');
   return settings.allowWrites ? [...READ_TOOLS, ...(await import('./tools/write.js')).WRITE_TOOLS] : READ_TOOLS;
 }
 
 export async function mcp(session: Session, flags: McpFlags): Promise<void> {
   const settings = mcpSettings(flags);
-  const tools = await toolsFor(settings);
+  // What tools/list answers, computed by the build: the tools themselves (zod, the API client, the domain) load at the first call.
+  const listing = listingFor(LISTING, settings.allowWrites);
   // The profile must reach its server: a base URL and a token, checked before a client connects (exit 2, exit 3).
   // The HTTP client is made at the first tool that reads (which checks interrupted changes first, as every command does).
   await session.connectable();
   const { createServer, serve } = await import('./server.js');
-  const server = createServer(session, settings, tools);
+  const server = createServer(session, settings, { listing, load: () => toolsFor(settings) });
   if (flags.check) {
-    await withOutput(session, (output) => output.list(tools.map((spec) => ({ name: spec.name, title: spec.title, changes: changes(spec) ? 'yes, asks the person' : 'no' })), MCP_TOOLS_VIEW));
-    (await session.messages()).notice(`members mcp is ready: ${tools.length} tools, ${settings.allowWrites ? 'changes allowed, each confirmed by the person' : 'read-only'}, `
+    await withOutput(session, (output) => output.list(listing.map((spec) => ({ name: spec.name, title: spec.title, changes: changes(spec) ? 'yes, asks the person' : 'no' })), MCP_TOOLS_VIEW));
+    (await session.messages()).notice(`members mcp is ready: ${listing.length} tools, ${settings.allowWrites ? 'changes allowed, each confirmed by the person' : 'read-only'}, `
       + `personal data ${settings.showPersonalData ? 'SHOWN' : 'masked'}, at most ${settings.maxRows} rows an answer`);
     return;
   }

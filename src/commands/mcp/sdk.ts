@@ -5,4 +5,4 @@
  */
 export { McpServer } from '@modelcontextprotocol/server';
 export { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-export type { CallToolResult, ElicitResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+export type { CallToolResult, ElicitResult, ServerContext, StandardSchemaV1, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';

@@ -2,7 +2,8 @@
  * The MCP server over stdio (issue 39): the tools of tools/*.ts registered
  * on the official SDK (loaded from its own bundle, sdk.ts), each call shaped
  * by answer.ts, each change confirmed by the person through the client
- * (confirm.ts) and made one at a time.
+ * (confirm.ts) and made one at a time. They are registered by their listing
+ * (listing.ts), and loaded, with their zod schemas, at the first tools/call.
  */
 import { Writable, type Readable } from 'node:stream';
 import { CliError } from '../../lib/errors.js';
@@ -10,7 +11,8 @@ import type { Io } from '../../lib/io.js';
 import type { Session } from '../../session/session.js';
 import { shapeAnswer, shapeError, type ShapedResult } from './answer.js';
 import { confirmer } from './confirm.js';
-import { McpServer, StdioServerTransport, type ServerContext } from './sdk.js';
+import { McpServer, StdioServerTransport, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON } from './sdk.js';
+import type { ListedTool } from './listing.js';
 import type { McpSettings, Tool, ToolContext } from './tool.js';
 
 /** What the server says of itself at initialize: what a person setting it up reads in the client. */
@@ -25,19 +27,31 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export function createServer(session: Session, settings: McpSettings, tools: readonly Tool[]): { mcp: McpServer; idle(): Promise<unknown> } {
+/** The tools a server lists, and how it loads their work (once, at the first tools/call). */
+export interface ServedTools {
+  listing: readonly ListedTool[];
+  load(): Promise<readonly Tool[]>;
+}
+
+export function createServer(session: Session, settings: McpSettings, tools: ServedTools): { mcp: McpServer; idle(): Promise<unknown> } {
   const server = new McpServer(
     { name: 'members', version: session.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
+  let loaded: Promise<ReadonlyMap<string, Tool>> | undefined;
+  const named = async (name: string) => {
+    loaded ??= tools.load().then((all) => new Map(all.map((spec) => [spec.name, spec])));
+    return (await loaded).get(name) as Tool;
+  };
   let changing: Promise<unknown> = Promise.resolve();
-  for (const spec of tools) {
-    server.registerTool(spec.name, {
-      title: spec.title, description: spec.description, inputSchema: spec.input, annotations: spec.annotations,
+  for (const entry of tools.listing) {
+    server.registerTool(entry.name, {
+      title: entry.title, description: entry.description, inputSchema: lazyInput(entry, () => named(entry.name)), annotations: entry.annotations,
     }, async (args: Record<string, unknown>, ctx: ServerContext): Promise<ShapedResult> => {
+      const spec = await named(entry.name);
       const context = toolContext(session, settings, server, ctx);
       const work = () => spec.run(args, context).then((answer) => shapeAnswer(answer, settings), (error: unknown) => failure(error, settings));
-      if (spec.annotations.readOnlyHint) return work();
+      if (entry.annotations.readOnlyHint) return work();
       // One change at a time, each with its own question to the person, inside the session's signal handling.
       const turn = changing.then(() => session.guarded(work));
       changing = turn.catch(() => undefined);
@@ -45,6 +59,21 @@ export function createServer(session: Session, settings: McpSettings, tools: rea
     });
   }
   return { mcp: server, idle: () => changing };
+}
+
+/**
+ * A tool's input schema as the SDK reads it (a Standard Schema): tools/list gets the JSON Schema the build
+ * computed; tools/call's arguments are validated by the tool's zod schema, loaded then.
+ */
+function lazyInput(entry: ListedTool, load: () => Promise<Tool>): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'members',
+      validate: async (value: unknown) => (await load()).input['~standard'].validate(value) as StandardSchemaV1.Result<Record<string, unknown>>,
+      jsonSchema: { input: () => entry.inputSchema, output: () => entry.inputSchema },
+    },
+  };
 }
 
 function toolContext(session: Session, settings: McpSettings, server: McpServer, ctx: ServerContext): ToolContext {

@@ -74,6 +74,3 @@ export interface Tool {
 export function tool<S extends z.ZodObject>(spec: Omit<Tool, 'input' | 'run'> & { input: S; run(args: z.infer<S>, context: ToolContext): Promise<Answer> }): Tool {
   return spec as unknown as Tool;
 }
-
-/** The tools that change something are those not read-only. */
-export const changes = (candidate: Tool) => !candidate.annotations.readOnlyHint;
