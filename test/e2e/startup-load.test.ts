@@ -8,8 +8,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { BIN, run, sandboxGet, useSandboxProcess, tempDir } from './harness.js';
 import { workbook } from '../helpers/workbook.js';
+import { mcpSettings, toolsFor } from '../../src/commands/mcp/actions.js';
 
 const sandbox = useSandboxProcess(['--students', '3']);
 
@@ -19,6 +23,14 @@ const sandbox = useSandboxProcess(['--students', '3']);
  * fs.readFileSync, which the preload watches: none of them is in require.cache).
  */
 async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cache-')): Promise<{ stdout: string; stderr: string; modules: string[]; files: string[] }> {
+  const recorder = loadRecorder();
+  const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: recorder.nodeOptions } });
+  expect(result.code).toBe(0);
+  return { stdout: result.stdout, stderr: result.stderr, ...recorder.loaded() };
+}
+
+/** A preload (NODE_OPTIONS) that writes, as the process exits, what it loaded: see modulesLoadedBy. */
+function loadRecorder(): { nodeOptions: string; loaded(): { modules: string[]; files: string[] } } {
   const dir = tempDir('members-load-');
   const preload = join(dir, 'record.cjs');
   const list = join(dir, 'modules.txt');
@@ -34,9 +46,43 @@ process.on('exit', () => {
   fs.writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n'));
   fs.writeFileSync(${JSON.stringify(files)}, [...Object.keys(require.cache), ...read].join('\\n'));
 });\n`);
-  const result = await run(args, { env: { ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require ${preload}` } });
-  expect(result.code).toBe(0);
-  return { stdout: result.stdout, stderr: result.stderr, modules: readFileSync(list, 'utf8').split('\n'), files: readFileSync(files, 'utf8').split('\n') };
+  return {
+    nodeOptions: `--require ${preload}`,
+    loaded: () => ({ modules: readFileSync(list, 'utf8').split('\n'), files: readFileSync(files, 'utf8').split('\n') }),
+  };
+}
+
+/** `members mcp` as a client runs it, until `work` is done with it; what it loaded by then. */
+async function mcpLoads(work: (client: Client) => Promise<void>): Promise<string[]> {
+  const recorder = loadRecorder();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMBERS_KEYCHAIN: 'off', MEMBERS_NO_UPDATE_NOTIFIER: '1', ...sandbox.env, NODE_OPTIONS: recorder.nodeOptions,
+  };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'pipe' });
+  const client = new Client({ name: 'startup-load', version: '1.0.0' });
+  await client.connect(transport);
+  await work(client);
+  const exited = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await client.close();
+  await exited;
+  return recorder.loaded().modules;
+}
+
+/** tools/list as the SDK answers it from the tools' zod schemas (read-only), through its own client. */
+async function toolsFromZod(): Promise<unknown> {
+  const server = new McpServer({ name: 'members', version: '0' }, { capabilities: { tools: {} } });
+  for (const spec of await toolsFor(mcpSettings({ maxRows: '50' }))) {
+    server.registerTool(spec.name, { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: spec.annotations }, () => ({ content: [] }));
+  }
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverEnd);
+  const client = new Client({ name: 'startup-load', version: '1.0.0' });
+  await client.connect(clientEnd);
+  const { tools } = await client.listTools();
+  await client.close();
+  return tools;
 }
 
 describe('one GET', () => {
@@ -85,6 +131,19 @@ describe('one GET', () => {
     expect(bundle).toContain('"src/commands/mcp/server.ts"');
     expect(bundle.match(/"src\/commands\/(?!mcp\/|shared\/)[\w-]+\/[\w/-]+\.ts"/g) ?? []).toEqual([]);
     expect(bundle.match(/node_modules\/(csv-parse|exceljs|@modelcontextprotocol)\//g) ?? []).toEqual([]);
+  });
+
+  it('answers `members mcp`\'s tools/list from the build\'s listing, the SDK\'s answer from the zod schemas, loading none of what a call needs', async () => {
+    // The listing is a constant of the bundle (scripts/build/mcp-tool-listing.mjs): the tools, their zod schemas, the API
+    // client and the domain load at the first tools/call.
+    expect(readFileSync(new URL('../../dist/mcp.cjs', import.meta.url), 'latin1')).toMatch(/LISTING=\[\{"name":"find_student","title":/);
+    let listed: unknown;
+    const modules = await mcpLoads(async (client) => {
+      listed = (await client.listTools()).tools;
+    });
+    expect(listed).toEqual(await toolsFromZod());
+    // The record's PostgreSQL client (crypto, dns, tls), compression, workers: none before a tools/call.
+    expect(modules.filter((name) => /^NativeModule (crypto|tls|dns|https|zlib|http2|perf_hooks|worker_threads)$/.test(name))).toEqual([]);
   });
 
   it('leaves exceljs to workbooks: a bulk run from a CSV loads neither the xlsx reader nor the writer, one from a workbook the reader alone', async () => {
