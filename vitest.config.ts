@@ -13,7 +13,7 @@ const SLOW = [
   'test/e2e/bulk-strategy.test.ts', // sandboxes of 2,000 and 100,000 students
   'test/e2e/bulk-strategy-servers.test.ts', // sandboxes of 2,000 students paged otherwise, kills
   'test/e2e/bulk-grant.test.ts', // 1,000-row runs through a flaky server
-  'test/e2e/rate-budget.test.ts', // two 150-row bulk runs at once under 20/s
+  'test/e2e/rate-budget.test.ts', // two 150-row bulk runs at once under 20/s, twice (local record, a PostgreSQL cluster)
   'test/unit/audit/rate-budget.test.ts', // the shared rate budget on a PostgreSQL cluster
   'test/e2e/sync.test.ts', // whole sync runs and kills mid-apply, in both flavours
   'test/e2e/each.test.ts', // runs over files and a kill mid-run, in both flavours

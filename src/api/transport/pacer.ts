@@ -96,11 +96,13 @@ export class Pacer {
   /** The gap while the told budget (X-RateLimit-Remaining) is down to the requests in flight; 0 otherwise. */
   private budgetGap = 0;
   /** The last budget told, and the pace of its refill: requests starting at once beyond it are paced too. */
-  private told?: { remaining: number; refillGap: number };
+  private told?: { remaining: number; limit: number; refillGap: number };
   /** When the last request started. */
   private lastStart = 0;
   /** Requests started and not yet answered (an answer lost to a network error keeps it high: slower, never faster). */
   private inFlight = 0;
+  /** The most requests this run had in flight at once. */
+  private mostInFlight = 0;
   /**
    * How long the server's window is, as far as its answers tell: a second
    * until a Retry-After says longer (a per-minute throttle's first 429), then
@@ -128,7 +130,20 @@ export class Pacer {
   /** When this run last looked at the shared timeline without reserving on it. */
   private checkedIn = 0;
 
-  constructor(private readonly clock: Clock = realClock, private readonly shared?: SharedPacing) {}
+  constructor(private readonly clock: Clock = realClock, private readonly shared?: SharedPacing) {
+    // A run on a shared budget sends one request before the others: its answer says whether another run spends the budget.
+    this.exhausted = shared !== undefined;
+  }
+
+  /**
+   * The requests in flight against the told budget: a run that shares it
+   * counts another run's as many as its own at their most (unseen, they
+   * would start in a burst; another run in its opening burst has all its
+   * workers out while this one may have a few).
+   */
+  private get spending(): number {
+    return this.inFlight + (this.shared ? this.mostInFlight : 0);
+  }
 
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
@@ -144,7 +159,7 @@ export class Pacer {
     // spend more than it told: once those in flight use it up, the others start at the refill's pace. (At 0
     // the probe below goes first.)
     const told = this.told;
-    const beyondTold = told !== undefined && told.remaining > 0 && this.inFlight >= told.remaining ? this.lastStart + told.refillGap : 0;
+    const beyondTold = told !== undefined && told.remaining > 0 && this.spending >= told.remaining ? this.lastStart + told.refillGap : 0;
     const start = Math.max(now, this.gate, this.nextStart, beyondTold);
     if (this.exhausted) {
       this.exhausted = false;
@@ -154,11 +169,12 @@ export class Pacer {
       this.allowance = undefined;
     }
     if (this.allowance !== undefined) this.allowance--;
-    const shared = now < this.contendedUntil && told ? told.refillGap : 0;
+    const shared = now < this.contendedUntil && told ? this.sharedGap(told) : 0;
     if (told && !shared) this.checkIn(now);
     this.nextStart = start + Math.max(this.gap, this.budgetGap, shared);
     this.lastStart = start;
     this.inFlight++;
+    this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     // A paced start also takes its turn on the token's shared timeline: the other runs on the token pace there too.
     const paced = this.shared && this.lastGap > 0 ? await this.sharedStart(start, this.lastGap) : start;
     const wait = paced - this.clock.now();
@@ -179,6 +195,18 @@ export class Pacer {
       if (next > Math.max(this.reservedUntil, this.clock.now(), this.gate)) this.contendedUntil = this.clock.now() + CONTENTION_MS;
     }).catch(() => undefined);
     this.reserving = turn;
+  }
+
+  /**
+   * The gap between the starts of all the runs on the shared timeline: the
+   * refill's, narrowed while the budget told holds more than the runs' requests
+   * in flight, so that the runs spend that surplus within a window (paced at
+   * the refill alone, they would leave it unspent at the end: one run alone
+   * spends it at its start).
+   */
+  private sharedGap(told: { remaining: number; limit: number; refillGap: number }): number {
+    const surplus = Math.max(0, told.remaining - this.spending);
+    return told.refillGap * told.limit / (told.limit + surplus);
   }
 
   /** The gap the last start kept to the next (0: not paced). */
@@ -245,9 +273,8 @@ export class Pacer {
       // A run that starts into a budget half spent shares it with another run (or follows one closely): it starts paced.
       if (this.shared && !this.toldOnce && remaining <= limit / 2) this.contendedUntil = now + CONTENTION_MS;
       this.toldOnce = true;
-      // Runs that share the budget count another run's requests in flight as many as their own (unseen, they would start in a burst).
-      this.budgetGap = remaining <= this.inFlight * (this.shared ? 2 : 1) ? refillGap : 0;
-      this.told = { remaining, refillGap };
+      this.budgetGap = remaining <= this.spending ? refillGap : 0;
+      this.told = { remaining, limit, refillGap };
     }
     // Additive increase of the rate: a success takes a little off the gap.
     if (status < 400 && this.gap > 0) this.gap = Math.max(0, this.gap - Math.max(1, this.gap * 0.05));

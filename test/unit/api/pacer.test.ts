@@ -276,7 +276,64 @@ describe('Pacer: one budget shared by the runs on a token', () => {
   it('paces alone as before when the budget does not answer', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(clock, { key: 'k', budget: { reserve: () => Promise.reject(new Error('gone')) } });
+    await pacer.acquire();
     pacer.observe(429, {});
     expect(await starts(pacer, clock, 3)).toEqual([0, 20, 40]);
+  });
+
+  const silent = { key: 'k', budget: { reserve: () => Promise.reject(new Error('gone')) } };
+  const told = (remaining: number) => ({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': String(remaining) });
+
+  it('sends one request before the others: its answer says whether another run spends the budget', async () => {
+    const clock = manualClock();
+    const pacer = new Pacer(clock, silent);
+    await pacer.acquire();
+    let second = false;
+    const waiting = pacer.acquire().then(() => (second = true));
+    await settle();
+    expect(second).toBe(false);
+    pacer.observe(200, told(19));
+    await waiting;
+    expect(second).toBe(true);
+    // Without a shared budget, the opening burst goes at once (one run alone, as before).
+    const alone = new Pacer(clock);
+    await alone.acquire();
+    await alone.acquire();
+  });
+
+  it("counts another run's requests in flight as many as its own at their most", async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock, silent);
+    await pacer.acquire();
+    pacer.observe(200, told(19));
+    // The opening burst: 8 out at once (the other run's may be as many), then 5 answered: 3 still in flight.
+    for (let i = 0; i < 8; i++) await pacer.acquire();
+    for (let i = 0; i < 5; i++) pacer.observe(200, told(11));
+    // 3 + 8 ≥ 11: the next starts wait for the refill (51 ms at 20/s apart), where one run alone counts 3 and goes at once.
+    expect(await starts(pacer, clock, 2)).toEqual([51, 102]);
+    expect(pacer.currentGapMs).toBe(51);
+    const alone = new Pacer(clock);
+    const now = clock.time;
+    for (let i = 0; i < 8; i++) await alone.acquire();
+    for (let i = 0; i < 5; i++) alone.observe(200, told(11));
+    expect(await starts(alone, clock, 2)).toEqual([now, now]);
+  });
+
+  it('runs pacing together spend a surplus the budget tells, the gap back to the refill once it is spent', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock, silent);
+    await pacer.acquire();
+    // Half spent at the first answer: another run shares the budget, this one paces with it.
+    pacer.observe(200, told(10));
+    const gap = async () => {
+      const [first, second] = await starts(pacer, clock, 2);
+      return (second as number) - (first as number);
+    };
+    // 10 told, nothing in flight but 1 at the most (counted for the other run): 9 to spare over a limit of 20, 51 ms × 20 / 29.
+    expect(await gap()).toBeCloseTo((51 * 20) / 29, 5);
+    pacer.observe(200, told(1));
+    pacer.observe(200, told(1));
+    // Spent: the refill's gap again.
+    expect(await gap()).toBeCloseTo(51, 5);
   });
 });
