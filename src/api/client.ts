@@ -105,3 +105,43 @@ export class Api {
     return this.http.close(abandon);
   }
 }
+
+/**
+ * A client that sends nothing: every request throws `stop()` instead. A
+ * command checked before a run (`members each`) goes this far and no further.
+ */
+export class StoppingApi extends Api {
+  // Every method that would reach the transport is overridden: it has none.
+  constructor(private readonly stop: () => Error) {
+    super(undefined as never, true);
+  }
+
+  override call<S extends z.ZodType>(): Promise<Result<z.infer<S>>> {
+    return Promise.reject(this.stop());
+  }
+
+  override raw(): Promise<HttpResponse> {
+    return Promise.reject(this.stop());
+  }
+
+  override send(): Promise<{ requestId?: string }> {
+    return Promise.reject(this.stop());
+  }
+
+  override redact(text: string): string {
+    return text;
+  }
+
+  override notice(): void {}
+
+  override verbose(): void {}
+
+  override close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override reading(): Api {
+    return this;
+  }
+}
+

@@ -55,6 +55,42 @@ function entries(api: Api, catalog: Catalog) {
   return list;
 }
 
+/** A PRODUCT or COURSE argument a command asked to resolve, as it asked. */
+export interface NameRequest {
+  noun: 'product' | 'course';
+  input: string;
+  argument: string;
+  /** Read the list even for an id (resolveProduct's `check`). */
+  check?: boolean;
+}
+
+/**
+ * Clients whose names are collected rather than resolved: a command checked
+ * before a run (`members each`) names them all, and the run resolves each
+ * distinct one once (resolveNames) before anything is sent.
+ */
+const collectors = new WeakMap<Api, (request: NameRequest) => void>();
+
+/** From now on, the names resolved through `api` go to `sink` and resolve to themselves. */
+export function collectNames(api: Api, sink: (request: NameRequest) => void): void {
+  collectors.set(api, sink);
+}
+
+/** The name collected, taken as it is (`api` collects), or undefined (resolve it). */
+function collected(api: Api, request: NameRequest): Named | undefined {
+  const sink = collectors.get(api);
+  if (!sink) return undefined;
+  sink(request);
+  return { id: request.input.trim(), title: '' };
+}
+
+/** Resolves a collected name as the command would have: what it names, or the command's own error. */
+export function resolveName(api: Api, request: NameRequest): Promise<Named> {
+  return request.noun === 'product'
+    ? resolveProduct(api, request.input, { argument: request.argument, check: request.check })
+    : resolveCourse(api, request.input, request.argument);
+}
+
 /** Every product's title by id, from the run's one read of the list (for history and the student view). */
 export async function productTitles(api: Api): Promise<Map<string, string>> {
   return new Map((await entries(api, PRODUCTS)).map((item) => [item.id, item.title ?? '']));
@@ -150,6 +186,8 @@ export const readsProductList = (input: string, check = false) => check || !LOOK
  */
 export async function resolveProduct(api: Api, input: string, options: { argument?: string; check?: boolean } = {}): Promise<Named> {
   const argument = options.argument ?? 'PRODUCT';
+  const asked = collected(api, { noun: 'product', input, argument, check: options.check });
+  if (asked) return asked;
   if (!readsProductList(input, options.check)) return { id: input.trim(), title: '' };
   const item = pick(await entries(api, PRODUCTS), input, { noun: 'product', argument, listCommand: PRODUCTS.listCommand });
   return { id: item.id, title: item.title ?? '' };
@@ -188,6 +226,8 @@ export async function byIdOrName<T>(input: string, byId: (id: string) => Promise
 
 /** The course a COURSE argument names (id, title, slug or title prefix). */
 export async function resolveCourse(api: Api, input: string, argument = 'COURSE'): Promise<Named> {
+  const asked = collected(api, { noun: 'course', input, argument });
+  if (asked) return asked;
   const item = pick(await entries(api, COURSES), input, { noun: 'course', argument, listCommand: COURSES.listCommand });
   return { id: item.id, title: item.title ?? '' };
 }

@@ -6,10 +6,11 @@
  * asks nor listens.
  */
 import { Readable } from 'node:stream';
-import type { Api } from '../../../api/client.js';
+import { StoppingApi, type Api } from '../../../api/client.js';
 import type { Journal } from '../../../audit/journal.js';
 import type { Settings } from '../../../config/settings.js';
 import type { StudentCache } from '../../../domain/resolve.js';
+import { collectNames, type NameRequest } from '../../../domain/names.js';
 import type { GlobalOptions, Io, OutStream } from '../../../lib/io.js';
 import { UsageError } from '../../../lib/errors.js';
 import { Session } from '../../../session/session.js';
@@ -67,6 +68,8 @@ export interface RowSessionOptions {
   lookups?: StudentCache;
   /** `check`: stop where the command would first reach the server (RowChecked); `run`: run it. */
   mode: 'check' | 'run';
+  /** `check` mode: told of each product or course name the command asks to resolve (the run resolves them all at once). */
+  names?: (request: NameRequest) => void;
 }
 
 export class RowSession extends Session {
@@ -88,9 +91,13 @@ export class RowSession extends Session {
     return this.row.run.settingsWithTokens(needed);
   }
 
+  /** `check` mode: a client that collects the names resolved through it and stops at the first request. */
   override async api(): Promise<Api> {
-    if (this.row.mode === 'check') throw new RowChecked();
-    return this.row.run.api();
+    if (this.row.mode === 'run') return this.row.run.api();
+    const api = new StoppingApi(() => new RowChecked());
+    const names = this.row.names;
+    if (names) collectNames(api, names);
+    return api;
   }
 
   /** The run confirmed once for every row. */

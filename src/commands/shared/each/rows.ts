@@ -8,13 +8,14 @@ import { CommanderError, type Command } from 'commander';
 import { CliError, ExitCode, UsageError } from '../../../lib/errors.js';
 import type { Journal } from '../../../audit/journal.js';
 import type { StudentCache } from '../../../domain/resolve.js';
+import type { NameRequest } from '../../../domain/names.js';
 import type { Session } from '../../../session/session.js';
 import { oneLine } from '../../../domain/bulk/engine.js';
 import { rowKind, type RowKind } from './policy.js';
 import { RowChecked, RowSession, rowIo, rowOptions } from './row-session.js';
 
 export type RowRun =
-  | { ok: true; path: string; kind: RowKind; fields: Record<string, unknown>; message: string }
+  | { ok: true; path: string; kind: RowKind; fields: Record<string, unknown>; message: string; names: NameRequest[] }
   | { ok: false; message: string; code: number; error: unknown };
 
 /** `scores set`: the names of the command and its subcommand. */
@@ -26,11 +27,13 @@ export function commandPath(command: Command): string {
 
 export async function runRow(session: Session, argv: readonly string[], options: { mode: 'check' | 'run'; journal?: Journal; lookups?: StudentCache }): Promise<RowRun> {
   const io = rowIo(session.io);
+  // `check` mode: the product and course names the command asked for, resolved by the run once for every row.
+  const names: NameRequest[] = [];
   let kind: RowKind | undefined;
   let path = '';
   // The global options as commander sets them with nothing given: a row that sets another value sets one of the run's.
   let defaults: Record<string, unknown> = {};
-  const program = session.newProgram(io, (globals, raw) => new RowSession(rowOptions(globals, raw, defaults), io, { run: session, ...options }));
+  const program = session.newProgram(io, (globals, raw) => new RowSession(rowOptions(globals, raw, defaults), io, { run: session, ...options, names: (name) => void names.push(name) }));
   defaults = { ...program.opts() };
   program.hook('preAction', (_program, action) => {
     path = commandPath(action);
@@ -40,11 +43,11 @@ export async function runRow(session: Session, argv: readonly string[], options:
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof RowChecked && kind) return { ok: true, path, kind, fields: {}, message: '' };
+    if (error instanceof RowChecked && kind) return { ok: true, path, kind, fields: {}, message: '', names };
     return { ok: false, ...failure(error) };
   }
   if (!kind) return { ok: false, message: 'no command to run (help, or a command group alone)', code: ExitCode.usage, error: undefined };
-  return { ok: true, path, kind, fields: printedFields(io.stdout.text()), message: doneMessage(io.stderr.text()) };
+  return { ok: true, path, kind, fields: printedFields(io.stdout.text()), message: doneMessage(io.stderr.text()), names };
 }
 
 function failure(error: unknown): { message: string; code: number; error: unknown } {

@@ -8,7 +8,9 @@
  * 2. Every row is expanded and run in `check` mode through the same program
  *    as the command line (rows.ts): its arguments, flags, keys and values are
  *    checked as the command checks them, up to where it would reach the
- *    server. Bad rows are listed with their lines, exit 2, nothing sent.
+ *    server; the product and course names of every row are then resolved,
+ *    each once (names.ts). Bad rows are listed with their lines, exit 2,
+ *    nothing sent.
  * 3. One question for the whole run on a terminal (the row count typed above
  *    20 rows), --yes off one; read-only commands never ask.
  * 4. The rows run in a bounded pool, in sessions sharing the run's client
@@ -37,6 +39,8 @@ import { FIRST_FAILURES, TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
 import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
+import { checkNames } from './names.js';
+import type { NameRequest } from '../../../domain/names.js';
 import { knownFields, type RowKind } from './policy.js';
 import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey, type DoneRow } from './resume.js';
 import { DRY_RUN_VIEW, eachView } from './view.js';
@@ -93,6 +97,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
 
   // Every row checked before anything is sent.
   const checked = await checkRows(session, template, rows);
+  await checkNames(session, checked);
   const invalid = checked.filter((row) => row.problem !== undefined);
   if (invalid.length > 0) {
     for (const row of invalid) messages.error(`line ${row.line}: ${row.problem}`);
@@ -189,6 +194,8 @@ interface CheckedRow {
   argv?: string[];
   path?: string;
   kind?: RowKind;
+  /** The product and course names its command resolves (names.ts). */
+  names?: NameRequest[];
   problem?: string;
 }
 
@@ -206,7 +213,7 @@ async function checkRows(session: Session, template: Template, rows: readonly In
     }
     const run = await runRow(session, expanded.argv, { mode: 'check' });
     checked.push(run.ok
-      ? { line: row.line, values: row.values, argv: expanded.argv, path: run.path, kind: run.kind }
+      ? { line: row.line, values: row.values, argv: expanded.argv, path: run.path, kind: run.kind, names: run.names }
       : { line: row.line, values: row.values, argv: expanded.argv, problem: run.message });
   }
   return checked;
