@@ -1,6 +1,7 @@
 /** PRODUCT and COURSE by name (contract §1.3): the rules of pick, and what "unknown" offers instead. */
 import { describe, expect, it } from 'vitest';
-import { fold, nearest, pick, UnknownNameError } from '../../../src/domain/names.js';
+import { StoppingApi } from '../../../src/api/client.js';
+import { collectNames, fold, nearest, pick, resolveCourse, resolveName, resolveProduct, UnknownNameError, type NameRequest } from '../../../src/domain/names.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
 const COURSES = [
@@ -79,3 +80,29 @@ describe('nearest (did you mean)', () => {
       .toThrow('no product "pyton" (by id, title or start of title). Did you mean:\n  p1  Python Pro');
   });
 });
+
+describe('collectNames (members each checks every row first)', () => {
+  it('a collecting client: each name goes to the sink, as asked, and resolves to itself without a request', async () => {
+    const api = new StoppingApi(() => new Error('no request may be sent'));
+    const asked: NameRequest[] = [];
+    collectNames(api, (request) => asked.push(request));
+    expect(await resolveProduct(api, ' Pyton ', { argument: '--product', check: true })).toEqual({ id: 'Pyton', title: '' });
+    expect(await resolveProduct(api, '42')).toEqual({ id: '42', title: '' });
+    expect(await resolveCourse(api, 'yoga')).toEqual({ id: 'yoga', title: '' });
+    expect(asked).toEqual([
+      { noun: 'product', input: ' Pyton ', argument: '--product', check: true },
+      { noun: 'product', input: '42', argument: 'PRODUCT', check: undefined },
+      { noun: 'course', input: 'yoga', argument: 'COURSE' },
+    ]);
+  });
+
+  it('a client that collects nothing resolves: its first request is the stop', async () => {
+    const api = new StoppingApi(() => new Error('stopped'));
+    await expect(resolveName(api, { noun: 'product', input: 'Pyton', argument: 'PRODUCT' })).rejects.toThrow('stopped');
+    await expect(resolveName(api, { noun: 'course', input: 'yoga', argument: 'COURSE' })).rejects.toThrow('stopped');
+    // An id is taken as it is (no list read) unless `check`.
+    expect(await resolveName(api, { noun: 'product', input: '42', argument: 'PRODUCT' })).toEqual({ id: '42', title: '' });
+    await expect(resolveName(api, { noun: 'product', input: '42', argument: 'PRODUCT', check: true })).rejects.toThrow('stopped');
+  });
+});
+
