@@ -59,6 +59,14 @@ export function rowOptions(run: GlobalOptions, raw: Record<string, unknown>, def
   return { ...run, output: 'json', fields: undefined, out: undefined, yes: true, quiet: false, color: false, pager: false, header: true };
 }
 
+/** A checked row's record: its first change stops the row, before anything is written. */
+const stoppingJournal: Journal = {
+  command: '',
+  begin: () => Promise.reject(new RowChecked()),
+  with: () => stoppingJournal,
+  as: () => stoppingJournal,
+};
+
 export interface RowSessionOptions {
   /** The session of the `each` run. */
   run: Session;
@@ -73,13 +81,13 @@ export interface RowSessionOptions {
 }
 
 export class RowSession extends Session {
-  /** Read by audit/journal.ts openJournal: the row's changes go into the run's record. */
+  /** Read by audit/journal.ts openJournal: the row's changes go into the run's record (`check` mode: none is written). */
   readonly run?: Journal;
   override readonly lookups?: StudentCache;
 
   constructor(globals: GlobalOptions, io: Io, private readonly row: RowSessionOptions) {
     super(globals, { io });
-    this.run = row.journal;
+    this.run = row.mode === 'check' ? stoppingJournal : row.journal;
     this.lookups = row.lookups;
   }
 
