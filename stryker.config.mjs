@@ -64,6 +64,7 @@ export default {
     'src/commands/shared/each/policy.ts',
     'src/commands/shared/each/resume.ts',
     'src/commands/shared/each/shorthand.ts',
+    'src/commands/shared/each/names.ts',
     'src/audit/record.ts',
     'src/audit/count-snapshots.ts',
     'src/audit/postgres-record.ts',
