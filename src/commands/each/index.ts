@@ -16,8 +16,9 @@ export const registerEach = registration('Everyday:', (program, runner) => {
     // A row's own flags (--expire-in, --reason) are its command's, not each's: they pass through.
     .allowUnknownOption()
     .addHelpText('after', `
-Every row is checked first, as its command checks its arguments: a bad row is
-listed with its line and nothing is sent (exit 2). One question for the run on
+Every row is checked first, as its command checks its arguments, and every
+product name of the file is looked up once: a bad row is listed with its line
+and nothing is sent (exit 2). One question for the run on
 a terminal (type the row count above 20 rows); --yes off one. Every change is
 recorded under the run's id: \`members undo RUN\` reverses the run. Running the
 same command on the same file again after a kill continues that run (same id,
