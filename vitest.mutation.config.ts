@@ -89,6 +89,7 @@ export default defineConfig({
       // members each: the expander, the policy, the resume planner, the shorthands' columns.
       'test/unit/each/template.test.ts',
       'test/unit/each/resume.test.ts',
+      'test/unit/each/names.test.ts',
       // runShorthand itself: the one in-process CLI file here (three tests), as the forms run only through a session.
       'test/cli/each/shorthand.test.ts',
       // The change record, its two homes (one on PostgreSQL) and the leases.
