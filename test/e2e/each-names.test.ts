@@ -64,6 +64,24 @@ describe.each([
     expect((await stats(bulk.sandbox))[LIST_PRODUCTS]).toBe(1);
   }, 60_000);
 
+  it('a start of title two products share, on line 3: listed with both, exit 2, one list read, no change sent', async () => {
+    const [a, b] = bulk.students.slice(30, 32).map((student) => student.email) as [string, string];
+    const shared = bulk.catalog.filter((item) => item.title.startsWith('C'));
+    expect(shared.length).toBeGreaterThan(1);
+    const file = writeCsv(bulk.dir, 'acessos-prefix.csv', ['E-mail,Produto', `${a},${product().title}`, `${b},C`]);
+    await settled(bulk.sandbox);
+    await resetCounts(bulk.sandbox);
+    const result = await bulk.members(['each', file, '--yes', '--', 'students', 'grant', '{E-mail}', '{Produto}']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`error: line 3: PRODUCT "C" names ${shared.length} products; give more of the title, or the id:`);
+    for (const item of shared) expect(result.stderr).toContain(`${item.id}  ${item.title}`);
+    expect(result.stderr).not.toMatch(/line 2:/);
+    await settled(bulk.sandbox);
+    const counts = await stats(bulk.sandbox);
+    expect(changes(counts)).toEqual([]);
+    expect(counts[LIST_PRODUCTS]).toBe(1);
+  }, 60_000);
+
   it('a dry run names the unknown product too, and sends nothing', async () => {
     const file = writeCsv(bulk.dir, 'acessos-dry.csv', ['E-mail,Produto', `${bulk.students[20]?.email},${typo(product())}`]);
     await settled(bulk.sandbox);
