@@ -126,11 +126,16 @@ export class PostgresRecord implements ChangeRecord {
   readonly snapshots: SnapshotRows;
   private ready?: Promise<void>;
 
-  constructor(private readonly pool: Pool, url: string) {
+  /**
+   * @param budgetPool the rate budget's own connection: a reservation holds up the run's next request, so it never
+   * queues behind the workers' record writes in `pool` (waiting there, its slots would arrive late and go out at once).
+   */
+  constructor(private readonly pool: Pool, url: string, private readonly budgetPool: Pool = pool) {
     this.name = `the team record ${shownUrl(url)}`;
     this.snapshots = this.snapshotRows();
     // A database that goes away between queries: the pool reports it here, a query then fails (exit 11).
     pool.on('error', () => undefined);
+    if (budgetPool !== pool) budgetPool.on('error', () => undefined);
     // One row per token, moved by one atomic statement (its row lock serializes the runs): no advisory lock, no transaction held.
     this.budget = {
       reserve: async ({ key, now, count, gapMs, notBefore }) => {
@@ -138,7 +143,7 @@ export class PostgresRecord implements ChangeRecord {
           `INSERT INTO members_rate_budgets AS b (key, next_ms) VALUES ($1, $2::bigint + $3::bigint * $4::bigint)
            ON CONFLICT (key) DO UPDATE SET next_ms = GREATEST(b.next_ms, $2::bigint) + $3::bigint * $4::bigint
            RETURNING next_ms - $3::bigint * $4::bigint AS start`,
-          [key, Math.ceil(Math.max(now, notBefore)), count, Math.ceil(gapMs)]);
+          [key, Math.ceil(Math.max(now, notBefore)), count, Math.ceil(gapMs)], this.budgetPool);
         return Number(rows[0]?.start);
       },
     };
@@ -256,14 +261,14 @@ export class PostgresRecord implements ChangeRecord {
   }, GROUPS);
 
   async close(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    await Promise.all([this.pool, this.budgetPool].map((pool) => pool.end().catch(() => undefined)));
   }
 
   /** Runs a statement once the schema is current; any failure of the database is exit 11. */
-  async query<R extends object = Record<string, never>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }> {
+  async query<R extends object = Record<string, never>>(text: string, values?: unknown[], pool = this.pool): Promise<{ rows: R[]; rowCount: number | null }> {
     await this.migrated();
     try {
-      return await this.pool.query(text, values) as unknown as { rows: R[]; rowCount: number | null };
+      return await pool.query(text, values) as unknown as { rows: R[]; rowCount: number | null };
     } catch (error) {
       throw this.unavailable(error);
     }
@@ -356,14 +361,15 @@ export async function openPostgresRecord(url: string, options: { password?: stri
   // pg takes the URL's password, empty when it has none, over a `password` option: the one stored goes into the URL.
   if (options.password !== undefined && !parsed.password) parsed.password = encodeURIComponent(options.password);
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({
+  const pool = (max: number) => new pg.Pool({
     connectionString: parsed.toString(),
-    max: POOL_SIZE,
+    max,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // An idle connection is closed soon: a run's end is not held up by the pool.
     idleTimeoutMillis: 1_000,
     allowExitOnIdle: true,
     application_name: 'members',
   });
-  return new PostgresRecord(pool, url);
+  // The pacer reserves one batch at a time: one connection of its own is enough (opened only once a run is paced).
+  return new PostgresRecord(pool(POOL_SIZE), url, pool(1));
 }

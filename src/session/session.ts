@@ -350,7 +350,8 @@ export class Session {
         budget: {
           reserve: async (reservation) => {
             const [{ budgetKey }, record] = await Promise.all([import('../api/transport/budget-key.js'), this.changeRecord()]);
-            return record.budget.reserve({ ...reservation, key: budgetKey(reservation.key, token) });
+            // Opening the record may take a while (a connection, its migrations): the reservation starts from when it is made.
+            return record.budget.reserve({ ...reservation, now: Math.max(reservation.now, Date.now()), key: budgetKey(reservation.key, token) });
           },
         },
       }),

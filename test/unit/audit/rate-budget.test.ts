@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecord, type ChangeRecord } from '../../../src/audit/record.js';
-import { openPostgresRecord } from '../../../src/audit/postgres-record.js';
+import { openPostgresRecord, PostgresRecord } from '../../../src/audit/postgres-record.js';
 import { budgetKey } from '../../../src/api/transport/budget-key.js';
 import { hasPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
 
@@ -66,3 +66,22 @@ contract('PostgreSQL', async () => {
   return openPostgresRecord(server.url);
 }, () => withPostgres);
 afterAll(async () => server?.stop());
+
+describe.runIf(withPostgres)('the PostgreSQL rate budget', () => {
+  it('answers on its own connection while the records\' writes hold every other one', async () => {
+    server ??= await startPostgres();
+    const { default: pg } = await import('pg');
+    const [records, budget] = [new pg.Pool({ connectionString: server.url, max: 1 }), new pg.Pool({ connectionString: server.url, max: 1 })];
+    const record = new PostgresRecord(records, server.url, budget);
+    await record.status();
+    const held = await records.connect();
+    try {
+      const key = budgetKey('https://busy.example', 'tok');
+      expect(await record.budget.reserve({ key, now: 9_000, count: 4, gapMs: 50, notBefore: 0 })).toBe(9_000);
+      expect(records.waitingCount).toBe(0);
+    } finally {
+      held.release();
+      await record.close();
+    }
+  });
+});
