@@ -38,7 +38,7 @@ import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
 import { runRow } from './rows.js';
 import { knownFields, type RowKind } from './policy.js';
-import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey, type DoneRow } from './resume.js';
+import { forgetRuns, rememberRuns, resumeRun, type DoneRow } from './resume.js';
 import { DRY_RUN_VIEW, eachView } from './view.js';
 
 export const HALT = ['now', 'soon', 'never'] as const;
@@ -113,14 +113,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   await session.api();
   const settings = await session.settings();
   const dir = await session.configDir();
-  const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
-  const runs = earlierRuns(dir, key);
-  const earlier = await doneRows(await session.changeRecord(), dir, runs);
-  const done = earlier.rows;
   // The key's last run goes on under its id until it records its end (every row done): one job, one run to undo.
-  const last = runs.at(-1);
-  const continued = last !== undefined && !earlier.ended.has(last) ? last : undefined;
-  const doneBefore = [...done.values()].filter((row) => row.runId === continued && row.result !== 'in flight').length;
+  const earlier = await resumeRun(await session.changeRecord(), dir, [settings.profile, auditBaseUrl(settings.baseUrl), ...args], input);
+  const { key, runs, continued, rows: done } = earlier;
+  const doneBefore = earlier.before.size;
   const pending = checked.filter((row) => !done.has(row.line));
   const todo = options.first === undefined ? pending : pending.slice(0, options.first);
 
@@ -318,8 +314,3 @@ function record(outcome: Outcome, fields: readonly string[]): JsonRecord {
 
 const quoted = (argv: readonly string[]) => argv.map((arg) => (/^[\w@.,:/+=%-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
 
-async function bytesOf(input: CsvInput): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input()) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
