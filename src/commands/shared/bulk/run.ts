@@ -210,6 +210,7 @@ export async function runBulk<Plan>(
     };
     const titles = new Map([...named.values()].map((product) => [product.id, product.title]));
     const resumed = api && todo.length > 0 && !options.dryRun ? await resumeBulk(session, op.command, options, input) : undefined;
+    if (resumed?.runId !== undefined) messages.notice(`run ${resumed.runId} of the same command on the same file was cut short: continued now under its id (the rows it applied come back skipped)`);
     return await applyRun(session, {
       op, run, context, concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, hooks,
       terminal: { source, output, messages, started }, presentation: bulkPresentation(op, titles), reads, resumed,
