@@ -35,7 +35,7 @@ describe.each([
     const file = writeCsv(bulk.dir, 'grants.csv', ['student,product_id', ...chosen.map((student) => `${student.email},${product.id}`)]);
     const configDir = join(bulk.dir, 'config');
     const env = { ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: configDir };
-    const argv = ['students', 'grant', '--file', file, '--yes', '-o', 'json', '--concurrency', '2', '--reason', 'turma 9'];
+    const argv = ['students', 'grant', '--file', file, '--yes', '-o', 'json', '--concurrency', '1', '--reason', 'turma 9'];
     await settled(bulk.sandbox);
     await resetCounts(bulk.sandbox);
     const child = spawnMembers(argv, env);
