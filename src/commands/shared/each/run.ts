@@ -144,7 +144,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   for (const outcome of results) counts[outcome.result]++;
   const left = checked.length - results.length;
   const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
-  const finished = left === 0 && counts.failed === 0 && !interrupted;
+  // A row whose change from the killed attempt is still in flight is not done yet: the run stays open, and the
+  // next run of the same command does the row if the check on the server finds it not applied.
+  const inFlight = [...done.values()].filter((row) => row.result === 'in flight').length;
+  const finished = left === 0 && counts.failed === 0 && !interrupted && inFlight === 0;
   // The run's own record counts the rows it did in every attempt as done; written once, when every row is done.
   const runCounts = { ...counts, done: counts.done + doneBefore, skipped: counts.skipped - doneBefore };
   const runId = await journal?.finish({ counts: runCounts, interrupted, earlier: doneBefore, open: !finished });
@@ -155,6 +158,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const notes = [
     runId ? `run ${runId}: members undo ${runId}` : '',
     left > 0 && !interrupted ? `${left} not run: ${counts.failed > 0 && options.halt !== 'never' ? `--halt ${options.halt} after a failed row` : `--first ${options.first}`}; run the same command again for the rest` : '',
+    inFlight > 0 ? `${plural(inFlight, 'row')} in flight at a kill: run the same command again once checked, for the rest` : '',
     interrupted ? 'interrupted' : '',
   ].filter(Boolean);
   const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
