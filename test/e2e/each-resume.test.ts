@@ -12,7 +12,7 @@ import type { AuditRecord } from '../../src/audit/log.js';
 
 const PUT_SCORES = 'PUT /api/v1/students/{id}/scores';
 
-describe.runIf(hasPostgres())('scores add --file on a team record (PostgreSQL): a SIGKILL, a re-run, one run', () => {
+describe.runIf(hasPostgres())('scores add --file and grant --file on a team record (PostgreSQL): a SIGKILL, a re-run, one run', () => {
   const bulk = useBulkSandbox(['--students', '40', '--seed', '371', '--latency', '20ms']);
   let pg: Postgres;
   beforeAll(async () => {
@@ -63,5 +63,41 @@ describe.runIf(hasPostgres())('scores add --file on a team record (PostgreSQL): 
     expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(12);
     const undone = (await records()).filter((record) => record.action === 'undo').map((record) => record.undoes);
     expect(undone.sort()).toEqual(changes.map((record) => record.id).sort());
+  }, 90_000);
+
+  it('students grant --file killed on a team record: the re-run continues the run it finds there, one undo revokes each grant', async () => {
+    const product = bulk.catalog[0] as { id: string };
+    const chosen = bulk.students.filter((student) => !(student.subscriptions ?? []).some((sub) => sub.product_id === product.id)).slice(0, 12);
+    expect(chosen).toHaveLength(12);
+    const held = async () => Promise.all(chosen.map(async (student) => (await sandboxGet(bulk.sandbox, `/api/v1/students/${student.id}/products/${product.id}`)).status === 200));
+    const file = writeCsv(bulk.dir, 'grants.csv', ['student,product_id', ...chosen.map((student) => `${student.email},${product.id}`)]);
+    const env = { ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: tempDir('members-bulk-pg-'), MEMBERS_RECORD_URL: pg.url };
+    const argv = ['students', 'grant', '--file', file, '--yes', '-o', 'json', '--concurrency', '1'];
+    expect((await run(['record', 'status'], { env })).code).toBe(0);
+    const grants = async () => (await records()).filter((record) => record.action === 'grant');
+    const child = spawnMembers(argv, env);
+    await waitFor(async () => (await grants()).length >= 3);
+    child.child.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+    await settled(bulk.sandbox);
+    expect((await grants()).length).toBeLessThan(12);
+
+    const rerun = await run(argv, { env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await held()).toEqual(chosen.map(() => true));
+    const changes = await grants();
+    expect(changes).toHaveLength(12);
+    const runIds = [...new Set(changes.map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    const runId = runIds[0] as string;
+    expect(rerun.stderr).toContain(`run ${runId} of the same command on the same file was cut short: continued now under its id`);
+    const runRecords = (await records()).filter((record) => record.action === 'bulk' && record.command === 'students grant --file');
+    expect(runRecords.map((record) => [record.id, record.counts])).toEqual([[runId, expect.objectContaining({ granted: 12, skipped: 0, failed: 0 })]]);
+
+    const undo = await run(['undo', runId, '--yes'], { env });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(await held()).toEqual(chosen.map(() => false));
+    const undone = (await records()).filter((record) => record.action === 'undo').map((record) => record.undoes);
+    expect(undone.filter((id) => changes.some((change) => change.id === id)).sort()).toEqual(changes.map((record) => record.id).sort());
   }, 90_000);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
-import { resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
+import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
 import type { AuditRecord } from '../../src/audit/log.js';
 
 const MAGIC_BY_EMAIL = 'POST /api/v1/students/email/{email}/magic-link';
@@ -225,6 +225,39 @@ describe.each([
     const twice = await members(env, ['undo', runId, '--yes']);
     expect(twice.code).toBe(2);
     expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before);
+  }, 60_000);
+
+  it('each -- scores add killed while a change is in flight: the re-run leaves that row open, the next one finishes the run', async () => {
+    const chosen = someStudents(6);
+    const before = await Promise.all(chosen.map((student) => scoreOf(student.id)));
+    const file = writeCsv(bulk.dir, 'flight.csv', ['E-mail;Pontos', ...chosen.map((student, index) => `${student.email};${index + 1}`)]);
+    const env = ownEnv();
+    const argv = ['each', file, '--yes', '-o', 'json', '--concurrency', '1', '--', 'scores', 'add', '{E-mail}', '{Pontos}'];
+    await settled(bulk.sandbox);
+    // The first PUT held before the server handles it: its change is in flight when the run is killed.
+    const hold = await holdNext(bulk.sandbox, { method: 'PUT', route: '/api/v1/students/{id}/scores' });
+    const child = spawnMembers(argv, env);
+    await hold.held();
+    child.child.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+
+    // Its request may still reach the server: the row is left out, and the run is not done.
+    const second = await members(env, argv);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('1 row in flight at a kill: run the same command again once checked, for the rest');
+    expect(logOf(env).filter((record) => record.action === 'bulk')).toEqual([]);
+
+    // The held request reaches the server after all; the next run finds it applied and finishes the one run.
+    await hold.release();
+    await settled(bulk.sandbox);
+    const third = await members(env, argv);
+    expect(third.code, third.stderr).toBe(0);
+    expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before.map((score, index) => score + index + 1));
+    const changes = logOf(env).filter((record) => record.action === 'scores.set');
+    expect(changes).toHaveLength(6);
+    const runIds = [...new Set(changes.map((record) => record.run_id))];
+    expect(runIds).toHaveLength(1);
+    expect(logOf(env).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runIds[0], { done: 6, skipped: 0, failed: 0 }]]);
   }, 60_000);
 
   it('a phone number is a student key for magic-link: one student found as search finds it, several exit 2, none exit 4', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey } from '../../../src/commands/shared/each/resume.js';
+import { doneRows, earlierRuns, forgetRuns, rememberRuns, resumeRun, runKey } from '../../../src/commands/shared/each/resume.js';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { intentPath, writeIntent } from '../../../src/audit/intents.js';
 import { auditIntentsDir } from '../../../src/config/paths.js';
@@ -113,5 +113,40 @@ describe('resuming a run of each: the edges', () => {
     writeFileSync(intentPath(dir, 'torn-8'), '{"record": {"id": "torn-8", "line": 8');
     const done = await doneRows(new LocalRecord(dir), dir, ['r1']);
     expect([...done.rows.entries()]).toEqual([[2, { runId: 'r1', result: 'created' }]]);
+  });
+});
+
+describe('resumeRun: the run a re-run continues', () => {
+  const input = (text: string) => () => (async function* () {
+    yield Buffer.from(text);
+  })();
+  const parts = ['default', 'http://h', 'students grant --file'];
+
+  it('continues the key\'s last run when it never recorded its end, counting only its rows done, not those in flight', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    const key = runKey(parts, Buffer.from('student,product_id\na@x.co,1\n'));
+    rememberRuns(dir, key, ['old', 'killed']);
+    appendAudit(dir, [
+      record({ run_id: 'old', line: 2 }),
+      record({ id: 'old', action: 'bulk', result: 'interrupted' }),
+      record({ run_id: 'killed', line: 3, result: 'granted' }),
+    ]);
+    writeIntent(dir, { record: record({ id: 'flight-4', run_id: 'killed', line: 4 }), pid: 1, host: 'h', log_offset: 0 });
+    const resumed = await resumeRun(new LocalRecord(dir), dir, parts, input('student,product_id\na@x.co,1\n'));
+    expect(resumed).toMatchObject({ key, runs: ['old', 'killed'], continued: 'killed' });
+    expect([...resumed.before.entries()]).toEqual([[3, { runId: 'killed', result: 'granted' }]]);
+    expect([...resumed.rows.keys()]).toEqual([2, 3, 4]);
+  });
+
+  it('continues nothing when the last run recorded its end, when the key has no runs, or the bytes differ', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    const key = runKey(parts, Buffer.from('x\n'));
+    rememberRuns(dir, key, ['killed', 'ended']);
+    appendAudit(dir, [record({ run_id: 'ended', line: 2 }), record({ id: 'ended', action: 'bulk', result: 'interrupted' })]);
+    const ended = await resumeRun(new LocalRecord(dir), dir, parts, input('x\n'));
+    expect(ended.continued).toBeUndefined();
+    expect(ended.before.size).toBe(0);
+    const other = await resumeRun(new LocalRecord(dir), dir, parts, input('y\n'));
+    expect(other).toMatchObject({ runs: [], continued: undefined });
   });
 });

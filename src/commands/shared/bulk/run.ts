@@ -45,12 +45,14 @@ import type { RunSummaryFacts, Session } from '../../../session/session.js';
 import { plural } from '../../../lib/values.js';
 import { quitAtOnce } from '../../../lib/io.js';
 import { bulkResultView } from '../views/bulk.js';
-import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource, type CsvOptions } from '../../../domain/bulk/csv.js';
+import { describeHeader, tellRepeatedHeaders, readCsvRows, readCsvSource, type CsvInput, type CsvOptions } from '../../../domain/bulk/csv.js';
 import { monotonicMs } from '../../../lib/time/monotonic.js';
 import { openRun } from '../../../audit/journal.js';
 import { refuseOutputOverInput } from '../input-output.js';
 import type { HeldLease } from '../../../audit/leases.js';
 import { takeLease } from '../lease.js';
+import { auditBaseUrl } from '../../../audit/stamp.js';
+import { forgetRuns, rememberRuns, resumeRun, type DoneRow } from '../each/resume.js';
 
 export type { BulkSummary } from '../../../domain/bulk/engine.js';
 
@@ -207,9 +209,11 @@ export async function runBulk<Plan>(
       api: options.dryRun ? api.reading() : api, renew: options.renew, includeStatusChanges: options.includeStatusChanges, snapshot: reads?.snapshot, spelling: { value: reads?.spelling },
     };
     const titles = new Map([...named.values()].map((product) => [product.id, product.title]));
+    const resumed = api && todo.length > 0 && !options.dryRun ? await resumeBulk(session, op.command, options, input) : undefined;
+    if (resumed?.runId !== undefined) messages.notice(`run ${resumed.runId} of the same command on the same file was cut short: continued now under its id (the rows it applied come back skipped)`);
     return await applyRun(session, {
       op, run, context, concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, hooks,
-      terminal: { source, output, messages, started }, presentation: bulkPresentation(op, titles), reads,
+      terminal: { source, output, messages, started }, presentation: bulkPresentation(op, titles), reads, resumed,
     });
   } catch (error) {
     // Once results are being printed, the output is kept: it says what was done.
@@ -218,6 +222,52 @@ export async function runBulk<Plan>(
   } finally {
     await lease?.release().catch(() => undefined);
   }
+}
+
+/**
+ * A bulk run killed before it recorded itself (SIGKILL, a crash) is continued by the same command on the same
+ * file: its id goes on, so one `members undo RUN` reverses both attempts. The rows it applied come back
+ * `skipped` (the state is read first); its own record counts them as it did them. A run that recorded its end
+ * (done, failed rows, Ctrl-C) is not continued: the re-run is a new run.
+ */
+async function resumeBulk(session: Session, command: string, options: BulkOptions, input: CsvInput): Promise<BulkResume> {
+  const settings = await session.settings();
+  const dir = await session.configDir();
+  const flags = [options.renew && '--renew', options.includeStatusChanges && '--include-status-changes', options.skipInvalid && '--skip-invalid', options.reason !== undefined && `--reason=${options.reason}`];
+  const parts = [settings.profile, auditBaseUrl(settings.baseUrl), bulkCommand(command), ...flags.filter((flag) => typeof flag === 'string')];
+  const resumed = await resumeRun(await session.changeRecord(), dir, parts, input);
+  return {
+    runId: resumed.continued,
+    before: resumed.before,
+    begun: (runId) => {
+      if (runId !== resumed.continued) rememberRuns(dir, resumed.key, [...resumed.runs, runId]);
+    },
+    ended: () => forgetRuns(dir, resumed.key),
+  };
+}
+
+/** How applyRun continues a killed run of the same command on the same file (resumeBulk). */
+export interface BulkResume {
+  /** The run this one continues. */
+  runId?: string;
+  /** The rows it applied, by line. */
+  before: ReadonlyMap<number, DoneRow>;
+  /** The run's id is known, before its first change. */
+  begun(runId: string): void;
+  /** The run recorded its end: the next run of the file is a new one. */
+  ended(): void;
+}
+
+/** The run's counts with the rows an earlier attempt applied counted as it applied them, not as skipped now. */
+function withEarlier(counts: Readonly<Record<string, number>>, outcomes: readonly BulkRowOutcome[], before: ReadonlyMap<number, DoneRow>): Record<string, number> {
+  const merged = { ...counts };
+  for (const { line, result } of outcomes) {
+    const earlier = before.get(line);
+    if (earlier === undefined || result !== 'skipped') continue;
+    merged.skipped = (merged.skipped ?? 0) - 1;
+    merged[earlier.result] = (merged[earlier.result] ?? 0) + 1;
+  }
+  return merged;
 }
 
 /** The read plan, carried out under a spinner; Ctrl-C (or SIGTERM) stops it with exit 130, nothing changed. */
@@ -290,6 +340,8 @@ export interface ApplyRunOptions<Plan> {
   terminal: Terminal;
   presentation: RunPresentation;
   reads?: BulkReads;
+  /** The bulk forms: a killed run of the same command on the same file, continued. */
+  resumed?: BulkResume;
 }
 
 export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<Plan>): Promise<BulkReport> {
@@ -299,7 +351,9 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
 
   const progress = await messages.progress(run.todo.length);
   // Every applied row is recorded, intent first, under the run's id; a dry run records nothing.
-  const journal = options.dryRun || !context ? undefined : await openRun(session, { command: bulkCommand(op.command), reason: options.reason, source });
+  const { resumed } = options;
+  const journal = options.dryRun || !context ? undefined : await openRun(session, { command: bulkCommand(op.command), reason: options.reason, source }, { runId: resumed?.runId });
+  if (journal && run.todo.length > 0) resumed?.begun(journal.runId);
   const execution = execute(op, run, context && { ...context, journal }, {
     concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, onRow: () => progress.tick(),
   });
@@ -354,7 +408,9 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   messages.notice(presentation.summaryLine(summary));
   const report: BulkReport = { command: op.command, source, reason: options.reason, dryRun: options.dryRun, outcomes: execution.outcomes(), summary };
   await hooks.onFinish?.(report);
-  const runId = await journal?.finish({ counts: summary.counts, interrupted: summary.interrupted });
+  const counts = resumed ? withEarlier(summary.counts, report.outcomes, resumed.before) : summary.counts;
+  const runId = await journal?.finish({ counts, interrupted: summary.interrupted, earlier: resumed?.before.size });
+  resumed?.ended();
   session.runSummary = runSummaryFacts(report.outcomes, summary.counts, runId);
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 

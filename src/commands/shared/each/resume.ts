@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { listIntents, type Intent } from '../../../audit/intents.js';
 import type { ChangeRecord } from '../../../audit/record.js';
+import type { CsvInput } from '../../../domain/bulk/csv.js';
 
 /** A row an earlier run of the same command did (or may have: its change is in flight, or cannot be checked). */
 export interface DoneRow {
@@ -88,4 +89,32 @@ export async function doneRows(record: ChangeRecord, dir: string, runs: readonly
     done.set(change.line, { runId: change.run_id, result: 'in flight' });
   }
   return work;
+}
+
+/** What a run of a key finds: the runs so far, what they did, and the one it continues. */
+export interface Resumed extends EarlierWork {
+  key: string;
+  /** The key's runs so far, oldest first. */
+  runs: string[];
+  /** The key's last run when it never recorded its end (killed): this run goes on under its id. */
+  continued?: string;
+  /** The rows `continued` did (their change recorded, not in flight): counted in the run's own record. */
+  before: Map<number, DoneRow>;
+}
+
+/** Looks up what the earlier runs of the same command on the same input did (`parts`: what names the command). */
+export async function resumeRun(record: ChangeRecord, dir: string, parts: readonly string[], input: CsvInput): Promise<Resumed> {
+  const key = runKey(parts, await bytesOf(input));
+  const runs = earlierRuns(dir, key);
+  const work = await doneRows(record, dir, runs);
+  const last = runs.at(-1);
+  const continued = last !== undefined && !work.ended.has(last) ? last : undefined;
+  const before = new Map([...work.rows].filter(([, row]) => row.runId === continued && row.result !== 'in flight'));
+  return { ...work, key, runs, continued, before };
+}
+
+async function bytesOf(input: CsvInput): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input()) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

@@ -42,7 +42,7 @@ import { runRow } from './rows.js';
 import { checkNames } from './names.js';
 import type { NameRequest } from '../../../domain/names.js';
 import { knownFields, type RowKind } from './policy.js';
-import { doneRows, earlierRuns, forgetRuns, rememberRuns, runKey, type DoneRow } from './resume.js';
+import { forgetRuns, rememberRuns, resumeRun, type DoneRow } from './resume.js';
 import { DRY_RUN_VIEW, eachView } from './view.js';
 
 export const HALT = ['now', 'soon', 'never'] as const;
@@ -118,14 +118,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   await session.api();
   const settings = await session.settings();
   const dir = await session.configDir();
-  const key = runKey([settings.profile, auditBaseUrl(settings.baseUrl), ...args], await bytesOf(input));
-  const runs = earlierRuns(dir, key);
-  const earlier = await doneRows(await session.changeRecord(), dir, runs);
-  const done = earlier.rows;
   // The key's last run goes on under its id until it records its end (every row done): one job, one run to undo.
-  const last = runs.at(-1);
-  const continued = last !== undefined && !earlier.ended.has(last) ? last : undefined;
-  const doneBefore = [...done.values()].filter((row) => row.runId === continued && row.result !== 'in flight').length;
+  const earlier = await resumeRun(await session.changeRecord(), dir, [settings.profile, auditBaseUrl(settings.baseUrl), ...args], input);
+  const { key, runs, continued, rows: done } = earlier;
+  const doneBefore = earlier.before.size;
   const pending = checked.filter((row) => !done.has(row.line));
   const todo = options.first === undefined ? pending : pending.slice(0, options.first);
 
@@ -153,7 +149,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   for (const outcome of results) counts[outcome.result]++;
   const left = checked.length - results.length;
   const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
-  const finished = left === 0 && counts.failed === 0 && !interrupted;
+  // A row whose change from the killed attempt is still in flight is not done yet: the run stays open, and the
+  // next run of the same command does the row if the check on the server finds it not applied.
+  const inFlight = [...done.values()].filter((row) => row.result === 'in flight').length;
+  const finished = left === 0 && counts.failed === 0 && !interrupted && inFlight === 0;
   // The run's own record counts the rows it did in every attempt as done; written once, when every row is done.
   const runCounts = { ...counts, done: counts.done + doneBefore, skipped: counts.skipped - doneBefore };
   const runId = await journal?.finish({ counts: runCounts, interrupted, earlier: doneBefore, open: !finished });
@@ -164,6 +163,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const notes = [
     runId ? `run ${runId}: members undo ${runId}` : '',
     left > 0 && !interrupted ? `${left} not run: ${counts.failed > 0 && options.halt !== 'never' ? `--halt ${options.halt} after a failed row` : `--first ${options.first}`}; run the same command again for the rest` : '',
+    inFlight > 0 ? `${plural(inFlight, 'row')} in flight at a kill: run the same command again once checked, for the rest` : '',
     interrupted ? 'interrupted' : '',
   ].filter(Boolean);
   const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
@@ -325,8 +325,3 @@ function record(outcome: Outcome, fields: readonly string[]): JsonRecord {
 
 const quoted = (argv: readonly string[]) => argv.map((arg) => (/^[\w@.,:/+=%-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
 
-async function bytesOf(input: CsvInput): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input()) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
