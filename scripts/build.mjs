@@ -16,7 +16,6 @@ import { xlsxEngineApart, xlsxReaderApart } from './build/xlsx-engine-apart.mjs'
 // The MCP SDK: loaded by `members mcp` alone.
 import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
 import { mcpSdkLazySchemas } from './build/mcp-sdk-lazy-schemas.mjs';
-import { mcpSdkLazyWireSchemas } from './build/mcp-sdk-lazy-wire-schemas.mjs';
 import { mcpPrecomputedListing, mcpToolListing } from './build/mcp-tool-listing.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -71,7 +70,7 @@ await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'd
 // The xlsx reader, which the program requires only for an input file that is a workbook (the same file).
 await build({ ...common, entryPoints: ['src/domain/bulk/xlsx-sheet.ts'], outfile: 'dist/xlsx-read.cjs', format: 'cjs', minifyWhitespace: true });
 // The MCP server SDK, which the program requires only for `members mcp` (scripts/build/mcp-sdk-apart.mjs).
-await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazyWireSchemas, mcpSdkZodWithoutJit, mcpSdkLazySchemas] });
+await build({ ...common, entryPoints: ['src/commands/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, mcpSdkLightValidator, mcpSdkLazySchemas, mcpSdkZodWithoutJit] });
 // The completion helpers, which bin/members.js runs on Tab before anything else loads.
 await build({ ...common, entryPoints: ['src/completion/complete.ts'], outfile: 'dist/complete.cjs', format: 'cjs' });
 

@@ -1,6 +1,7 @@
 // An esbuild plugin for scripts/build.mjs: the MCP SDK's module-scope zod schemas are built when first read.
 import { readFile, writeFile } from 'node:fs/promises';
 import ts from 'typescript';
+import { lazyWireSchemas } from './mcp-sdk-lazy-wire-schemas.mjs';
 
 /**
  * The SDK's modules build ~190 zod schemas at their top level (the spec's
@@ -12,7 +13,9 @@ import ts from 'typescript';
  * scope: each top-level `var NameSchema = …` becomes a getter of one object
  * that builds the schema when first read and replaces itself with it (each is
  * built once; identities hold), and every read of the name a read of that
- * property. The schemas are the SDK's own, unchanged.
+ * property. The schemas are the SDK's own, unchanged. Before bundling, the
+ * server's module has its wire schemas (mcp-sdk-lazy-wire-schemas.mjs) and
+ * its spec-type registry (below) made lazy.
  *
  * The rewrite checks what it rewrites and fails the build when an SDK update
  * changes it, rather than build something else: a schema's value is an
@@ -24,6 +27,10 @@ import ts from 'typescript';
 export const mcpSdkLazySchemas = {
   name: 'mcp-sdk-lazy-schemas',
   setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[\w-]+\.mjs$/ }, async (args) => ({
+      contents: lazyRegistry(lazyWireSchemas(await readFile(args.path, 'utf8'), args.path), args.path),
+      loader: 'js',
+    }));
     esbuild.onEnd(async (result) => {
       if (result.errors.length > 0) return;
       const path = esbuild.initialOptions.outfile;
@@ -32,6 +39,40 @@ export const mcpSdkLazySchemas = {
   },
 };
 
+/**
+ * The spec-type registry (\`specTypeSchemas\`, \`isSpecType\`: public exports the
+ * server never reads) takes every schema at load; here it takes a read of
+ * each, made when an entry is.
+ */
+const REGISTRY = `function register(key, schema) {
+\tconst name = key.slice(0, -6);
+\t_specTypeSchemas[name] = schema;
+\t_isSpecType[name] = (v) => schema.safeParse(v).success;
+}
+for (const key of SPEC_SCHEMA_KEYS) register(key, schemas_exports[key]);
+for (const [key, schema] of Object.entries(authSchemas)) register(key, schema);`;
+const LAZY_REGISTRY = `function register(key, read) {
+\tconst name = key.slice(0, -6);
+\tObject.defineProperty(_specTypeSchemas, name, { get: read, enumerable: true });
+\t_isSpecType[name] = (v) => read().safeParse(v).success;
+}
+for (const key of SPEC_SCHEMA_KEYS) register(key, () => schemas_exports[key]);
+for (const key of Object.keys(authSchemas)) register(key, () => authSchemas[key]);`;
+const AUTH = /^const authSchemas = \{\n((?:\t\w+,?\n)+)\};$/m;
+
+export function lazyRegistry(source, path) {
+  const fail = (what) => {
+    throw new Error(`scripts/build/mcp-sdk-lazy-schemas.mjs: ${path} is not shaped as expected (${what}); the MCP SDK changed: update the rewrite or drop it`);
+  };
+  if (source.split(REGISTRY).length !== 2) fail('no spec-type registry as it was');
+  const auth = AUTH.exec(source);
+  if (!auth) fail('no `const authSchemas = { Name, … }`');
+  const getters = auth[1].split('\n').filter(Boolean).map((line) => line.replace(/^\t(\w+),?$/, '\tget $1() { return $1; },')).join('\n');
+  return source.replace(REGISTRY, LAZY_REGISTRY).replace(auth[0], `const authSchemas = {\n${getters}\n};`);
+}
+
+/** Values the SDK derives from schemas at its top level, for elicitation forms alone: built when first read too. */
+const DERIVED = ['ROOT_KEYS', 'PROPERTY_KEYS_BY_TYPE', 'SUPPORTED_STRING_FORMATS'];
 /** How many top-level schemas the SDK's bundle builds (2.4.0: 189): fewer or more than this range means it changed. */
 const EXPECTED = { min: 170, max: 220 };
 const HOLDER = '$sdkSchemas';
@@ -49,11 +90,13 @@ export function lazySchemas(source, path) {
   for (const statement of file.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     for (const declaration of statement.declarationList.declarations) {
-      if (!ts.isIdentifier(declaration.name) || !declaration.name.text.endsWith('Schema') || !declaration.initializer) continue;
+      if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
+      if (!declaration.name.text.endsWith('Schema') && !DERIVED.includes(declaration.name.text)) continue;
       if (statement.declarationList.declarations.length !== 1) fail(`${declaration.name.text} is declared among others`);
       schemas.set(declaration.name.text, { statement, value: declaration.initializer });
     }
   }
+  for (const name of DERIVED) if (!schemas.has(name)) fail(`no top-level ${name}`);
   if (schemas.size < EXPECTED.min || schemas.size > EXPECTED.max) fail(`${schemas.size} top-level schemas, not ${EXPECTED.min}–${EXPECTED.max}`);
   for (const [name, { value }] of schemas) onlyBuilds(value, name, functions, fail);
 
@@ -80,7 +123,7 @@ export function lazySchemas(source, path) {
     for (const edit of inside.sort((a, b) => b.start - a.start)) {
       text = text.slice(0, edit.start - value.getStart(file)) + edit.text + text.slice(edit.end - value.getStart(file));
     }
-    replaced.push({ start: statement.getStart(file), end: statement.end, text: `${LAZY}(${JSON.stringify(name)},()=>${text});` });
+    replaced.push({ start: statement.getStart(file), end: statement.end, text: `${LAZY}(${JSON.stringify(name)},()=>(${text}));` });
   }
   const outside = edits.filter(({ start }) => !replaced.some((range) => start >= range.start && start < range.end));
   const body = file.statements[0];
@@ -96,7 +139,8 @@ export function lazySchemas(source, path) {
 function onlyBuilds(node, name, functions, fail) {
   const visit = (child) => {
     if (ts.isFunctionLike(child)) return; // its body runs when the schema uses it (a getter, `lazy(() => …)`), as before
-    if (ts.isNewExpression(child) || ts.isDeleteExpression(child) || ts.isAwaitExpression(child) || ts.isYieldExpression(child)
+    const newSet = ts.isNewExpression(child) && ts.isIdentifier(child.expression) && child.expression.text === 'Set';
+    if (ts.isNewExpression(child) && !newSet || ts.isDeleteExpression(child) || ts.isAwaitExpression(child) || ts.isYieldExpression(child)
       || ts.isPrefixUnaryExpression(child) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(child.operator)
       || ts.isPostfixUnaryExpression(child) || ts.isTaggedTemplateExpression(child) || child.kind === ts.SyntaxKind.ThisKeyword
       || ts.isBinaryExpression(child) && (ts.isAssignmentOperator(child.operatorToken.kind) || child.operatorToken.kind === ts.SyntaxKind.CommaToken)) {

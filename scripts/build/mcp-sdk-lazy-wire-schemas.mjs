@@ -1,5 +1,4 @@
-// An esbuild plugin for scripts/build.mjs: the MCP SDK builds the wire schemas of a protocol revision one at a time.
-import { readFile } from 'node:fs/promises';
+// For scripts/build/mcp-sdk-lazy-schemas.mjs's plugin: the MCP SDK builds the wire schemas of a protocol revision one at a time.
 import ts from 'typescript';
 
 /**
@@ -17,15 +16,6 @@ import ts from 'typescript';
  * declarations returning an object of them; tables of `s.Name`) and fails the
  * build when an SDK update changes it, rather than build something else.
  */
-export const mcpSdkLazyWireSchemas = {
-  name: 'mcp-sdk-lazy-wire-schemas',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[\w-]+\.mjs$/ }, async (args) => ({
-      contents: lazyWireSchemas(await readFile(args.path, 'utf8'), args.path),
-      loader: 'js',
-    }));
-  },
-};
 
 /** The names this rewrite adds; an SDK that uses any of them already is refused. */
 const SCHEMAS = '$lazySchemas';
