@@ -62,10 +62,15 @@ for (const key of SPEC_SCHEMA_KEYS) register(key, () => schemas_exports[key]);
 for (const key of Object.keys(authSchemas)) register(key, () => authSchemas[key]);`;
 const AUTH = /^const authSchemas = \{\n((?:\t\w+,?\n)+)\};$/m;
 
-export function lazyRegistry(source, path) {
-  const fail = (what) => {
+/** What fails the build when `path` is not what the rewrite expects. */
+function failing(path) {
+  return (what) => {
     throw new Error(`scripts/build/mcp-sdk-lazy-schemas.mjs: ${path} is not shaped as expected (${what}); the MCP SDK changed: update the rewrite or drop it`);
   };
+}
+
+export function lazyRegistry(source, path) {
+  const fail = failing(path);
   if (source.split(REGISTRY).length !== 2) fail('no spec-type registry as it was');
   const auth = AUTH.exec(source);
   if (!auth) fail('no `const authSchemas = { Name, … }`');
@@ -85,9 +90,7 @@ const LAZY = '$sdkLazySchema';
 const HELPER = `var ${HOLDER}={};function ${LAZY}(name,make){Object.defineProperty(${HOLDER},name,{configurable:true,enumerable:true,get(){const value=make();Object.defineProperty(${HOLDER},name,{value,enumerable:true});return value}})}`;
 
 export function lazySchemas(source, path, expected = SDK) {
-  const fail = (what) => {
-    throw new Error(`scripts/build/mcp-sdk-lazy-schemas.mjs: ${path} is not shaped as expected (${what}); the MCP SDK changed: update the rewrite or drop it`);
-  };
+  const fail = failing(path);
   for (const name of [HOLDER, LAZY]) if (source.includes(name)) fail(`it uses ${name}`);
   const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const functions = new Set(file.statements.filter(ts.isFunctionDeclaration).map((node) => node.name?.text));
