@@ -80,7 +80,7 @@ export function lazyRegistry(source, path) {
 
 /**
  * The SDK's bundle as this rewrite expects it: how many top-level schemas it
- * builds (2.4.0: 184; fewer or more than this range means it changed), and
+ * builds (2.4.0: 182; fewer or more than this range means it changed), and
  * the values it derives from them at its top level, for elicitation forms
  * alone, built when first read too.
  */
