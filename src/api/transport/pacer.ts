@@ -103,6 +103,8 @@ export class Pacer {
   private inFlight = 0;
   /** The most requests this run had in flight at once. */
   private mostInFlight = 0;
+  /** Every request this run started. */
+  private started = 0;
   /**
    * How long the server's window is, as far as its answers tell: a second
    * until a Retry-After says longer (a per-minute throttle's first 429), then
@@ -136,13 +138,21 @@ export class Pacer {
   }
 
   /**
-   * The requests in flight against the told budget: a run that shares it
-   * counts another run's as many as its own at their most (unseen, they
-   * would start in a burst; another run in its opening burst has all its
-   * workers out while this one may have a few).
+   * The requests in flight against the told budget: in its first bucket,
+   * and while another run is seen spending it, a run on a shared budget
+   * counts another's as many as its own at their most (unseen, they would
+   * start in a burst; another run in its opening burst has all its workers
+   * out while this one may have a few). Past it, a run alone counts its own.
    */
   private get spending(): number {
-    return this.inFlight + (this.shared ? this.mostInFlight : 0);
+    // In its first bucket a run cannot tell yet: two runs started together each see a fresh bucket at first.
+    const opening = this.shared !== undefined && this.started <= (this.told?.limit ?? Infinity);
+    return this.inFlight + (opening || this.clock.now() < this.contendedUntil ? this.mostInFlight : 0);
+  }
+
+  /** Another run spends the budget: it is paced with, and counted. */
+  private contended(now: number): void {
+    this.contendedUntil = now + CONTENTION_MS;
   }
 
   /** Waits for this request's turn. */
@@ -174,6 +184,7 @@ export class Pacer {
     this.nextStart = start + Math.max(this.gap, this.budgetGap, shared);
     this.lastStart = start;
     this.inFlight++;
+    this.started++;
     this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     // A paced start also takes its turn on the token's shared timeline: the other runs on the token pace there too.
     const paced = this.shared && this.lastGap > 0 ? await this.sharedStart(start, this.lastGap) : start;
@@ -192,7 +203,7 @@ export class Pacer {
     const { budget, key } = this.shared;
     const turn = this.reserving.then(async () => {
       const next = await budget.reserve({ key, now: this.clock.now(), count: 0, gapMs: 0, notBefore: this.gate });
-      if (next > Math.max(this.reservedUntil, this.clock.now(), this.gate)) this.contendedUntil = this.clock.now() + CONTENTION_MS;
+      if (next > Math.max(this.reservedUntil, this.clock.now(), this.gate)) this.contended(this.clock.now());
     }).catch(() => undefined);
     this.reserving = turn;
   }
@@ -226,7 +237,7 @@ export class Pacer {
         const first = await budget.reserve({ key, now: this.clock.now(), count: SLOTS_PER_RESERVATION, gapMs: gap, notBefore: Math.max(start, this.gate) })
           .catch(() => undefined);
         if (first === undefined) return start;
-        if (first > Math.max(this.reservedUntil, this.clock.now(), start, this.gate)) this.contendedUntil = this.clock.now() + CONTENTION_MS;
+        if (first > Math.max(this.reservedUntil, this.clock.now(), start, this.gate)) this.contended(this.clock.now());
         this.reservedUntil = first + SLOTS_PER_RESERVATION * gap;
         this.slots = Array.from({ length: SLOTS_PER_RESERVATION }, (_, index) => first + index * gap);
       }
@@ -271,7 +282,7 @@ export class Pacer {
     if (limit !== undefined && limit > 0 && remaining !== undefined) {
       const refillGap = (this.windowMs / limit) * REFILL_MARGIN;
       // A run that starts into a budget half spent shares it with another run (or follows one closely): it starts paced.
-      if (this.shared && !this.toldOnce && remaining <= limit / 2) this.contendedUntil = now + CONTENTION_MS;
+      if (this.shared && !this.toldOnce && remaining <= limit / 2) this.contended(now);
       this.toldOnce = true;
       this.budgetGap = remaining <= this.spending ? refillGap : 0;
       this.told = { remaining, limit, refillGap };

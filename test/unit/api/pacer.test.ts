@@ -319,6 +319,20 @@ describe('Pacer: one budget shared by the runs on a token', () => {
     expect(await starts(alone, clock, 2)).toEqual([now, now]);
   });
 
+  it('a run alone on a shared budget, past its first bucket, counts its own requests in flight only', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(clock, silent);
+    // A bucket's worth of requests, the budget kept full by the refill: nobody else on it.
+    for (let i = 0; i < 20; i++) {
+      await pacer.acquire();
+      pacer.observe(200, told(19));
+    }
+    for (let i = 0; i < 8; i++) await pacer.acquire();
+    for (let i = 0; i < 5; i++) pacer.observe(200, told(11));
+    const now = clock.time;
+    expect(await starts(pacer, clock, 2)).toEqual([now, now]);
+  });
+
   it('runs pacing together spend a surplus the budget tells, the gap back to the refill once it is spent', async () => {
     const clock = fakeClock();
     const pacer = new Pacer(clock, silent);
