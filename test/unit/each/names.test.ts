@@ -44,6 +44,13 @@ describe('checkNames', () => {
     ]);
   });
 
+  it('a name the command checks against the list is another question than the same text taken as an id', async () => {
+    const api = new CatalogApi();
+    const rows: NamingRow[] = [{ names: [product('99')] }, { names: [{ ...product('99'), check: true }] }, { names: [product('99')] }];
+    await checkNames(sessionOf(api), rows);
+    expect(rows.map((row) => row.problem === undefined)).toEqual([true, false, true]);
+  });
+
   it('no row names a product: no client, no read', async () => {
     const session = { api: () => Promise.reject(new Error('no client wanted')) } as unknown as Session;
     const rows: NamingRow[] = [{ names: [] }, { problem: 'bad', names: [product('x')] }];
