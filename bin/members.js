@@ -63,48 +63,68 @@ for (const signal of ['SIGTERM', 'SIGHUP']) {
 }
 
 /*
- * Process-wide tweaks, set before anything they affect is compiled
- * (docs/performance.md, "Where the time goes now"):
- * - undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it
- *   with its baseline compiler (Liftoff, ~2 ms) and, after a few responses,
- *   recompiles the parser with TurboFan: ~30 ms of CPU on a 2-core machine
- *   (~130 ms when busy), more than a run of a few requests ever gets back.
- *   The flag affects only WebAssembly, which nothing else here uses.
- * - V8 checksums the code caches it writes and refuses one whose bytes do not
- *   match: a release build does neither unless asked, and a cache altered in
- *   place (same length) crashed every run with a fatal error. The check costs
- *   0.1 ms; our own CRC-32 cost 0.5 ms (node:zlib included).
- * Node's modules loaded after a flag is set miss Node's own code cache (V8
- * checks it against the flags too) and compile from source: net, which a
- * run's stdout (a pipe or a terminal) and every request need, undici's
- * diagnostics_channel, http and assert are loaded first (one GET: 3 ms less
- * CPU; net and diagnostics_channel alone 0.5 ms instead of 1.9 ms), and the
- * built-ins of the code cache's loader.
+ * `members mcp` on a pipe, as an assistant's client starts it: the answers to
+ * its first messages (initialize, tools/list) are constants of the build,
+ * given before the program loads (src/entry/mcp-front.ts); the program takes
+ * over right after them, at the first message they do not cover, or when
+ * stdin ends. A command line the front does not know runs the program alone.
  */
-require('node:net');
-require('node:diagnostics_channel');
-require('node:http');
-require('node:assert');
-const { loadProgram } = require('./code-cache.js'); // and the built-ins it needs
-const V8_FLAGS = ['--liftoff-only', '--verify-snapshot-checksum'];
-for (const flag of V8_FLAGS) setFlagsFromString(flag);
-
-// A command line that starts with `mcp` (as an assistant's client writes it) runs the program of that command alone:
-// it starts without reading and compiling the others (src/entry/mcp-main.ts). `members -p desk mcp` runs the whole one.
-const program = loadProgram(join(__dirname, '..', 'dist', argv[0] === 'mcp' ? 'mcp.cjs' : 'main.cjs'), argv);
-const { main, processIo } = program.exports;
-const io = processIo();
-main(argv, io).then((code) => {
-  process.exitCode = code;
-  // A run that failed early compiled little: the cache is written by one that worked,
-  // with V8's flags as a fresh start has them (V8 refuses a cache written under others).
-  if (code === 0) {
-    io.restoreV8Flags();
-    program.save();
+if (argv[0] === 'mcp' && !require('node:tty').isatty(0)) {
+  const front = require('../dist/mcp-front.cjs');
+  const options = front.frontOptions(argv);
+  if (options !== undefined) {
+    front.answerHandshake(process.stdin, (text) => process.stdout.write(text), options, (handshake) => runProgram((io) => front.handedOver(io, handshake, process.stdin)));
+    return;
   }
-  // For bug reports: how this process started, after the run's own output (docs/contract.md, environment).
-  if (process.env.MEMBERS_DEBUG === '1') process.stderr.write(`debug: V8 flags: ${V8_FLAGS.join(' ')}\ndebug: ${program.describe()}\n`);
-});
+}
+runProgram((io) => io);
+
+/** Runs the program on the process; `adapt` may change its Io (the MCP front's hand-over). */
+function runProgram(adapt) {
+  /*
+   * Process-wide tweaks, set before anything they affect is compiled
+   * (docs/performance.md, "Where the time goes now"):
+   * - undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it
+   *   with its baseline compiler (Liftoff, ~2 ms) and, after a few responses,
+   *   recompiles the parser with TurboFan: ~30 ms of CPU on a 2-core machine
+   *   (~130 ms when busy), more than a run of a few requests ever gets back.
+   *   The flag affects only WebAssembly, which nothing else here uses.
+   * - V8 checksums the code caches it writes and refuses one whose bytes do not
+   *   match: a release build does neither unless asked, and a cache altered in
+   *   place (same length) crashed every run with a fatal error. The check costs
+   *   0.1 ms; our own CRC-32 cost 0.5 ms (node:zlib included).
+   * Node's modules loaded after a flag is set miss Node's own code cache (V8
+   * checks it against the flags too) and compile from source: net, which a
+   * run's stdout (a pipe or a terminal) and every request need, undici's
+   * diagnostics_channel, http and assert are loaded first (one GET: 3 ms less
+   * CPU; net and diagnostics_channel alone 0.5 ms instead of 1.9 ms), and the
+   * built-ins of the code cache's loader.
+   */
+  require('node:net');
+  require('node:diagnostics_channel');
+  require('node:http');
+  require('node:assert');
+  const { loadProgram } = require('./code-cache.js'); // and the built-ins it needs
+  const V8_FLAGS = ['--liftoff-only', '--verify-snapshot-checksum'];
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+
+  // A command line that starts with `mcp` (as an assistant's client writes it) runs the program of that command alone:
+  // it starts without reading and compiling the others (src/entry/mcp-main.ts). `members -p desk mcp` runs the whole one.
+  const program = loadProgram(join(__dirname, '..', 'dist', argv[0] === 'mcp' ? 'mcp.cjs' : 'main.cjs'), argv);
+  const { main, processIo } = program.exports;
+  const io = adapt(processIo());
+  main(argv, io).then((code) => {
+    process.exitCode = code;
+    // A run that failed early compiled little: the cache is written by one that worked,
+    // with V8's flags as a fresh start has them (V8 refuses a cache written under others).
+    if (code === 0) {
+      io.restoreV8Flags();
+      program.save();
+    }
+    // For bug reports: how this process started, after the run's own output (docs/contract.md, environment).
+    if (process.env.MEMBERS_DEBUG === '1') process.stderr.write(`debug: V8 flags: ${V8_FLAGS.join(' ')}\ndebug: ${program.describe()}\n`);
+  });
+}
 
 function readOptional(file) {
   try {

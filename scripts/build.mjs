@@ -1,4 +1,4 @@
-// Bundles the CLI into dist/: the program (main.cjs), `members mcp` alone (mcp.cjs) and its SDK (mcp-sdk.cjs), the completion
+// Bundles the CLI into dist/: the program (main.cjs), `members mcp` alone (mcp.cjs), its first answers (mcp-front.cjs) and its SDK (mcp-sdk.cjs), the completion
 // helpers (complete.cjs), the xlsx writer (xlsx.cjs) and the root help (help.txt).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import { xlsxEngineApart, xlsxReaderApart } from './build/xlsx-engine-apart.mjs'
 // The MCP SDK: loaded by `members mcp` alone.
 import { mcpSdkApart, mcpSdkLightValidator, mcpSdkZodWithoutJit } from './build/mcp-sdk-apart.mjs';
 import { mcpSdkLazySchemas } from './build/mcp-sdk-lazy-schemas.mjs';
-import { mcpPrecomputedListing, mcpToolListing } from './build/mcp-tool-listing.mjs';
+import { mcpPrecomputedListing, mcpPrecomputedVersions, mcpToolListing } from './build/mcp-tool-listing.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -65,6 +65,9 @@ await build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs',
 // `members mcp` alone (src/entry/mcp-main.ts), which bin/members.js runs for a command line that starts with `mcp`: the
 // server's start reads and compiles neither commander's other 40-odd commands nor their declarations.
 await build({ ...common, entryPoints: ['src/entry/mcp-main.ts'], outfile: 'dist/mcp.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, xlsxEngineApart, xlsxReaderApart, mcpSdkApart, mcpListing] });
+// `members mcp`'s first answers (initialize, tools/list), which bin/members.js gives before the program loads
+// (src/entry/mcp-front.ts): constants and a few functions, small enough to compile without a code cache.
+await build({ ...common, entryPoints: ['src/entry/mcp-front.ts'], outfile: 'dist/mcp-front.cjs', format: 'cjs', sourcemap: false, plugins: [...common.plugins, mcpListing, await mcpPrecomputedVersions()] });
 // The xlsx writer, which the program requires only for -o xlsx (scripts/build/xlsx-engine-apart.mjs).
 await build({ ...common, entryPoints: ['src/output/xlsx-engine.ts'], outfile: 'dist/xlsx.cjs', format: 'cjs', minifyWhitespace: true, plugins: [...common.plugins, archiverUtilsBufferFrom] });
 // The xlsx reader, which the program requires only for an input file that is a workbook (the same file).

@@ -38,3 +38,20 @@ export function mcpPrecomputedListing(listing) {
     },
   };
 }
+
+/**
+ * An esbuild plugin: src/commands/mcp/protocol-versions.ts becomes the SDK's
+ * list of revisions, a constant, so the answers given before the program
+ * loads (src/entry/mcp-front.ts) need none of the SDK.
+ */
+export async function mcpPrecomputedVersions() {
+  const { SUPPORTED_PROTOCOL_VERSIONS } = await import('@modelcontextprotocol/server');
+  return {
+    name: 'mcp-precomputed-versions',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]src[\\/]commands[\\/]mcp[\\/]protocol-versions\.ts$/ }, () => ({
+        contents: `export const SUPPORTED_PROTOCOL_VERSIONS = ${JSON.stringify(SUPPORTED_PROTOCOL_VERSIONS)};\n`, loader: 'js',
+      }));
+    },
+  };
+}

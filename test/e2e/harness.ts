@@ -34,7 +34,7 @@ export interface RunOptions {
  * MEMBERS_NO_UPDATE_NOTIFIER=1 likewise: no run at a terminal asks npm's
  * registry (test/e2e/update-notice.test.ts opts in, with a registry of its own).
  */
-function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+export function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', MEMBERS_KEYCHAIN: 'off', MEMBERS_NO_UPDATE_NOTIFIER: '1' };
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];

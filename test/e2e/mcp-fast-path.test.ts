@@ -5,10 +5,12 @@
  * answer as the whole program does (here run in process): the same help, the
  * same errors and exit codes.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { run, tempDir } from './harness.js';
+import { BIN, HAS_SCRIPT, baseEnv, run, runInTerminal, tempDir } from './harness.js';
 
 describe('members mcp from its own bundle', () => {
   it('prints the help the whole program prints for it, exit 0', async () => {
@@ -41,5 +43,55 @@ describe('members mcp from its own bundle', () => {
       expect({ profile, code: await main(['mcp'], whole.io) }).toEqual({ profile, code });
       expect({ profile, ...await run(['mcp'], { env }) }).toEqual({ profile, code, stdout: '', stderr: whole.stderr() });
     }
+  });
+});
+
+/*
+ * A client's first messages get their answers before the program loads (src/entry/mcp-front.ts, bin/members.js);
+ * the program then takes over, its SDK holding the client's initialize as if it had answered it.
+ */
+describe('members mcp\'s first answers, before the program loads', () => {
+  const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
+  const INITIALIZE = line({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'desk', version: '2' } } });
+  const HANDSHAKE = INITIALIZE + line({ method: 'notifications/initialized' }) + line({ id: 'p', method: 'ping' }) + line({ id: 2, method: 'tools/list' });
+  const profile = () => ({ MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9', MEMBERS_TOKEN: 'secret' });
+  const sorted = (text: string) => text.split('\n').sort();
+
+  it('are the whole program\'s answers, with and without --allow-writes, and the SDK answers what follows', async () => {
+    // `members -p default mcp` runs the whole program, which answers everything with the SDK. (The client closes stdin
+    // at once: the SDK then drops answers still in flight, so the last request is one it refuses at once.)
+    const input = HANDSHAKE + line({ id: 3, method: 'prompts/list' });
+    for (const flags of [[], ['--allow-writes', '--max-rows', '20']]) {
+      const env = profile();
+      const front = await run(['mcp', ...flags], { env, input });
+      const whole = await run(['-p', 'default', 'mcp', ...flags], { env, input });
+      expect({ flags, code: front.code, stderr: front.stderr }).toEqual({ flags, code: 0, stderr: '' });
+      expect(front.stdout.split('\n')).toHaveLength(5);
+      expect(front.stdout).toContain('"id":3,"error":{"code":-32601');
+      expect(sorted(front.stdout)).toEqual(sorted(whole.stdout));
+    }
+  });
+
+  it('a profile that cannot connect: the first answers, then its error and exit 3, with the client still connected', async () => {
+    const env = { MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9' };
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: baseEnv(env), stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const answers: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (text) => answers.push(text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.on('error', () => undefined);
+    child.stdin.write(HANDSHAKE);
+    expect(await exited).toBe(3);
+    expect(answers.map((text) => Object.keys(JSON.parse(text).result))).toEqual([['protocolVersion', 'capabilities', 'serverInfo', 'instructions'], [], ['tools']]);
+    expect(stderr).toMatch(/^error: .*token/);
+    child.stdin.destroy();
+  });
+
+  it('a command line it does not know, and a terminal, are the program\'s from the start', async () => {
+    // --check lists the tools itself; a terminal is a person, who gets the profile's errors at once.
+    const env = { MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9' };
+    expect(await run(['mcp', '--check'], { env, input: HANDSHAKE })).toMatchObject({ code: 3, stdout: '' });
+    if (HAS_SCRIPT) expect(await runInTerminal(['mcp'], { env })).toMatchObject({ code: 3, output: expect.stringMatching(/error: .*token/) });
   });
 });

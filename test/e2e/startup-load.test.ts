@@ -30,33 +30,41 @@ async function modulesLoadedBy(args: string[], cacheHome = tempDir('members-cach
 }
 
 /** A preload (NODE_OPTIONS) that writes, as the process exits, what it loaded: see modulesLoadedBy. */
-function loadRecorder(): { nodeOptions: string; loaded(): { modules: string[]; files: string[] } } {
+function loadRecorder(): { nodeOptions: string; loaded(): { modules: string[]; files: string[]; order: string[] } } {
   const dir = tempDir('members-load-');
   const preload = join(dir, 'record.cjs');
   const list = join(dir, 'modules.txt');
   const files = join(dir, 'files.txt');
+  const events = join(dir, 'order.txt');
   writeFileSync(preload, `const fs = require('node:fs');
 const read = [];
+const order = [];
 const readFileSync = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && file.endsWith('.cjs')) read.push(file);
+  if (typeof file === 'string' && file.endsWith('.cjs')) read.push(file), order.push(file);
   return readFileSync.call(this, file, ...rest);
+};
+const write = process.stdout.write;
+process.stdout.write = function (chunk, ...rest) {
+  order.push('stdout: ' + String(chunk).slice(0, 60));
+  return write.call(this, chunk, ...rest);
 };
 process.on('exit', () => {
   fs.writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n'));
   fs.writeFileSync(${JSON.stringify(files)}, [...Object.keys(require.cache), ...read].join('\\n'));
+  fs.writeFileSync(${JSON.stringify(events)}, order.join('\\n'));
 });\n`);
   return {
     nodeOptions: `--require ${preload}`,
-    loaded: () => ({ modules: readFileSync(list, 'utf8').split('\n'), files: readFileSync(files, 'utf8').split('\n') }),
+    loaded: () => ({ modules: readFileSync(list, 'utf8').split('\n'), files: readFileSync(files, 'utf8').split('\n'), order: readFileSync(events, 'utf8').split('\n') }),
   };
 }
 
 /** `members mcp` as a client runs it, until `work` is done with it; what it loaded by then. */
-async function mcpLoads(work: (client: Client) => Promise<void>): Promise<string[]> {
+async function mcpLoads(work: (client: Client) => Promise<void>, cacheHome: string): Promise<{ modules: string[]; order: string[] }> {
   const recorder = loadRecorder();
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMBERS_KEYCHAIN: 'off', MEMBERS_NO_UPDATE_NOTIFIER: '1', ...sandbox.env, NODE_OPTIONS: recorder.nodeOptions,
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMBERS_KEYCHAIN: 'off', MEMBERS_NO_UPDATE_NOTIFIER: '1', ...sandbox.env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: recorder.nodeOptions,
   };
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'pipe' });
   const client = new Client({ name: 'startup-load', version: '1.0.0' });
@@ -67,7 +75,7 @@ async function mcpLoads(work: (client: Client) => Promise<void>): Promise<string
   });
   await client.close();
   await exited;
-  return recorder.loaded().modules;
+  return recorder.loaded();
 }
 
 /** tools/list as the SDK answers it from the tools' zod schemas (read-only), through its own client. */
@@ -122,7 +130,7 @@ describe('one GET', () => {
   it('starts `members mcp` from a bundle of that command alone: not the whole program, nor the other commands', async () => {
     const { stdout, files, modules } = await modulesLoadedBy(['mcp', '--check', '-o', 'json']);
     expect(JSON.parse(stdout).map((tool: { name: string }) => tool.name)).toContain('find_student');
-    expect(files.filter((file) => /\/dist\/\w[\w-]*\.cjs$/.test(file)).map((file) => file.replace(/^.*\/dist\//, '')).sort()).toEqual(['mcp-sdk.cjs', 'mcp.cjs']);
+    expect([...new Set(files.filter((file) => /\/dist\/\w[\w-]*\.cjs$/.test(file)).map((file) => file.replace(/^.*\/dist\//, '')))].sort()).toEqual(['mcp-front.cjs', 'mcp-sdk.cjs', 'mcp.cjs']);
     expect(modules.filter((name) => /^NativeModule (zlib|http2)$/.test(name))).toEqual([]);
     // No other command is declared in the bundle; esbuild names each module it loads lazily by its path: none of
     // another command's, nor the libraries only they use (the CSV reader), nor the SDK (its own bundle).
@@ -134,16 +142,29 @@ describe('one GET', () => {
   });
 
   it('answers `members mcp`\'s tools/list from the build\'s listing, the SDK\'s answer from the zod schemas, loading none of what a call needs', async () => {
-    // The listing is a constant of the bundle (scripts/build/mcp-tool-listing.mjs): the tools, their zod schemas, the API
+    // The listing is a constant of the bundles (scripts/build/mcp-tool-listing.mjs): the tools, their zod schemas, the API
     // client and the domain load at the first tools/call.
     expect(readFileSync(new URL('../../dist/mcp.cjs', import.meta.url), 'latin1')).toMatch(/LISTING=\[\{"name":"find_student","title":/);
+    const cacheHome = tempDir('members-cache-');
     let listed: unknown;
-    const modules = await mcpLoads(async (client) => {
+    const list = async (client: Client) => {
       listed = (await client.listTools()).tools;
-    });
+    };
+    // Twice: the first run writes the code caches (which needs crypto), the second reads them.
+    await mcpLoads(list, cacheHome);
+    const { modules, order } = await mcpLoads(list, cacheHome);
     expect(listed).toEqual(await toolsFromZod());
     // The record's PostgreSQL client (crypto, dns, tls), compression, workers: none before a tools/call.
     expect(modules.filter((name) => /^NativeModule (crypto|tls|dns|https|zlib|http2|perf_hooks|worker_threads)$/.test(name))).toEqual([]);
+    // initialize and tools/list are answered before the program is read (src/entry/mcp-front.ts), which then takes over.
+    const bundles = order.filter((event) => /\/dist\/mcp(-front|-sdk)?\.cjs$/.test(event)).map((file) => file.replace(/^.*\/dist\//, ''));
+    expect([...new Set(bundles)]).toEqual(['mcp-front.cjs', 'mcp.cjs', 'mcp-sdk.cjs']);
+    const at = (pattern: RegExp) => order.findIndex((event) => pattern.test(event));
+    expect(at(/^stdout: \{"result":\{"protocolVersion":/)).toBeGreaterThan(at(/mcp-front\.cjs$/));
+    expect(at(/^stdout: \{"result":\{"tools":\[/)).toBeGreaterThan(at(/^stdout: \{"result":\{"protocolVersion":/));
+    expect(at(/\/dist\/mcp\.cjs$/)).toBeGreaterThan(at(/^stdout: \{"result":\{"tools":\[/));
+    // The program's SDK answered initialize again, and that answer was dropped: the client read each answer once.
+    expect(order.filter((event) => event.startsWith('stdout: {"result":{"protocolVersion":'))).toHaveLength(1);
   });
 
   it('leaves exceljs to workbooks: a bulk run from a CSV loads neither the xlsx reader nor the writer, one from a workbook the reader alone', async () => {

@@ -12,7 +12,7 @@ export interface ListedTool {
   name: string;
   title: string;
   description: string;
-  /** The input schema's JSON Schema as zod writes it for the SDK (`~standard.jsonSchema.input`, draft 2020-12). */
+  /** The input schema's JSON Schema as the SDK lists it: zod's (`~standard.jsonSchema.input`, draft 2020-12), `type` first. */
   inputSchema: Record<string, unknown>;
   annotations: Annotations;
 }
@@ -22,7 +22,7 @@ const TARGET = 'draft-2020-12';
 
 export function listed(spec: Tool): ListedTool {
   const { name, title, description, annotations } = spec;
-  return { name, title, description, inputSchema: spec.input['~standard'].jsonSchema.input({ target: TARGET }), annotations };
+  return { name, title, description, inputSchema: { type: 'object', ...spec.input['~standard'].jsonSchema.input({ target: TARGET }) }, annotations };
 }
 
 /** The tools that change something are those not read-only. */

@@ -1,0 +1,213 @@
+/**
+ * `members mcp`'s first answers, given before the program loads (src/entry/mcp-front.ts): each must be
+ * the SDK's own answer, byte for byte, and whatever the front is not sure of must reach the SDK, with
+ * the messages that set its state, exactly once.
+ */
+import { PassThrough } from 'node:stream';
+import { InMemoryTransport, SUPPORTED_PROTOCOL_VERSIONS, type McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { mcpSettings, toolsFor } from '../../../src/commands/mcp/actions.js';
+import { listingFor } from '../../../src/commands/mcp/listing.js';
+import { createServer } from '../../../src/commands/mcp/server.js';
+import { LISTING } from '../../../src/commands/mcp/tools/listing.js';
+import { answerHandshake, frontOptions, handedOver, type Handshake } from '../../../src/entry/mcp-front.js';
+import type { Io } from '../../../src/lib/io.js';
+import type { Session } from '../../../src/session/session.js';
+import { fakeIo } from '../../helpers/fake-io.js';
+
+const session = { version: __MEMBERS_VERSION__ } as unknown as Session;
+
+const initialize = (id: unknown, protocolVersion = '2025-06-18', extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: { elicitation: {} }, clientInfo: { name: 'desk', version: '1.0' }, ...extra },
+});
+const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const request = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const lines = (...messages: unknown[]) => messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+
+/** The SDK's server, as `members mcp` makes it, answering `messages` in order: each answer as its stdio transport writes it. */
+async function sdkAnswers(messages: unknown[], allowWrites = false): Promise<string[]> {
+  const settings = mcpSettings({ maxRows: '50', allowWrites });
+  const { mcp } = createServer(session, settings, { listing: listingFor(LISTING, allowWrites), load: () => toolsFor(settings) });
+  return exchange(mcp, messages);
+}
+
+async function exchange(mcp: McpServer, messages: unknown[]): Promise<string[]> {
+  const [client, end] = InMemoryTransport.createLinkedPair();
+  const answers: string[] = [];
+  const expected = messages.filter((message) => (message as { id?: unknown }).id !== undefined).length;
+  const done = new Promise<void>((resolve) => {
+    client.onmessage = (message) => {
+      answers.push(`${JSON.stringify(message)}\n`);
+      if (answers.length === expected) resolve();
+    };
+  });
+  await mcp.connect(end);
+  await client.start();
+  for (const message of messages) await client.send(message as never);
+  await done;
+  await mcp.close();
+  return answers;
+}
+
+/** The front on `input`: what it wrote, and the hand-over once it comes. */
+function front(input: string, options = { allowWrites: false }, end = false) {
+  const stdin = new PassThrough();
+  const written: string[] = [];
+  const handedOff = new Promise<Handshake>((resolve) => answerHandshake(stdin, (text) => written.push(text), options, resolve));
+  stdin.write(input);
+  if (end) stdin.end();
+  return { stdin, written, handedOff };
+}
+
+describe('the command lines the front answers', () => {
+  it('takes `mcp` with the flags it knows, each valid', () => {
+    expect(frontOptions(['mcp'])).toEqual({ allowWrites: false });
+    expect(frontOptions(['mcp', '--allow-writes'])).toEqual({ allowWrites: true });
+    expect(frontOptions(['mcp', '--show-personal-data', '--max-rows', '20', '--profile', 'desk'])).toEqual({ allowWrites: false });
+    expect(frontOptions(['mcp', '--max-rows=1000', '-p', 'desk', '--allow-writes', '--profile=x'])).toEqual({ allowWrites: true });
+    expect(frontOptions(['mcp', '--max-rows', '1'])).toEqual({ allowWrites: false });
+  });
+
+  it('leaves to the program every other: other commands, --check, --help, unknown flags, bad or missing values', () => {
+    for (const argv of [
+      [], ['students'], ['-p', 'desk', 'mcp'], ['mcp', '--check'], ['mcp', '--help'], ['mcp', 'tools'], ['mcp', '--bogus'],
+      ['mcp', '--max-rows', '0'], ['mcp', '--max-rows', '1001'], ['mcp', '--max-rows', '05'], ['mcp', '--max-rows', 'many'], ['mcp', '--max-rows'],
+      ['mcp', '--max-rows=', '--allow-writes'], ['mcp', '--profile'], ['mcp', '--profile', '--allow-writes'], ['mcp', '-p='], ['mcp', '--allow-writes=yes'],
+    ]) {
+      expect({ argv, options: frontOptions(argv) }).toEqual({ argv, options: undefined });
+    }
+  });
+});
+
+describe('the front\'s answers are the SDK\'s', () => {
+  for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+    it(`initialize asking for ${version}, then ping and tools/list`, async () => {
+      const messages = [initialize(1, version), INITIALIZED, request('p-1', 'ping'), request(2, 'tools/list'), request(3, 'ping', {})];
+      const { written, handedOff } = front(lines(...messages));
+      const handshake = await handedOff;
+      // The hand-over comes right after tools/list: the ping after it is the SDK's to answer.
+      expect(written).toEqual((await sdkAnswers(messages)).slice(0, 3));
+      expect(handshake.replay).toBe(lines(initialize(1, version), INITIALIZED, request(3, 'ping', {})));
+      expect(handshake.ended).toBe(false);
+      expect([...handshake.answers]).toEqual([['1', written[0]]]);
+    });
+  }
+
+  it('tools/list with --allow-writes, and string ids', async () => {
+    const messages = [initialize('init'), request('list', 'tools/list')];
+    const { written } = front(lines(...messages), { allowWrites: true });
+    const sdk = await sdkAnswers(messages, true);
+    expect(sdk[1]).toContain('"name":"grant_product"');
+    expect(written).toEqual(sdk);
+  });
+});
+
+describe('what goes to the SDK', () => {
+  const cases: Array<[string, unknown[]]> = [
+    ['a revision the SDK would answer with another', [initialize(1, '2024-01-01')]],
+    ['a revision of the modern era', [initialize(1, '2026-07-28')]],
+    ['initialize with _meta', [initialize(1, '2025-06-18', { _meta: { progressToken: 1 } })]],
+    ['client info with icons', [{ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'a', version: '1', icons: [] } } }]],
+    ['client info without a version', [{ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'a' } } }]],
+    ['a capability that is not an object', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: { sampling: true } } }]],
+    ['roots.listChanged that is not a boolean', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: { roots: { listChanged: 'yes' } } } }]],
+    ['a float id', [initialize(1.5)]],
+    ['a message with a key JSON-RPC has not', [{ ...initialize(1), extra: true }]],
+    ['JSON-RPC 1.0', [{ ...initialize(1), jsonrpc: '1.0' }]],
+    ['a batch', [[initialize(1)]]],
+    ['tools/list before initialize', [request(1, 'tools/list')]],
+    ['ping before initialize', [request(1, 'ping')]],
+  ];
+  for (const [what, messages] of cases) {
+    it(`${what}: nothing answered, every line replayed`, async () => {
+      const input = lines(...messages, request(9, 'tools/list'));
+      const { written, handedOff } = front(input);
+      const handshake = await handedOff;
+      expect(written).toEqual([]);
+      expect(handshake).toEqual({ replay: input, ended: false, answers: new Map() });
+    });
+  }
+
+  it('after initialize: a second initialize, a paginated tools/list, a call, a line that is not JSON, each with all that follows', async () => {
+    for (const next of [lines(initialize(5)), lines(request(5, 'tools/list', { cursor: 'x' })), lines(request(5, 'tools/call', { name: 'list_products', arguments: {} })), '{"jsonrpc":\n']) {
+      const rest = `${next}${lines(request(6, 'ping'))}{"partial`;
+      const { written, handedOff } = front(lines(initialize(1), INITIALIZED) + rest);
+      const handshake = await handedOff;
+      expect(written).toHaveLength(1);
+      expect(handshake.replay).toBe(lines(initialize(1), INITIALIZED) + rest);
+    }
+  });
+
+  it('stdin that ends: what was read, marked ended', async () => {
+    const { written, handedOff } = front(lines(initialize(1)), undefined, true);
+    const handshake = await handedOff;
+    expect(written).toHaveLength(1);
+    expect(handshake).toMatchObject({ replay: lines(initialize(1)), ended: true });
+    expect((await front('', undefined, true).handedOff)).toEqual({ replay: '', ended: true, answers: new Map() });
+  });
+
+  it('a line longer than a megabyte without its end', async () => {
+    const long = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"${'a'.repeat(1 << 20)}`;
+    const { written, handedOff } = front(long);
+    expect((await handedOff).replay).toBe(long);
+    expect(written).toEqual([]);
+  });
+
+  it('reads nothing more of stdin once it hands over: the program reads the rest', async () => {
+    const { stdin, handedOff } = front(lines(initialize(1), request(2, 'tools/list')));
+    await handedOff;
+    expect(stdin.listenerCount('data')).toBe(0);
+    expect(stdin.isPaused()).toBe(true);
+  });
+});
+
+describe('the program\'s Io after the hand-over', () => {
+  const handshake = (replay: string, ended = false): Handshake => ({
+    replay, ended, answers: new Map([['1', '{"result":{"ours":true},"jsonrpc":"2.0","id":1}\n']]),
+  });
+
+  async function readAll(io: Io): Promise<string> {
+    let text = '';
+    for await (const chunk of io.stdin) text += String(chunk);
+    return text;
+  }
+
+  it('reads the replay, then the rest of stdin, from its first read on', async () => {
+    const stdin = new PassThrough();
+    stdin.write('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    const io = handedOver(fakeIo().io, handshake('{"replayed":1}\n'), stdin);
+    expect(stdin.listenerCount('data')).toBe(0);
+    const all = readAll(io);
+    stdin.end('{"last":1}\n');
+    expect(await all).toBe('{"replayed":1}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n{"last":1}\n');
+    expect(io.stdin).toBe(io.stdin);
+  });
+
+  it('reads the replay alone when stdin ended before', async () => {
+    const stdin = new PassThrough();
+    stdin.end();
+    expect(await readAll(handedOver(fakeIo().io, handshake('{"replayed":1}\n', true), stdin))).toBe('{"replayed":1}\n');
+  });
+
+  it('drops the SDK\'s first answer to each id the front answered, however it is cut, and passes the rest', () => {
+    const fake = fakeIo();
+    const io = handedOver(fake.io, handshake(''), new PassThrough());
+    const ours = '{"result":{"ours":true},"jsonrpc":"2.0","id":1}\n';
+    io.stdout.write('{"jsonrpc":"2.0","id":"x","method":"elicitation/create"}\n');
+    io.stdout.write(ours.slice(0, 10));
+    io.stdout.write(ours.slice(10) + '{"result":{},"jsonrpc":"2.0","id":2}\n');
+    io.stdout.write(ours);
+    expect(fake.stdout()).toBe(`{"jsonrpc":"2.0","id":"x","method":"elicitation/create"}\n{"result":{},"jsonrpc":"2.0","id":2}\n${ours}`);
+    expect(fake.stderr()).toBe('');
+    expect(io.env).toBe(fake.io.env);
+  });
+
+  it('says on stderr when the SDK answered otherwise (a bug), and still sends the client nothing twice', () => {
+    const fake = fakeIo();
+    const io = handedOver(fake.io, handshake(''), new PassThrough());
+    io.stdout.write('{"result":{"ours":false},"jsonrpc":"2.0","id":1}\n');
+    expect(fake.stdout()).toBe('');
+    expect(fake.stderr()).toContain('please report it');
+    expect(fake.stderr()).toContain('{"result":{"ours":false},"jsonrpc":"2.0","id":1}');
+  });
+});
