@@ -5,6 +5,7 @@
  * them (the output is checked), so these tests only catch a change that loads
  * them again.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +166,24 @@ describe('one GET', () => {
     expect(at(/\/dist\/mcp\.cjs$/)).toBeGreaterThan(at(/^stdout: \{"result":\{"tools":\[/));
     // The program's SDK answered initialize again, and that answer was dropped: the client read each answer once.
     expect(order.filter((event) => event.startsWith('stdout: {"result":{"protocolVersion":'))).toHaveLength(1);
+  });
+
+  it('ships an SDK bundle that builds none of its schemas as it loads (scripts/build/mcp-sdk-lazy-schemas.mjs)', () => {
+    // V8's call counts (NODE_V8_COVERAGE) of a process that loads the bundle and nothing else: ~560 calls with the
+    // schemas built when first read, ~26,000 when the module bodies build all ~190 of them and their ~1,170 zod objects.
+    const coverage = tempDir('members-coverage-');
+    const sdk = new URL('../../dist/mcp-sdk.cjs', import.meta.url).pathname;
+    const loaded = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(sdk)})`], { env: { ...process.env, NODE_V8_COVERAGE: coverage } });
+    expect(loaded.status).toBe(0);
+    let calls = 0;
+    for (const name of readdirSync(coverage)) {
+      const { result } = JSON.parse(readFileSync(join(coverage, name), 'utf8')) as { result: Array<{ url: string; functions: Array<{ ranges: Array<{ count: number }> }> }> };
+      for (const script of result.filter((each) => each.url.endsWith('/dist/mcp-sdk.cjs'))) {
+        for (const fn of script.functions) calls += fn.ranges[0]?.count ?? 0;
+      }
+    }
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThan(2000);
   });
 
   it('leaves exceljs to workbooks: a bulk run from a CSV loads neither the xlsx reader nor the writer, one from a workbook the reader alone', async () => {
