@@ -59,6 +59,8 @@ export default {
     'src/domain/bulk/seen-keys.ts',
     'src/commands/mcp/mask.ts',
     'src/commands/mcp/answer.ts',
+    // What members mcp answers before its program loads, and the hand-over's Io.
+    'src/entry/mcp-front.ts',
     // members each: the expander, the policy, the resume planner and the file shorthands' columns.
     'src/commands/shared/each/template.ts',
     'src/commands/shared/each/policy.ts',

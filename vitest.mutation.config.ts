@@ -86,6 +86,7 @@ export default defineConfig({
       'test/unit/bulk/seen-keys.test.ts',
       'test/unit/mcp/mask.test.ts',
       'test/unit/mcp/answer.test.ts',
+      'test/unit/mcp/front.test.ts',
       // members each: the expander, the policy, the resume planner, the shorthands' columns.
       'test/unit/each/template.test.ts',
       'test/unit/each/resume.test.ts',

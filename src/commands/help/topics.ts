@@ -74,9 +74,10 @@ Network:
        the command was not told to make (grant over a subscription without access: --renew)
   6    transient failure after retries: 429, 5xx, network error, timeout; also a bulk run
        whose every failed row failed for such a reason
-  7    bulk run: at least one row failed (the others were applied); any run (sync, a bulk
-       file, extend, transfer): a change was stale (the subscription changed since the run
-       read it: read again before a revoke or renewal, nothing was sent for it)
+  7    bulk run: at least one row failed (the others were applied), or (each) was left in
+       flight at a kill, not yet known to be applied; any run (sync, a bulk file, extend,
+       transfer): a change was stale (the subscription changed since the run read it: read
+       again before a revoke or renewal, nothing was sent for it)
   8    sync --check: the platform differs from the file (something would change)
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed

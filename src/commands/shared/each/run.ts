@@ -175,6 +175,10 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   if (counts.failed > 0) {
     throw new BulkFailedError(`${counts.failed} of ${plural(checked.length, 'row')} failed (result "failed", with the reason); run the same command again to retry them (the rows done are left out), or feed --out's file back with --only-failed`);
   }
+  // Not done, and not known to be: a script must run the command again, as for a failed row.
+  if (inFlight > 0) {
+    throw new BulkFailedError(`${plural(inFlight, 'row')} of ${plural(checked.length, 'row')} ${inFlight === 1 ? 'was' : 'were'} in flight at a kill and ${inFlight === 1 ? 'is' : 'are'} not known to be applied yet; run the same command again once its change is checked (the next command checks it), for the rest`);
+  }
 }
 
 async function readRows(input: CsvInput, source: string, notice: (text: string) => void): Promise<{ headers: string[]; rows: InputRow[] }> {
