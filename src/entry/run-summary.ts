@@ -18,6 +18,8 @@ export interface RunSummary {
   person_needed: boolean;
   duration_s: number;
   counts: Readonly<Record<string, number>> | null;
+  /** The run's over every attempt, when this command continued one cut short (its record's counts); else null. */
+  run_counts: Readonly<Record<string, number>> | null;
   by_product: Record<string, Record<string, number>> | null;
   failures: RunSummaryFacts['failures'];
 }
@@ -32,6 +34,7 @@ export function runSummary(ended: { command: string; profile?: string; exitCode:
     person_needed: ended.exitCode === 2 || (ended.exitCode >= 7 && ended.exitCode !== 130 && ended.exitCode !== 141),
     duration_s: Math.round(ended.seconds * 10) / 10,
     counts: facts?.counts ?? null,
+    run_counts: facts?.run_counts ?? null,
     by_product: facts?.by_product && Object.keys(facts.by_product).length > 0 ? facts.by_product : null,
     failures: facts?.failures ?? [],
   };

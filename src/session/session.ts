@@ -40,6 +40,8 @@ export type SessionFactory = (options: GlobalOptions, raw: Record<string, unknow
 export interface RunSummaryFacts {
   run_id?: string;
   counts: Readonly<Record<string, number>>;
+  /** A run that continued one cut short: its counts over every attempt (as its record holds them). */
+  run_counts?: Readonly<Record<string, number>>;
   by_product?: Record<string, Record<string, number>>;
   failures: Array<{ line?: number; student?: string; product_id?: string; message: string }>;
 }

@@ -46,9 +46,14 @@ describe.each([
     const killedGrants = (await stats(bulk.sandbox))[POST_GRANT] ?? 0;
     expect(killedGrants).toBeLessThan(16);
 
-    const rerun = await run(argv, { env });
+    const summary = join(bulk.dir, 'summary.json');
+    const rerun = await run([...argv, '--summary', summary], { env });
     expect(rerun.code, rerun.stderr).toBe(0);
     const results = JSON.parse(rerun.stdout) as BulkResult[];
+    // --summary: this command's rows, and the run's over both attempts (its record's counts).
+    const counted = JSON.parse(readFileSync(summary, 'utf8')) as { counts: Record<string, number>; run_counts: Record<string, number> };
+    expect(counted.counts.skipped).toBe(results.filter((row) => row.result === 'skipped').length);
+    expect(counted.run_counts).toMatchObject({ granted: 16, skipped: 0, failed: 0 });
     expect(results.filter((row) => row.result === 'skipped').length).toBeGreaterThanOrEqual(4);
     expect(await Promise.all(chosen.map((student) => held(student.id, product.id)))).toEqual(chosen.map(() => true));
     expect((await stats(bulk.sandbox))[POST_GRANT]).toBe(16);

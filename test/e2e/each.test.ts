@@ -252,8 +252,11 @@ describe.each([
     // The held request reaches the server after all; the next run finds it applied and finishes the one run.
     await hold.release();
     await settled(bulk.sandbox);
-    const third = await members(env, argv);
+    const summary = join(tempDir('members-summary-'), 'summary.json');
+    const third = await members(env, [...argv.slice(0, 2), '--summary', summary, ...argv.slice(2)]);
     expect(third.code, third.stderr).toBe(0);
+    // --summary: this command's rows (all left out: the held change was found applied) and the run's over its attempts.
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({ exit_code: 0, counts: { done: 0, skipped: 6, failed: 0 }, run_counts: { done: 6, skipped: 0, failed: 0 } });
     expect(await Promise.all(chosen.map((student) => scoreOf(student.id)))).toEqual(before.map((score, index) => score + index + 1));
     const changes = logOf(env).filter((record) => record.action === 'scores.set');
     expect(changes).toHaveLength(6);

@@ -71,7 +71,7 @@ describe('members each', () => {
     // --summary: one object for cron, whatever the exit code; a person is needed.
     expect(JSON.parse(readFileSync(summary, 'utf8'))).toEqual({
       command: 'each', profile: 'default', run_id: null, exit_code: 7, person_needed: true, duration_s: expect.any(Number) as number,
-      counts: { done: 0, skipped: 0, failed: 1 }, by_product: null, failures: [{ line: 2, message: expect.stringContaining('(422)') as string }],
+      counts: { done: 0, skipped: 0, failed: 1 }, run_counts: null, by_product: null, failures: [{ line: 2, message: expect.stringContaining('(422)') as string }],
     });
     expect((JSON.parse(stdout) as Array<{ line: number; result: string }>).map((row) => [row.line, row.result])).toEqual([[2, 'failed']]);
     expect(stderr).toContain('1 of 3 rows: 0 done, 0 skipped, 1 failed in');

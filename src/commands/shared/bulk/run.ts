@@ -411,7 +411,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   const counts = resumed ? withEarlier(summary.counts, report.outcomes, resumed.before) : summary.counts;
   const runId = await journal?.finish({ counts, interrupted: summary.interrupted, earlier: resumed?.before.size });
   resumed?.ended();
-  session.runSummary = runSummaryFacts(report.outcomes, summary.counts, runId);
+  session.runSummary = { ...runSummaryFacts(report.outcomes, summary.counts, runId), ...(resumed ? { run_counts: counts } : {}) };
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 
   if (undelivered) throw undeliveredError(undelivered, summary, globals.out);

@@ -157,7 +157,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const runCounts = { ...counts, done: counts.done + doneBefore, skipped: counts.skipped - doneBefore };
   const runId = await journal?.finish({ counts: runCounts, interrupted, earlier: doneBefore, open: !finished });
   session.runSummary = {
-    ...(runId ? { run_id: runId } : {}), counts,
+    ...(runId ? { run_id: runId } : {}), counts, ...(continued ? { run_counts: runCounts } : {}),
     failures: results.filter((outcome) => outcome.result === 'failed').slice(0, FIRST_FAILURES).map(({ row, message }) => ({ line: row.line, message })),
   };
   const notes = [
