@@ -43,8 +43,6 @@ export interface Handshake {
 
 const FLAGS = new Set(['--allow-writes', '--show-personal-data']);
 const WITH_VALUE = new Set(['--max-rows', '--profile', '-p']);
-/** The SDK opens the modern era (server/discover, `_meta` on every message) with this revision: those go to it. */
-const FIRST_MODERN_REVISION = '2026-07-28';
 /** A line longer than this without its end goes to the SDK, which has its own limit. */
 const LONGEST_LINE = 1 << 20;
 
@@ -68,9 +66,10 @@ export function frontOptions(argv: readonly string[]): FrontOptions | undefined 
   return { allowWrites };
 }
 
+/** `--flag=value` as commander reads it: a long flag and its value; anything else as it is. */
 function splitFlag(arg: string): [string, string | undefined] {
-  const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
-  return equals < 0 ? [arg, undefined] : [arg.slice(0, equals), arg.slice(equals + 1)];
+  const inline = /^(--[^=]+)=(.*)$/s.exec(arg);
+  return inline ? [inline[1] as string, inline[2]] : [arg, undefined];
 }
 
 function validValue(flag: string, value: string): boolean {
@@ -107,13 +106,14 @@ function parsed(line: string): Message | undefined {
 function initializeVersion(params: unknown): string | undefined {
   if (!isRecord(params) || !onlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'])) return undefined;
   const { protocolVersion, capabilities, clientInfo } = params;
-  if (typeof protocolVersion !== 'string' || protocolVersion >= FIRST_MODERN_REVISION || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+  // The revisions of the initialize era the SDK answers as asked (the modern era's are not in the list: server/discover).
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion as string)) return undefined;
   if (!isRecord(capabilities) || !Object.values(capabilities).every(isRecord)) return undefined;
   const roots = capabilities.roots as Record<string, unknown> | undefined;
   if (roots?.listChanged !== undefined && typeof roots.listChanged !== 'boolean') return undefined;
   if (!isRecord(clientInfo) || !onlyKeys(clientInfo, ['name', 'version', 'title', 'description', 'websiteUrl'])) return undefined;
   if (!Object.values(clientInfo).every((value) => typeof value === 'string') || clientInfo.name === undefined || clientInfo.version === undefined) return undefined;
-  return protocolVersion;
+  return protocolVersion as string;
 }
 
 /** A result as the SDK writes it (its Protocol, then its stdio transport). */
@@ -133,8 +133,8 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
   const answers = new Map<string, string>();
   let initialized = false;
   let done = false;
+  // Called once: its caller stops reading (the loop's `done`, the listeners removed).
   const finish = (ended: boolean) => {
-    if (done) return;
     done = true;
     stdin.off('data', read).off('end', atEnd).off('error', atEnd);
     // Paused, a pipe still holds the process open: a program that fails before reading it (a bad profile) must exit.
@@ -228,9 +228,9 @@ function droppingAnswers(stdout: OutStream, answers: Map<string, string>, differ
     for (let end = pending.indexOf('\n'); end >= 0 && answers.size > 0; end = pending.indexOf('\n')) {
       const line = pending.slice(0, end + 1);
       pending = pending.slice(end + 1);
-      const id = answerId(line);
-      const ours = id === undefined ? undefined : answers.get(id);
-      if (id === undefined || ours === undefined) {
+      const id = answerId(line) ?? '';
+      const ours = answers.get(id);
+      if (ours === undefined) {
         out += line;
         continue;
       }

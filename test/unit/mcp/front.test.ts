@@ -73,6 +73,7 @@ describe('the command lines the front answers', () => {
       [], ['students'], ['-p', 'desk', 'mcp'], ['mcp', '--check'], ['mcp', '--help'], ['mcp', 'tools'], ['mcp', '--bogus'],
       ['mcp', '--max-rows', '0'], ['mcp', '--max-rows', '1001'], ['mcp', '--max-rows', '05'], ['mcp', '--max-rows', 'many'], ['mcp', '--max-rows'],
       ['mcp', '--max-rows=', '--allow-writes'], ['mcp', '--profile'], ['mcp', '--profile', '--allow-writes'], ['mcp', '-p='], ['mcp', '--allow-writes=yes'],
+      ['mcp', '--max-rows', '12a'], ['mcp', '--max-rows', 'x12'], ['mcp', '--profile='], ['mcp', '--profile', ''], ['mcp', '-p=desk'], ['mcp', '-p', '-x'],
     ]) {
       expect({ argv, options: frontOptions(argv) }).toEqual({ argv, options: undefined });
     }
@@ -93,6 +94,32 @@ describe('the front\'s answers are the SDK\'s', () => {
     });
   }
 
+  it('ping and tools/list with empty params, a client with every field the front knows, roots that may change', async () => {
+    const messages = [
+      { ...initialize(7), params: { ...initialize(7).params, capabilities: { roots: { listChanged: true }, elicitation: {} }, clientInfo: { name: 'a', version: '1', title: 'A', description: 'd', websiteUrl: 'https://a.example' } } },
+      { ...INITIALIZED, params: {} }, request(8, 'ping', {}), request(9, 'tools/list', {}),
+    ];
+    const { written, handedOff } = front(lines(...messages));
+    await handedOff;
+    expect(written).toEqual(await sdkAnswers(messages));
+  });
+
+  it('a line cut across chunks, a character cut across bytes: read whole', async () => {
+    const stdin = new PassThrough();
+    const written: string[] = [];
+    const handedOff = new Promise<Handshake>((resolve) => answerHandshake(stdin, (text) => written.push(text), { allowWrites: false }, resolve));
+    const init = Buffer.from(lines({ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'José', version: '1' } } }));
+    const cut = init.indexOf(Buffer.from('é')) + 1;
+    stdin.write(init.subarray(0, cut));
+    stdin.write(init.subarray(cut));
+    const list = lines(request(2, 'tools/list'));
+    stdin.write(list.slice(0, 10));
+    stdin.write(list.slice(10));
+    const handshake = await handedOff;
+    expect(written).toHaveLength(2);
+    expect(handshake.replay).toBe(init.toString('utf8'));
+  });
+
   it('tools/list with --allow-writes, and string ids', async () => {
     const messages = [initialize('init'), request('list', 'tools/list')];
     const { written } = front(lines(...messages), { allowWrites: true });
@@ -112,6 +139,15 @@ describe('what goes to the SDK', () => {
     ['a capability that is not an object', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: { sampling: true } } }]],
     ['roots.listChanged that is not a boolean', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: { roots: { listChanged: 'yes' } } } }]],
     ['a float id', [initialize(1.5)]],
+    ['initialize as a notification', [{ ...initialize(1), id: undefined }]],
+    ['another method with initialize\'s params', [{ ...initialize(1), method: 'tools/call' }]],
+    ['client info that is not an object', [{ ...initialize(1), params: { ...initialize(1).params, clientInfo: 'desk' } }]],
+    ['client info with a version that is not a string', [{ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'a', version: 1 } } }]],
+    ['client info without a name', [{ ...initialize(1), params: { ...initialize(1).params, clientInfo: { version: '1' } } }]],
+    ['capabilities, one of them not an object', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: { elicitation: {}, sampling: [] } } }]],
+    ['capabilities that are a list', [{ ...initialize(1), params: { ...initialize(1).params, capabilities: [] } }]],
+    ['params that are a list', [{ ...initialize(1), params: [] }]],
+    ['a blank line', []],
     ['a message with a key JSON-RPC has not', [{ ...initialize(1), extra: true }]],
     ['JSON-RPC 1.0', [{ ...initialize(1), jsonrpc: '1.0' }]],
     ['a batch', [[initialize(1)]]],
@@ -120,7 +156,7 @@ describe('what goes to the SDK', () => {
   ];
   for (const [what, messages] of cases) {
     it(`${what}: nothing answered, every line replayed`, async () => {
-      const input = lines(...messages, request(9, 'tools/list'));
+      const input = (messages.length === 0 ? '\n' : lines(...messages)) + lines(request(9, 'tools/list'));
       const { written, handedOff } = front(input);
       const handshake = await handedOff;
       expect(written).toEqual([]);
@@ -129,13 +165,23 @@ describe('what goes to the SDK', () => {
   }
 
   it('after initialize: a second initialize, a paginated tools/list, a call, a line that is not JSON, each with all that follows', async () => {
-    for (const next of [lines(initialize(5)), lines(request(5, 'tools/list', { cursor: 'x' })), lines(request(5, 'tools/call', { name: 'list_products', arguments: {} })), '{"jsonrpc":\n']) {
-      const rest = `${next}${lines(request(6, 'ping'))}{"partial`;
+    for (const next of [
+      lines(initialize(5)), lines(request(5, 'tools/list', { cursor: 'x' })), lines(request(5, 'tools/call', { name: 'list_products', arguments: {} })), '{"jsonrpc":\n',
+      lines(request(5, 'prompts/list')), lines({ jsonrpc: '2.0', method: 'notifications/cancelled' }), lines({ ...INITIALIZED, id: 5 }),
+      lines({ jsonrpc: '2.0', method: 'ping' }), lines({ jsonrpc: '2.0', method: 'tools/list' }), lines(request(5, 'ping', { x: 1 })),
+    ]) {
+      const rest = `${next}${lines(request(6, 'ping'), request(7, 'tools/list'))}{"partial`;
       const { written, handedOff } = front(lines(initialize(1), INITIALIZED) + rest);
       const handshake = await handedOff;
-      expect(written).toHaveLength(1);
+      expect({ next, written: written.length }).toEqual({ next, written: 1 });
       expect(handshake.replay).toBe(lines(initialize(1), INITIALIZED) + rest);
     }
+  });
+
+  it('stdin that fails: what was read, marked ended', async () => {
+    const { stdin, handedOff } = front(lines(initialize(1)));
+    stdin.destroy(new Error('gone'));
+    expect(await handedOff).toMatchObject({ replay: lines(initialize(1)), ended: true });
   });
 
   it('stdin that ends: what was read, marked ended', async () => {
@@ -153,10 +199,18 @@ describe('what goes to the SDK', () => {
     expect(written).toEqual([]);
   });
 
+  it('a line of exactly a megabyte is still waited for', async () => {
+    const exact = lines(initialize(1)).slice(0, -1).padEnd(1 << 20, ' ');
+    const { stdin, written, handedOff } = front(exact);
+    stdin.write(`\n${lines(request(2, 'tools/list'))}`);
+    expect((await handedOff).replay).toBe(`${exact}\n`);
+    expect(written).toHaveLength(2);
+  });
+
   it('reads nothing more of stdin once it hands over: the program reads the rest', async () => {
     const { stdin, handedOff } = front(lines(initialize(1), request(2, 'tools/list')));
     await handedOff;
-    expect(stdin.listenerCount('data')).toBe(0);
+    expect(['data', 'end', 'error'].map((event) => stdin.listenerCount(event))).toEqual([0, 0, 0]);
     expect(stdin.isPaused()).toBe(true);
   });
 });
@@ -186,6 +240,8 @@ describe('the program\'s Io after the hand-over', () => {
   it('reads the replay alone when stdin ended before', async () => {
     const stdin = new PassThrough();
     stdin.end();
+    stdin.resume();
+    await new Promise((resolve) => stdin.once('end', resolve));
     expect(await readAll(handedOver(fakeIo().io, handshake('{"replayed":1}\n', true), stdin))).toBe('{"replayed":1}\n');
   });
 
@@ -193,21 +249,31 @@ describe('the program\'s Io after the hand-over', () => {
     const fake = fakeIo();
     const io = handedOver(fake.io, handshake(''), new PassThrough());
     const ours = '{"result":{"ours":true},"jsonrpc":"2.0","id":1}\n';
-    io.stdout.write('{"jsonrpc":"2.0","id":"x","method":"elicitation/create"}\n');
+    io.stdout.write('\nnot JSON\n{"jsonrpc":"2.0","id":1,"method":"elicitation/create"}\n{"jsonrpc":"2.0","id":1}\n');
     io.stdout.write(ours.slice(0, 10));
     io.stdout.write(ours.slice(10) + '{"result":{},"jsonrpc":"2.0","id":2}\n');
     io.stdout.write(ours);
-    expect(fake.stdout()).toBe(`{"jsonrpc":"2.0","id":"x","method":"elicitation/create"}\n{"result":{},"jsonrpc":"2.0","id":2}\n${ours}`);
+    expect(fake.stdout()).toBe(`\nnot JSON\n{"jsonrpc":"2.0","id":1,"method":"elicitation/create"}\n{"jsonrpc":"2.0","id":1}\n{"result":{},"jsonrpc":"2.0","id":2}\n${ours}`);
     expect(fake.stderr()).toBe('');
     expect(io.env).toBe(fake.io.env);
   });
 
-  it('says on stderr when the SDK answered otherwise (a bug), and still sends the client nothing twice', () => {
+  it('says on stderr when the SDK answered otherwise (a bug, here a refusal), and still sends the client nothing twice', () => {
     const fake = fakeIo();
     const io = handedOver(fake.io, handshake(''), new PassThrough());
-    io.stdout.write('{"result":{"ours":false},"jsonrpc":"2.0","id":1}\n');
+    io.stdout.write(Buffer.from('{"jsonrpc":"2.0","id":1,"error":{"code":-32602}}\n'));
     expect(fake.stdout()).toBe('');
-    expect(fake.stderr()).toContain('please report it');
-    expect(fake.stderr()).toContain('{"result":{"ours":false},"jsonrpc":"2.0","id":1}');
+    expect(fake.stderr()).toBe('warning: members mcp answered the client before its program loaded, and the SDK then answered otherwise; please report it.\n'
+      + '  sent:    {"result":{"ours":true},"jsonrpc":"2.0","id":1}\n  the SDK: {"jsonrpc":"2.0","id":1,"error":{"code":-32602}}\n');
+  });
+
+  it('writes nothing for what it drops, and passes the rest as it comes once nothing is left to drop', () => {
+    const chunks: Array<string | Uint8Array> = [];
+    const io = handedOver({ ...fakeIo().io, stdout: { write: (chunk) => chunks.push(chunk) > 0 } }, handshake(''), new PassThrough());
+    expect(io.stdout.write('{"result":{"ours":true},"jsonrpc":"2.0","id":1}\n{"result":{},"jsonrpc"')).toBe(true);
+    expect(chunks).toEqual(['{"result":{},"jsonrpc"']);
+    const bytes = Buffer.from(':"2.0","id":2}\n');
+    io.stdout.write(bytes);
+    expect(chunks[1]).toBe(bytes);
   });
 });
