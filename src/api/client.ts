@@ -34,7 +34,32 @@ function safeParse<S extends z.ZodType>(schema: S, body: unknown): ReturnType<S[
 /** Told of each whole list of products or courses a run reads (the completion catalog, config/catalog-cache.ts). */
 export type CatalogObserver = (kind: 'products' | 'courses', items: ReadonlyArray<{ id: string; title?: string | null }>) => void;
 
-export class Api {
+/**
+ * What the domain and the commands ask of a client. The client that talks to
+ * the server (HttpApi) is one; the one `members each` checks its rows with
+ * (StoppingApi) is another, with no transport at all.
+ */
+export interface Api {
+  /** Told of each whole list of products or courses read through this client; absent where nothing keeps them. */
+  readonly onCatalog?: CatalogObserver;
+  /** Sends and validates against `schema`. */
+  call<S extends z.ZodType>(schema: S, req: HttpRequest): Promise<Result<z.infer<S>>>;
+  /** Any request, its body as the server sent it, unvalidated (`members api`). */
+  raw(req: HttpRequest): Promise<HttpResponse>;
+  /** For 204 answers: nothing to validate. */
+  send(req: HttpRequest): Promise<{ requestId?: string }>;
+  /** Text with the run's secrets replaced by `***`. */
+  redact(text: string): string;
+  /** Tells the user something on stderr (nothing with --quiet). */
+  notice(text: string): void;
+  /** A line for `--verbose` only. */
+  verbose(text: string): void;
+  /** The same client for dry runs: it sends nothing but GET. */
+  reading(): Api;
+}
+
+/** The client over the HTTP transport; the session that opens it closes it. */
+export class HttpApi implements Api {
   /** Set by the session; absent in tests that build a client by hand. */
   onCatalog?: CatalogObserver;
 
@@ -42,8 +67,8 @@ export class Api {
   constructor(private readonly http: HttpClient, private readonly readOnly = false) {}
 
   /** The same client, for dry runs: read-only by construction. */
-  reading(): Api {
-    const api = new Api(this.http, true);
+  reading(): HttpApi {
+    const api = new HttpApi(this.http, true);
     api.onCatalog = this.onCatalog;
     return api;
   }
@@ -110,38 +135,32 @@ export class Api {
  * A client that sends nothing: every request throws `stop()` instead. A
  * command checked before a run (`members each`) goes this far and no further.
  */
-export class StoppingApi extends Api {
-  // Every method that would reach the transport is overridden: it has none.
-  constructor(private readonly stop: () => Error) {
-    super(undefined as never, true);
-  }
+export class StoppingApi implements Api {
+  constructor(private readonly stop: () => Error) {}
 
-  override call<S extends z.ZodType>(): Promise<Result<z.infer<S>>> {
+  call<S extends z.ZodType>(): Promise<Result<z.infer<S>>> {
     return Promise.reject(this.stop());
   }
 
-  override raw(): Promise<HttpResponse> {
+  raw(): Promise<HttpResponse> {
     return Promise.reject(this.stop());
   }
 
-  override send(): Promise<{ requestId?: string }> {
+  send(): Promise<{ requestId?: string }> {
     return Promise.reject(this.stop());
   }
 
-  override redact(text: string): string {
+  // It holds no secrets and has no one to tell: the row's own checks speak for it.
+  redact(text: string): string {
     return text;
   }
 
-  override notice(): void {}
+  notice(): void {}
 
-  override verbose(): void {}
+  verbose(): void {}
 
-  override close(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  override reading(): Api {
+  // It sends nothing at all, GET included.
+  reading(): Api {
     return this;
   }
 }
-

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { quitAtOnce, type Io, type GlobalOptions } from '../lib/io.js';
-import type { Api } from '../api/client.js';
+import type { Api, HttpApi } from '../api/client.js';
 import type { Output, OutputOptions } from '../output/index.js';
 import type { Messages } from '../output/messages.js';
 import type { Profile, ProfileStore, Tokens } from '../config/store.js';
@@ -50,7 +50,7 @@ export class Session {
   readonly io: Io;
   private apiInstance?: Promise<Api>;
   private connectableInstance?: Promise<Settings & { baseUrl: string; token: string }>;
-  private readonly clients: Api[] = [];
+  private readonly clients: HttpApi[] = [];
   private storeInstance?: { store: ProfileStore; writable: boolean };
   private settingsInstance?: Promise<Settings>;
   private messagesInstance?: Messages;
@@ -323,8 +323,8 @@ export class Session {
   }
 
   /** A client for an explicit base URL and token (auth login checks a token before storing it). */
-  async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<Api> {
-    const [{ validateBaseUrl }, { HttpClient }, { Api }, { proxyFromEnv, proxyRoute, proxyDispatcher }, { Pacer }] = await Promise.all([
+  async connect(baseUrl: string, token: string | undefined, otherSecrets: Array<string | undefined> = []): Promise<HttpApi> {
+    const [{ validateBaseUrl }, { HttpClient }, { HttpApi }, { proxyFromEnv, proxyRoute, proxyDispatcher }, { Pacer }] = await Promise.all([
       import('../config/settings.js'), import('../api/transport/http.js'), import('../api/client.js'), import('../api/transport/proxy.js'),
       import('../api/transport/pacer.js'),
     ]);
@@ -358,7 +358,7 @@ export class Session {
         },
       }),
     });
-    const api = new Api(http);
+    const api = new HttpApi(http);
     this.clients.push(api);
     return api;
   }

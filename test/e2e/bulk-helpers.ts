@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { DESK_FLAVORS } from './desk-flavors.js';
 import { BIN, run, sandboxGet, useSandboxProcess, tempDir, type SandboxProcess } from './harness.js';
 
 export interface Sub { product_id: string; active?: number | null; expiration_date?: string | null }
@@ -138,6 +139,16 @@ export interface BulkSandbox {
   catalog: Product[];
   /** `members ARGS` against this sandbox. */
   members(args: string[], input?: string): ReturnType<typeof run>;
+  /** Once every request has landed, the counters back to zero: what they count next is what the test runs next. */
+  settleAndReset(): Promise<void>;
+  /** Once every request has landed, the requests per route template (stats). */
+  settledStats(): Promise<Record<string, number>>;
+  /**
+   * `members ARGV` spawned with `env` on fresh counters and SIGKILLed once the
+   * sandbox has counted `count` requests of `route`; resolves, once every
+   * request has landed, to how many of them it sent in all.
+   */
+  killAfter(run: { argv: string[]; env: Record<string, string>; route: string; count: number }): Promise<number>;
 }
 
 /** One sandbox (started with `args`) for the enclosing file, with its students and products read once. */
@@ -145,12 +156,37 @@ export function useBulkSandbox(args: string[]): BulkSandbox {
   const state = {
     sandbox: useSandboxProcess(args),
     members: (argv: string[], input?: string) => run(argv, { env: state.sandbox.env, input }),
+    settleAndReset: async () => {
+      await settled(state.sandbox);
+      await resetCounts(state.sandbox);
+    },
+    settledStats: async () => {
+      await settled(state.sandbox);
+      return stats(state.sandbox);
+    },
+    killAfter: async ({ argv, env, route, count }) => {
+      await state.settleAndReset();
+      const child = spawnMembers(argv, env);
+      await waitFor(async () => ((await stats(state.sandbox))[route] ?? 0) >= count);
+      child.child.kill('SIGKILL');
+      expect((await child.exited).signal).toBe('SIGKILL');
+      return (await state.settledStats())[route] ?? 0;
+    },
   } as BulkSandbox;
   beforeAll(async () => {
     state.dir = tempDir('members-bulk-');
     [state.students, state.catalog] = await Promise.all([allStudents(state.sandbox), products(state.sandbox)]);
   });
   return state;
+}
+
+/**
+ * The tests `define` writes, in a block per flavour (the default sandbox and
+ * Laravel's, DESK_FLAVORS) named `title (flavour)`, each block with a bulk
+ * sandbox of its own: useBulkSandbox with `args` and the flavour's flags.
+ */
+export function describeBulkFlavors(title: string, args: string[], define: (bulk: BulkSandbox) => void): void {
+  describe.each(DESK_FLAVORS)(`${title} (%s)`, (_name, flavor) => define(useBulkSandbox([...args, ...flavor])));
 }
 
 /**

@@ -8,19 +8,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { run, sandboxGet } from './harness.js';
-import { resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type BulkResult, type Student } from './bulk-helpers.js';
+import { describeBulkFlavors, resetCounts, stats, writeCsv, type BulkResult, type Student } from './bulk-helpers.js';
 import type { AuditRecord } from '../../src/audit/log.js';
 
 const POST_GRANT = 'POST /api/v1/students/{id}/products';
 const DELETE_GRANT = 'DELETE /api/v1/students/{id}/products/{product_id}';
 
-describe.each([
-  { name: 'default', args: ['--latency', '20ms'] },
-  { name: 'laravel', args: ['--flavor', 'laravel', '--latency', '20ms'] },
-])('students grant --file killed, then again ($name)', ({ args }) => {
-  const bulk = useBulkSandbox(['--students', '80', '--seed', '91', ...args]);
+describeBulkFlavors('students grant --file killed, then again', ['--students', '80', '--seed', '91', '--latency', '20ms'], (bulk) => {
   const held = async (studentId: string, productId: string) =>
     (await sandboxGet(bulk.sandbox, `/api/v1/students/${studentId}/products/${productId}`)).status === 200;
   const logOf = (dir: string): AuditRecord[] => {
@@ -36,14 +32,7 @@ describe.each([
     const configDir = join(bulk.dir, 'config');
     const env = { ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: configDir };
     const argv = ['students', 'grant', '--file', file, '--yes', '-o', 'json', '--concurrency', '1', '--reason', 'turma 9'];
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
-    const child = spawnMembers(argv, env);
-    await waitFor(async () => ((await stats(bulk.sandbox))[POST_GRANT] ?? 0) >= 4);
-    child.child.kill('SIGKILL');
-    expect((await child.exited).signal).toBe('SIGKILL');
-    await settled(bulk.sandbox);
-    const killedGrants = (await stats(bulk.sandbox))[POST_GRANT] ?? 0;
+    const killedGrants = await bulk.killAfter({ argv, env, route: POST_GRANT, count: 4 });
     expect(killedGrants).toBeLessThan(16);
 
     const summary = join(bulk.dir, 'summary.json');

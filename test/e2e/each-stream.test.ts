@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { tempDir } from './harness.js';
-import { holdNext, settled, spawnMembers, useBulkSandbox, writeCsv } from './bulk-helpers.js';
+import { describeBulkFlavors, holdNext, settled, spawnMembers, writeCsv } from './bulk-helpers.js';
 
 const MAGIC_BY_ID = { method: 'POST', route: '/api/v1/students/{id}/magic-link' };
 
@@ -32,11 +32,7 @@ function firstLines(child: ReturnType<typeof spawnMembers>, count: number): Prom
   });
 }
 
-describe.each([
-  { name: 'default', args: [] as string[] },
-  { name: 'laravel', args: ['--flavor', 'laravel'] },
-])('members each prints results as rows finish ($name)', ({ args }) => {
-  const bulk = useBulkSandbox(['--students', '40', '--seed', '41', ...args]);
+describeBulkFlavors('members each prints results as rows finish', ['--students', '40', '--seed', '41'], (bulk) => {
   let configs = 0;
   const ownEnv = () => ({ ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: join(bulk.dir, `config-${configs++}`) });
 

@@ -9,10 +9,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
 import { workbook } from '../helpers/workbook.js';
-import { allStudents, holdsAsAsked, ndjson, resetCounts, settled, stats, useBulkSandbox, writeCsv, type BulkResult, type Student } from './bulk-helpers.js';
+import { allStudents, describeBulkFlavors, holdsAsAsked, ndjson, writeCsv, type BulkResult, type Student } from './bulk-helpers.js';
 
 const CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 
@@ -25,11 +25,7 @@ async function sheetRows(file: string): Promise<unknown[][]> {
   return rows;
 }
 
-describe.each([
-  { name: 'default', args: [] as string[] },
-  { name: 'laravel', args: ['--flavor', 'laravel'] },
-])('xlsx input ($name)', ({ args }) => {
-  const bulk = useBulkSandbox(['--students', '60', '--seed', '37', ...args]);
+describeBulkFlavors('xlsx input', ['--students', '60', '--seed', '37'], (bulk) => {
   const env = () => ({ ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: tempDir('members-config-') });
   let taken = 0;
   /** Students with a CPF as their document, none of them taken twice in the file. */
@@ -94,8 +90,7 @@ describe.each([
 
   it('a workbook that cannot be read is refused, exit 2, with what to do, and nothing is sent', async () => {
     const config = env();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
+    await bulk.settleAndReset();
     const csvNamedXlsx = writeCsv(bulk.dir, 'renamed.xlsx', ['student,product_id', 'a@x.io,p1']);
     const renamed = await run(['students', 'grant', '--file', csvNamedXlsx, '--yes'], { env: config });
     expect(renamed.code).toBe(2);
@@ -115,7 +110,6 @@ describe.each([
     expect(errorCell.stderr).toContain('line 3: product_id (cell B3) holds the error #N/A; fix it in the sheet');
     expect(errorCell.stderr).toContain('1 invalid row in');
 
-    await settled(bulk.sandbox);
-    expect(await stats(bulk.sandbox)).toEqual({});
+    expect(await bulk.settledStats()).toEqual({});
   }, 60_000);
 });

@@ -10,9 +10,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
-import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
+import { describeBulkFlavors, holdNext, resetCounts, settled, spawnMembers, stats, writeCsv, type Student } from './bulk-helpers.js';
 import type { AuditRecord } from '../../src/audit/log.js';
 
 const MAGIC_BY_EMAIL = 'POST /api/v1/students/email/{email}/magic-link';
@@ -21,11 +21,7 @@ const PUT_SCORES = 'PUT /api/v1/students/{id}/scores';
 
 const FORM_HEADER = 'Carimbo de data/hora,Nome completo,E-mail,WhatsApp';
 
-describe.each([
-  { name: 'default', args: ['--latency', '20ms'] },
-  { name: 'laravel', args: ['--flavor', 'laravel', '--latency', '20ms'] },
-])('members each ($name)', ({ args }) => {
-  const bulk = useBulkSandbox(['--students', '120', '--seed', '37', ...args]);
+describeBulkFlavors('members each', ['--students', '120', '--seed', '37', '--latency', '20ms'], (bulk) => {
   let configs = 0;
   /** A config directory of its own per test: its record holds only that test's runs. */
   const ownEnv = () => ({ ...bulk.sandbox.env, MEMBERS_CONFIG_DIR: join(bulk.dir, `config-${configs++}`) });
@@ -49,8 +45,7 @@ describe.each([
     const file = writeCsv(bulk.dir, 'turma.csv', [FORM_HEADER, ...formRows(chosen)]);
     const out = join(tempDir(), 'links.csv');
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
+    await bulk.settleAndReset();
     const result = await members(env, ['each', file, '--yes', '--out', out, '-o', 'csv', '--', 'magic-link', '{e mail}', '--expire-in', '7d']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/30 rows: 30 done, 0 skipped, 0 failed in \d+\.\ds \(run (\S+): members undo \1\)/);
@@ -76,8 +71,7 @@ describe.each([
     const [a, b, c] = someStudents(3) as [Student, Student, Student];
     const file = writeCsv(bulk.dir, 'pontos.csv', ['Nome;E-mail;Pontos', `A;${a.email};12`, `B;;5`, `C;${b.email};doze`, `D;${c.email};7`]);
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
+    await bulk.settleAndReset();
     const bad = await members(env, ['each', file, '--yes', '--', 'scores', 'set', '{E-mail}', '{Pontos}']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('error: line 3: the column "E-mail" is empty\n');
@@ -92,8 +86,7 @@ describe.each([
     const tooMany = await members(env, ['each', file, '--yes', '--max-rows', '3', '--', 'scores', 'get', '{E-mail}']);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('has 4 rows, more than --max-rows 3');
-    await settled(bulk.sandbox);
-    expect(await stats(bulk.sandbox)).toEqual({});
+    expect(await bulk.settledStats()).toEqual({});
     expect(logOf(env)).toEqual([]);
   }, 60_000);
 
@@ -105,8 +98,7 @@ describe.each([
     const file = writeCsv(bulk.dir, 'contest.csv', ['Nome;E-mail;Pontos', `A;${a.email};11`, `B;${b.email};22`, `A2;${a.email};13`, `C;${c.email};33`, `X;nobody-37@example.org;5`, `D;${d.email};44`]);
     const out = join(tempDir(), 'results.csv');
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
+    await bulk.settleAndReset();
     const result = await members(env, ['each', file, '--yes', '--concurrency', '1', '--out', out, '--', 'scores', 'set', '{E-mail}', '{Pontos}', '--reason', 'contest']);
     expect(result.code, result.stderr).toBe(7);
     const counts = await stats(bulk.sandbox);
@@ -131,15 +123,8 @@ describe.each([
     const chosen = someStudents(12);
     const file = writeCsv(bulk.dir, 'killed.csv', [FORM_HEADER, ...formRows(chosen)]);
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
     const argv = ['each', file, '--yes', '--concurrency', '1', '-o', 'json', '--', 'magic-link', '{E-mail}'];
-    const child = spawnMembers(argv, env);
-    await waitFor(async () => ((await stats(bulk.sandbox))[MAGIC_BY_EMAIL] ?? 0) >= 4);
-    child.child.kill('SIGKILL');
-    expect((await child.exited).signal).toBe('SIGKILL');
-    await settled(bulk.sandbox);
-    const sent = (await stats(bulk.sandbox))[MAGIC_BY_EMAIL] ?? 0;
+    const sent = await bulk.killAfter({ argv, env, route: MAGIC_BY_EMAIL, count: 4 });
     expect(sent).toBeLessThan(12);
     // The links the killed run recorded as made; one in flight at the kill cannot be checked (no request reads a link).
     const made = logOf(env).filter((record) => record.action === 'magic-link' && record.result === 'created').map((record) => record.line);
@@ -187,15 +172,8 @@ describe.each([
     const before = await Promise.all(chosen.map((student) => scoreOf(student.id)));
     const file = writeCsv(bulk.dir, 'points.csv', ['Nome;E-mail;Pontos', ...chosen.map((student, index) => `N${index};${student.email};${index + 1}`)]);
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
     const argv = ['scores', 'add', '--file', file, '--yes', '-o', 'json', '--reason', 'contest'];
-    const child = spawnMembers([...argv.slice(0, 5), '--quiet', ...argv.slice(5)], env);
-    await waitFor(async () => ((await stats(bulk.sandbox))[PUT_SCORES] ?? 0) >= 4);
-    child.child.kill('SIGKILL');
-    expect((await child.exited).signal).toBe('SIGKILL');
-    await settled(bulk.sandbox);
-    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBeLessThan(12);
+    expect(await bulk.killAfter({ argv: [...argv.slice(0, 5), '--quiet', ...argv.slice(5)], env, route: PUT_SCORES, count: 4 })).toBeLessThan(12);
 
     const rerun = await members(env, argv);
     expect(rerun.code, rerun.stderr).toBe(0);
@@ -352,8 +330,7 @@ describe.each([
     const chosen = someStudents(5);
     const file = writeCsv(bulk.dir, 'canary.csv', ['E-mail,Pontos', ...chosen.map((student, index) => `${student.email},${index + 1}`)]);
     const env = ownEnv();
-    await settled(bulk.sandbox);
-    await resetCounts(bulk.sandbox);
+    await bulk.settleAndReset();
     const dry = await members(env, ['each', file, '--dry-run', '--', 'scores', 'set', '{E-mail}', '{Pontos}']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout.split('\n')[1]).toBe(`2     members scores set ${chosen[0]?.email} 1`);

@@ -5,7 +5,7 @@
  */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
-import { Api } from '../../src/api/client.js';
+import { HttpApi, type Api } from '../../src/api/client.js';
 import { HttpClient } from '../../src/api/transport/http.js';
 
 export const MOCK_BASE = 'https://members.example.com';
@@ -28,7 +28,7 @@ export function useMockAgent(): () => MockAgent {
 export function mockApi(): { api(log?: (line: string) => void): Api; pool(): ReturnType<MockAgent['get']> } {
   const agent = useMockAgent();
   return {
-    api: (log) => new Api(new HttpClient({
+    api: (log) => new HttpApi(new HttpClient({
       baseUrl: new URL(MOCK_BASE), token: 't', timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], dispatcher: agent(), log,
     })),
     pool: () => agent().get(MOCK_BASE),

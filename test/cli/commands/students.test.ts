@@ -3,7 +3,7 @@ import { Session } from '../../../src/session/session.js';
 import { UsageError } from '../../../src/lib/errors.js';
 import { grantDates } from '../../../src/domain/changes.js';
 import { resolveStudent, StudentCache } from '../../../src/domain/resolve.js';
-import { Api } from '../../../src/api/client.js';
+import { HttpApi } from '../../../src/api/client.js';
 import { HttpClient } from '../../../src/api/transport/http.js';
 
 import { AUTH, BASE, TOKEN, mockCli } from '../../helpers/mock-cli.js';
@@ -340,7 +340,7 @@ describe('resolveStudent', () => {
   it('looks a student up once per run, under its key and its id', async () => {
     get('/api/v1/students/email/maria%2Bvip%40example.com').reply(200, { data: MARIA });
     get('/api/v1/students/document/123.456.789-09').reply(200, { data: MARIA });
-    const api = new Api(new HttpClient({
+    const api = new HttpApi(new HttpClient({
       baseUrl: new URL(BASE), token: TOKEN, timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [TOKEN], dispatcher: t.agent,
     }));
     const cache = new StudentCache();

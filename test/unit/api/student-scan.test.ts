@@ -1,18 +1,18 @@
 /** Looking a student up where the server cannot route the value (Laravel and a "/"): one read of the list per run. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../../../src/api/client.js';
+import { HttpApi } from '../../../src/api/client.js';
 import { HttpClient } from '../../../src/api/transport/http.js';
 import { getStudent } from '../../../src/api/endpoints/students.js';
 import { NotFoundError } from '../../../src/lib/errors.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 
 let sandbox: Sandbox;
-let api: Api;
+let api: HttpApi;
 const notices: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, students: 120, flavor: 'laravel', dialect: { paginator: 'simple' } });
-  api = new Api(new HttpClient({
+  api = new HttpApi(new HttpClient({
     baseUrl: new URL(sandbox.url), token: sandbox.apiToken, timeoutMs: 5_000, retries: 0, userAgent: 'test', secrets: [], notice: (text) => notices.push(text),
   }));
 });
