@@ -76,6 +76,9 @@ export function collectNames(api: Api, sink: (request: NameRequest) => void): vo
   collectors.set(api, sink);
 }
 
+/** Whether `api` collects names (a command checked before a run) rather than resolving them. */
+export const collectsNames = (api: Api) => collectors.has(api);
+
 /** The name collected, taken as it is (`api` collects), or undefined (resolve it). */
 function collected(api: Api, request: NameRequest): Named | undefined {
   const sink = collectors.get(api);
@@ -225,6 +228,22 @@ export async function byIdOrName<T>(input: string, byId: (id: string) => Promise
 }
 
 /** The course a COURSE argument names (id, title, slug or title prefix). */
+/**
+ * The course `input` names when this client has read the list already (a
+ * run that checked its names first): no request, and undefined when the
+ * list is not read or names nothing (the caller then looks it up as usual).
+ */
+export async function listedCourse(api: Api, input: string): Promise<Named | undefined> {
+  const list = loaded.get(api)?.get(COURSES);
+  if (!list) return undefined;
+  try {
+    const item = pick(await list, input, { noun: 'course', argument: 'COURSE', listCommand: COURSES.listCommand });
+    return { id: item.id, title: item.title ?? '' };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function resolveCourse(api: Api, input: string, argument = 'COURSE'): Promise<Named> {
   const asked = collected(api, { noun: 'course', input, argument });
   if (asked) return asked;

@@ -5,6 +5,7 @@
  * a good file reads the product list once for the whole run.
  */
 import { expect, it } from 'vitest';
+import { sandboxGet } from './harness.js';
 import { describeBulkFlavors, writeCsv, type Product } from './bulk-helpers.js';
 
 const LIST_PRODUCTS = 'GET /api/v1/products';
@@ -81,5 +82,24 @@ describeBulkFlavors('members each: product names checked first', ['--students', 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/error: line 2: no product .*Did you mean:/);
     expect(changes(await bulk.settledStats())).toEqual([]);
+  }, 60_000);
+  it('courses accesses: a COURSE by id, by title and a typo on line 4: the typo listed, exit 2, no accesses read', async () => {
+    const courses = (await sandboxGet<{ data: Array<{ id: string; title: string }> }>(bulk.sandbox, '/api/v1/courses?per_page=100')).body.data;
+    const [first, second] = courses as [{ id: string; title: string }, { id: string; title: string }];
+    const wrong = `${second.title}zzq`;
+    const file = writeCsv(bulk.dir, 'cursos.csv', ['Curso', first.id, second.title, wrong]);
+    await bulk.settleAndReset();
+    const result = await bulk.members(['each', file, '-o', 'json', '--', 'courses', 'accesses', '{Curso}']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`error: line 4: no course "${wrong}"`);
+    expect(result.stderr).not.toMatch(/line [23]:/);
+    const counts = await bulk.settledStats();
+    expect(Object.keys(counts).filter((route) => route.includes('/accesses'))).toEqual([]);
+    // Without the typo: each row's accesses read once, the list of courses once for the whole file.
+    const good = writeCsv(bulk.dir, 'cursos-ok.csv', ['Curso', first.id, second.title]);
+    await bulk.settleAndReset();
+    const ok = await bulk.members(['each', good, '-o', 'json', '--', 'courses', 'accesses', '{Curso}']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(await bulk.settledStats()).toMatchObject({ 'GET /api/v1/courses/{id}/accesses': 2, 'GET /api/v1/courses': 1 });
   }, 60_000);
 });

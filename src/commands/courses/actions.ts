@@ -9,7 +9,7 @@ import { printList } from '../../session/run-kit.js';
 import { getCatalogItem, listCatalog, type Catalog } from '../shared/catalog/commands.js';
 import { UsageError } from '../../lib/errors.js';
 import { byCompletion, holdersWhoNeverOpened, type CompletionFilter } from '../../domain/course-audience.js';
-import { byIdOrName, resolveCourse } from '../../domain/names.js';
+import { byIdOrName, collectsNames, listedCourse, resolveCourse } from '../../domain/names.js';
 
 const COURSES: Catalog = {
   collection: 'courses', noun: 'course', listView: COURSE_LIST_VIEW, view: COURSE_VIEW,
@@ -48,7 +48,13 @@ const NEVER_WALK = { all: true, perPage: FOLLOW_PER_PAGE, concurrency: LIST_CONC
 export async function accesses(session: Session, id: string, flags: AccessFlags = {}): Promise<void> {
   const filter = accessFilter(flags);
   const api = await session.api();
-  const accesses = () => byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course');
+  // Checked before a run (members each), COURSE is a name to resolve first like any other (the list holds ids and
+  // titles); in the run, that list read names it without a request. Alone, the command tries it as an id first.
+  const accesses = async () => {
+    const named = collectsNames(api) ? await resolveCourse(api, id) : await listedCourse(api, id);
+    if (named) return courseAccesses(api, named.id);
+    return byIdOrName(id, (courseId) => courseAccesses(api, courseId), () => resolveCourse(api, id), 'course');
+  };
   if (filter.never !== undefined) {
     await printList(session, NEVER_OPENED_VIEW, holdersWhoNeverOpened(api, accesses, filter.never, NEVER_WALK) as AsyncIterable<JsonRecord>);
     return;
