@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The only file that touches the process: everything else receives a context. In order: the fast paths,
-// V8's switches, the program (compiled with its code cache, bin/code-cache.js), the exit code.
+// `members mcp`'s first answers (dist/mcp-front.cjs), V8's switches, the program (compiled with its code cache,
+// bin/code-cache.js), the exit code.
 // CommonJS (bin/package.json): Node starts a CommonJS entry ~6 ms sooner than an ES module.
 'use strict';
 const { readFileSync } = require('node:fs');
