@@ -3,6 +3,8 @@
  * clock faked in the binary's process by a preload), then `products list
  * --compare` against the nearest snapshot on or before a date, and the plain
  * answer before the first one: the API keeps no history, nothing is estimated.
+ * Every test has a sandbox and a change record of its own (snapshots are kept
+ * in the record), so that each takes the snapshots it reads, in any order.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { run, useSandboxProcess } from './harness.js';
 
 const FAKE_CLOCK = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'fake-clock.cjs');
-const sandbox = useSandboxProcess(['--students', '30', '--seed', '8']);
+const sandbox = useSandboxProcess(['--students', '30', '--seed', '8'], { each: true });
 const on = (day: string, args: string[]) => run(args, { env: { ...sandbox.env, FAKE_NOW: `${day}T12:00:00Z`, NODE_OPTIONS: `--require ${FAKE_CLOCK}`, TZ: 'UTC' } });
 
 /** Python Pro's row of a snapshot (`active`) or a comparison (`active_then`, `active_now`…), and what stderr said. */
@@ -58,6 +60,8 @@ describe('products snapshot and products list --compare', () => {
   });
 
   it('a date before the first snapshot names the first date it can answer', async () => {
+    await python('2026-09-01', ['products', 'snapshot']);
+    await python('2026-10-01', ['products', 'snapshot']);
     const { code, stderr } = await on('2026-11-20', ['products', 'list', '--compare', '2026-08-31']);
     expect(code).toBe(2);
     expect(stderr).toContain('the first date this can answer is 2026-09-01, the first snapshot kept');
