@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect } from 'vitest';
+import { beforeAll, beforeEach, describe, expect } from 'vitest';
 import { DESK_FLAVORS } from './desk-flavors.js';
 import { BIN, run, sandboxGet, useSandboxProcess, tempDir, type SandboxProcess } from './harness.js';
 
@@ -151,10 +151,13 @@ export interface BulkSandbox {
   killAfter(run: { argv: string[]; env: Record<string, string>; route: string; count: number }): Promise<number>;
 }
 
-/** One sandbox (started with `args`) for the enclosing file, with its students and products read once. */
-export function useBulkSandbox(args: string[]): BulkSandbox {
+/**
+ * One sandbox (started with `args`) for the enclosing file, with its students
+ * and products read once (`each`: a sandbox for every test, read before it).
+ */
+export function useBulkSandbox(args: string[], options: { each?: boolean } = {}): BulkSandbox {
   const state = {
-    sandbox: useSandboxProcess(args),
+    sandbox: useSandboxProcess(args, options),
     members: (argv: string[], input?: string) => run(argv, { env: state.sandbox.env, input }),
     settleAndReset: async () => {
       await settled(state.sandbox);
@@ -173,7 +176,7 @@ export function useBulkSandbox(args: string[]): BulkSandbox {
       return (await state.settledStats())[route] ?? 0;
     },
   } as BulkSandbox;
-  beforeAll(async () => {
+  (options.each ? beforeEach : beforeAll)(async () => {
     state.dir = tempDir('members-bulk-');
     [state.students, state.catalog] = await Promise.all([allStudents(state.sandbox), products(state.sandbox)]);
   });
@@ -183,10 +186,11 @@ export function useBulkSandbox(args: string[]): BulkSandbox {
 /**
  * The tests `define` writes, in a block per flavour (the default sandbox and
  * Laravel's, DESK_FLAVORS) named `title (flavour)`, each block with a bulk
- * sandbox of its own: useBulkSandbox with `args` and the flavour's flags.
+ * sandbox of its own: useBulkSandbox with `args` and the flavour's flags
+ * (`each`: each test with a sandbox of its own).
  */
-export function describeBulkFlavors(title: string, args: string[], define: (bulk: BulkSandbox) => void): void {
-  describe.each(DESK_FLAVORS)(`${title} (%s)`, (_name, flavor) => define(useBulkSandbox([...args, ...flavor])));
+export function describeBulkFlavors(title: string, args: string[], define: (bulk: BulkSandbox) => void, options: { each?: boolean } = {}): void {
+  describe.each(DESK_FLAVORS)(`${title} (%s)`, (_name, flavor) => define(useBulkSandbox([...args, ...flavor], options)));
 }
 
 /**
