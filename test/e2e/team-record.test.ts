@@ -6,14 +6,16 @@
  * exits 10, nothing applied twice); B's undo of a run meeting A's lease; the database killed mid-run (exit 11,
  * the summary printed) and a re-run that completes the run exactly once;
  * product counts kept by one machine answer another's --compare (issue 38).
+ * Every test has a sandbox, a database of the file's cluster and two machines
+ * of its own, and makes the changes it reads: they pass in any order.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { holdNext, ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
 import { run, tempDir, type RunResult } from './harness.js';
-import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { hasPostgres, postgresIn, startCluster, stopCluster, type Cluster, type Postgres } from '../helpers/postgres.js';
 import { MIGRATIONS } from '../../src/audit/postgres-record.js';
 
 interface Change { id: string; user: string; host?: string; command?: string; action: string; result: string; student?: string; student_id?: string; product_id?: string; run_id?: string; undoes?: string }
@@ -21,14 +23,22 @@ interface Change { id: string; user: string; host?: string; command?: string; ac
 const withPostgres = hasPostgres();
 
 describe.runIf(withPostgres)('a team record shared by two machines', () => {
-  const b = useBulkSandbox(['--students', '120', '--seed', '36', '--latency', '20ms']);
+  const b = useBulkSandbox(['--students', '120', '--seed', '36', '--latency', '20ms'], { each: true });
+  /** One cluster for the file (it takes seconds to start), an empty database of it for each test. */
+  let cluster: Cluster | undefined;
   let pg: Postgres;
   let machineA: Record<string, string>;
   let machineB: Record<string, string>;
   const as = (env: Record<string, string>) => (args: string[], input?: string) => run(args, { env, input });
 
   beforeAll(async () => {
-    pg = await startPostgres();
+    cluster = await startCluster();
+  });
+  afterAll(async () => {
+    if (cluster) await stopCluster(cluster);
+  });
+  beforeEach(async () => {
+    pg = await postgresIn(cluster as Cluster);
     const { MEMBERS_TOKEN: token, MEMBERS_BASE_URL: baseUrl, ...rest } = b.sandbox.env;
     // A: a stored profile that uses the team record (`record use`); B: the same record for one run at a time (MEMBERS_RECORD_URL).
     machineA = { ...rest, MEMBERS_CONFIG_DIR: tempDir('members-a-'), TZ: 'UTC' };
@@ -40,7 +50,7 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'MEMBERS_RECORD_URL', answers: true, schema: MIGRATIONS.length, changes: 0 });
   });
-  afterAll(async () => pg?.stop());
+  afterEach(async () => pg?.stop());
 
   const student = (filter: (candidate: Student) => boolean) => {
     const found = b.students.find(filter);
@@ -48,6 +58,20 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     return found;
   };
   const active = (candidate: Student) => (candidate.subscriptions ?? []).filter((sub) => sub.active === 1);
+  /** A's stored profile keeps its change record in the test's team record from now on. */
+  const teamRecordOnA = async () => {
+    const use = await as(machineA)(['record', 'use', pg.url]);
+    expect(use.code, use.stderr).toBe(0);
+    return use;
+  };
+  /** B's add-only sync of the second product: its holders, and 30 students without it (`taken`), who get it. */
+  const syncOfSecondProduct = () => {
+    const product = b.catalog[1]?.id as string;
+    const taken = b.students.filter((candidate) => !(candidate.subscriptions ?? []).some((sub) => sub.product_id === product)).slice(0, 30);
+    const holders = b.students.filter((candidate) => active(candidate).some((sub) => sub.product_id === product));
+    const file = writeCsv(b.dir, 'sync.csv', ['student', ...holders.map((holder) => holder.email), ...taken.map((candidate) => candidate.email)]);
+    return { product, taken, args: ['sync', '--file', file, '--product', product, '--add-only', '--yes', '--concurrency', '1', '-o', 'ndjson'] };
+  };
 
   it('A\'s history moves to the team record once, B sees A\'s revoke (user and machine) and undoes it', async () => {
     const a = as(machineA);
@@ -56,8 +80,7 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     // A change made before the team record: this machine's history, pushed later.
     expect((await a(['students', 'revoke', maria.email, first, '--yes', '--reason', 'before the team'])).code).toBe(0);
 
-    const use = await a(['record', 'use', pg.url]);
-    expect(use.code, use.stderr).toBe(0);
+    const use = await teamRecordOnA();
     expect(use.stderr).toContain(`keeps its change record in the team record ${pg.url}`);
     const dry = await a(['record', 'push', '--dry-run']);
     expect(dry.stderr).toMatch(/^1 change of 1 change in .* would be copied/m);
@@ -89,12 +112,9 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
   });
 
   it('gives one of two syncs of one file the lease: the other exits 10 naming it, and nothing is applied twice', async () => {
-    const product = b.catalog[1]?.id as string;
-    const taken = b.students.filter((candidate) => !(candidate.subscriptions ?? []).some((sub) => sub.product_id === product)).slice(0, 30);
-    const holders = b.students.filter((candidate) => active(candidate).some((sub) => sub.product_id === product));
-    const file = writeCsv(b.dir, 'sync.csv', ['student', ...holders.map((holder) => holder.email), ...taken.map((candidate) => candidate.email)]);
+    const { product, taken, args } = syncOfSecondProduct();
+    await teamRecordOnA();
     const before = await stats(b.sandbox);
-    const args = ['sync', '--file', file, '--product', product, '--add-only', '--yes', '--concurrency', '1', '-o', 'ndjson'];
     // The first sync's first grant is held by the server: its lease, taken before it read, is certainly held meanwhile.
     const grant = await holdNext(b.sandbox, { method: 'POST', route: '/api/v1/students/{id}/products' });
     const first = spawnMembers(args, machineB);
@@ -112,8 +132,11 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(await pg.sql(`SELECT count(*) FROM members_changes WHERE record->>'action' = 'grant' AND record->>'product_id' = '${product}'`)).toBe(`${taken.length}\n`);
   });
 
-  it('B\'s undo of that sync meets A\'s bulk run on its product: exit 10 naming it, nothing sent; once A is done, the undo goes through', async () => {
-    const product = b.catalog[1]?.id as string;
+  it('B\'s undo of its sync meets A\'s bulk run on its product: exit 10 naming it, nothing sent; once A is done, the undo goes through', async () => {
+    const { product, args } = syncOfSecondProduct();
+    await teamRecordOnA();
+    const synced = await as(machineB)(args);
+    expect(synced.code, synced.stderr).toBe(0);
     const sync = (JSON.parse((await as(machineB)(['history', '-o', 'json'])).stdout) as Change[]).find((line) => line.action === 'bulk' && line.command === 'sync')!;
     const granted = Number(await pg.sql(`SELECT count(*) FROM members_changes WHERE record->>'run_id' = '${sync.id}' AND record->>'action' = 'grant'`));
     expect(granted).toBeGreaterThan(0);
@@ -150,7 +173,9 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     const stopped = await grant.exited;
     const { stderr } = grant.output();
     expect(stopped.code, stderr).toBe(11);
-    expect(stderr).toMatch(/the team record postgres:\/\/members@127\.0\.0\.1:\d+\/members cannot be reached or written.*members record status/);
+    // The record's URL: this test's database of the cluster.
+    expect(stderr).toContain(`the team record ${pg.url} cannot be reached or written`);
+    expect(stderr).toMatch(/cannot be reached or written.*members record status/);
     expect(stderr).toMatch(/rows? processed|granted/);
     await pg.start();
     const again = await run(args, { env: machineB });
