@@ -4,10 +4,11 @@
  * change of a run — a transfer (its delete included), an extension —
  * checking each one's state first; `members undo --last --student STUDENT`
  * finds the most recent change to that student, shows it, and reverses it.
+ * Every test has a sandbox (and so a history) of its own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, run, tempDir } from './harness.js';
-import { DESK_FLAVOR_NAMES, datesOf, deskSandboxes, withAccess } from './desk-flavors.js';
+import { allPages, run } from './harness.js';
+import { DESK_FLAVOR_NAMES, datesOf, deskSandbox, withAccess } from './desk-flavors.js';
 
 interface Sub { product_id: string; active: number; status: string; accession_date: string; expiration_date: string | null; student?: { id: string; email: string } }
 interface Student { id: string; email: string; subscriptions: Sub[] }
@@ -16,19 +17,21 @@ interface Line { id: string; command: string; action: string; result: string; ru
 interface Undone { id: string; action: string; result: string; message: string }
 
 const SEED = ['--students', '80', '--seed', '23'];
-const sandboxes = deskSandboxes(SEED);
+/** The default sandbox the seeded records are read from: no test changes it (each changes a sandbox of its own). */
+const reference = deskSandbox('default', SEED);
+/** The seeded students and products, the same in every flavour's sandbox when a test starts. */
 let students: Student[];
 let products: Listed[];
 
 beforeAll(async () => {
-  students = await allPages<Student>(sandboxes.default, '/api/v1/students?with=subscriptions');
-  products = await allPages<Listed>(sandboxes.default, '/api/v1/products');
+  students = await allPages<Student>(reference, '/api/v1/students?with=subscriptions');
+  products = await allPages<Listed>(reference, '/api/v1/products');
 });
 
 
 describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
-  const configDir = tempDir('members-undo-runs-');
-  const members = (args: string[]) => run(args, { env: { ...sandboxes[flavor].env, MEMBERS_CONFIG_DIR: configDir, TZ: 'UTC' } });
+  const sandbox = deskSandbox(flavor, SEED, { each: true });
+  const members = (args: string[]) => run(args, { env: { ...sandbox.env, TZ: 'UTC' } });
   const productsOf = async (key: string) => {
     const result = await members(['students', 'products', key, '-o', 'json']);
     return result.code === 0 ? JSON.parse(result.stdout) as Sub[] : undefined;
@@ -67,7 +70,7 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   });
 
   it('undo RUN_ID of an extension: every expiration back, checking each first (a row changed since is a conflict, exit 7)', async () => {
-    // This sandbox's own state (the tests before changed it), through the CLI: dates as plain days whatever the flavour.
+    // The subscriptions through the CLI: dates as plain days whatever the flavour.
     const subscriptions = JSON.parse((await members(['subscriptions', 'list', '--access', 'active', '--status', 'active', '-o', 'json'])).stdout) as Sub[];
     const product = products.find((p) => subscriptions.filter((s) => s.product_id === p.id && s.expiration_date).length >= 3)!;
     const holders = subscriptions.filter((s) => s.product_id === product.id && s.expiration_date);
@@ -98,7 +101,6 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
   });
 
   it('undo --last --student: the most recent change to that student, by any key, shown and confirmed; again: the one before', async () => {
-    // From the end of the list: the transfer above took its student from the start.
     const maria = students.findLast((s) => s.subscriptions.length >= 1 && withAccess(s.subscriptions).length === s.subscriptions.length)!;
     const other = students.findLast((s) => s.id !== maria.id && withAccess(s.subscriptions).length >= 1)!;
     const product = products.find((p) => !maria.subscriptions.some((s) => s.product_id === p.id))!;
@@ -131,7 +133,6 @@ describe.each(DESK_FLAVOR_NAMES)('against the %s sandbox', (flavor) => {
 
   it('undo --last after a transfer undoes the whole transfer (a run is one entry, as history shows it), not an older change', async () => {
     const movable = students.filter((s) => withAccess(s.subscriptions).length >= 1 && s.subscriptions.every((sub) => sub.status === 'active'));
-    // From the middle of the list: the tests above took theirs from its ends.
     const from = movable[Math.floor(movable.length / 2)]!;
     const older = movable[Math.floor(movable.length / 2) + 1]!;
     const granted = products.find((p) => !older.subscriptions.some((sub) => sub.product_id === p.id))!;
