@@ -3,22 +3,20 @@
  * issue 36, the record): with MEMBERS_RECORD_URL the rows done live in
  * PostgreSQL, not in the local files, and a re-run after a SIGKILL reads
  * them there — every row added once, the two attempts one run, undone once.
+ * Each test has a database and a sandbox of its own: it reads only its runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
 import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv } from './bulk-helpers.js';
-import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { hasPostgres } from '../helpers/postgres.js';
+import { usePostgresPerTest } from '../helpers/test-postgres.js';
 import type { AuditRecord } from '../../src/audit/log.js';
 
 const PUT_SCORES = 'PUT /api/v1/students/{id}/scores';
 
 describe.runIf(hasPostgres())('each -- scores add and grant --file on a team record (PostgreSQL): a SIGKILL, a re-run, one run', () => {
-  const bulk = useBulkSandbox(['--students', '40', '--seed', '371', '--latency', '20ms']);
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await startPostgres();
-  });
-  afterAll(async () => pg?.stop());
+  const bulk = useBulkSandbox(['--students', '40', '--seed', '371', '--latency', '20ms'], { each: true });
+  const pg = usePostgresPerTest();
 
   const scoreOf = async (id: string) => (await sandboxGet<{ data: { score: number } }>(bulk.sandbox, `/api/v1/students/${id}/scores`)).body.data.score;
   const scores = (ids: string[]) => Promise.all(ids.map(scoreOf));

@@ -12,10 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { holdNext, ndjson, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type Student } from './bulk-helpers.js';
 import { run, tempDir, type RunResult } from './harness.js';
-import { hasPostgres, postgresIn, startCluster, stopCluster, type Cluster, type Postgres } from '../helpers/postgres.js';
+import { hasPostgres } from '../helpers/postgres.js';
+import { usePostgresPerTest } from '../helpers/test-postgres.js';
 import { MIGRATIONS } from '../../src/audit/postgres-record.js';
 
 interface Change { id: string; user: string; host?: string; command?: string; action: string; result: string; student?: string; student_id?: string; product_id?: string; run_id?: string; undoes?: string }
@@ -24,21 +25,12 @@ const withPostgres = hasPostgres();
 
 describe.runIf(withPostgres)('a team record shared by two machines', () => {
   const b = useBulkSandbox(['--students', '120', '--seed', '36', '--latency', '20ms'], { each: true });
-  /** One cluster for the file (it takes seconds to start), an empty database of it for each test. */
-  let cluster: Cluster | undefined;
-  let pg: Postgres;
+  const pg = usePostgresPerTest();
   let machineA: Record<string, string>;
   let machineB: Record<string, string>;
   const as = (env: Record<string, string>) => (args: string[], input?: string) => run(args, { env, input });
 
-  beforeAll(async () => {
-    cluster = await startCluster();
-  });
-  afterAll(async () => {
-    if (cluster) await stopCluster(cluster);
-  });
   beforeEach(async () => {
-    pg = await postgresIn(cluster as Cluster);
     const { MEMBERS_TOKEN: token, MEMBERS_BASE_URL: baseUrl, ...rest } = b.sandbox.env;
     // A: a stored profile that uses the team record (`record use`); B: the same record for one run at a time (MEMBERS_RECORD_URL).
     machineA = { ...rest, MEMBERS_CONFIG_DIR: tempDir('members-a-'), TZ: 'UTC' };
@@ -50,7 +42,6 @@ describe.runIf(withPostgres)('a team record shared by two machines', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ home: 'postgres', source: 'MEMBERS_RECORD_URL', answers: true, schema: MIGRATIONS.length, changes: 0 });
   });
-  afterEach(async () => pg?.stop());
 
   const student = (filter: (candidate: Student) => boolean) => {
     const found = b.students.find(filter);
