@@ -15,10 +15,16 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { LeaseHeldError } from '../lib/errors.js';
 
-/** What a run may change: every product of a platform (`all`) or some. */
+/**
+ * What a run may change: every product of a platform (`all`) or some; or, for
+ * a run of a command on a file (`each`, commands/shared/each/resume.ts), that
+ * run: its key, whatever products its rows name.
+ */
 export interface LeaseScope {
   base_url: string;
   products: readonly string[] | 'all';
+  /** The run's key: the lease meets only the leases on the same key. */
+  run_key?: string;
 }
 
 export interface LeaseHolder {
@@ -56,9 +62,13 @@ export interface LeaseHome {
   end(id: string): Promise<Lease | undefined>;
 }
 
-/** Whether two scopes may change the same subscription: one platform, and a product in common (or all of them). */
+/**
+ * Whether two scopes may change the same subscription: one platform, and a product in common (or all of them);
+ * or are the same run: one platform, one key.
+ */
 export function overlaps(a: LeaseScope, b: LeaseScope): boolean {
   if (a.base_url !== b.base_url) return false;
+  if (a.run_key !== undefined || b.run_key !== undefined) return a.run_key === b.run_key;
   if (a.products === 'all' || b.products === 'all') return true;
   const theirs = new Set(b.products);
   return a.products.some((product) => theirs.has(product));
@@ -110,7 +120,7 @@ export async function holdLease(home: LeaseHome, request: LeaseRequest): Promise
   for (;;) {
     const at = now();
     const lease: Lease = {
-      id: newLeaseId(), base_url: request.scope.base_url, products: request.scope.products,
+      id: newLeaseId(), ...request.scope,
       host: hostname(), ...request.holder, since: new Date(at).toISOString(), expires: new Date(at + ttlMs).toISOString(),
     };
     const taking = await home.take(lease, ttlMs);
@@ -142,8 +152,9 @@ function keep(home: LeaseHome, lease: Lease, ttlMs: number): HeldLease {
   };
 }
 
-/** `product 5f1c7a2e` / `products a, b` / `every product` of the platform. */
+/** `product 5f1c7a2e` / `products a, b` / `every product` of the platform, or the run of a command on a file. */
 export function scopeText(scope: LeaseScope): string {
+  if (scope.run_key !== undefined) return `the run of the same command on the same file on ${scope.base_url} (key ${scope.run_key})`;
   if (scope.products === 'all') return `every product of ${scope.base_url}`;
   return `${scope.products.length === 1 ? 'product' : 'products'} ${scope.products.join(', ')} of ${scope.base_url}`;
 }

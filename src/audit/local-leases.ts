@@ -16,7 +16,7 @@ import { live, overlaps, type Lease, type LeaseHome, type Taking } from './lease
 const GUARD: LockOptions = { timeoutMs: 10_000, staleMs: 5_000, guards: 'the leases' };
 
 const LeaseShape = z.object({
-  id: z.string(), base_url: z.string(), products: z.union([z.literal('all'), z.array(z.string())]),
+  id: z.string(), base_url: z.string(), products: z.union([z.literal('all'), z.array(z.string())]), run_key: z.string().optional(),
   user: z.string(), host: z.string(), pid: z.number(), command: z.string(), since: z.string(), expires: z.string(),
 });
 

@@ -19,6 +19,7 @@ import type { Lease, LeaseHome, Taking } from './leases.js';
 import type { SharedBudget } from '../api/transport/shared-budget.js';
 import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
 import type { CountSnapshot, SnapshotRows } from './count-snapshots.js';
+import type { RunKeys } from './run-keys.js';
 import { GroupCommit } from './group-commit.js';
 
 /** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
@@ -65,6 +66,13 @@ export const MIGRATIONS: readonly string[] = [
      key text PRIMARY KEY,
      next_ms bigint NOT NULL
    );`,
+  // One run of a command on a file for the whole team (run-keys.ts): each key's runs, and a lease on a key rather than products.
+  `CREATE TABLE members_run_keys (
+     key text PRIMARY KEY,
+     runs text[] NOT NULL,
+     updated timestamptz NOT NULL DEFAULT now()
+   );
+   ALTER TABLE members_leases ADD COLUMN run_key text;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -112,10 +120,11 @@ interface Row {
   record: AuditRecord;
 }
 
-interface LeaseRow { id: string; base_url: string; products: string[] | null; holder: Lease; since: Date; expires: Date }
+interface LeaseRow { id: string; base_url: string; products: string[] | null; run_key: string | null; holder: Lease; since: Date; expires: Date }
 
 const leaseOf = (row: LeaseRow): Lease => ({
-  ...row.holder, id: row.id, base_url: row.base_url, products: row.products ?? 'all', since: row.since.toISOString(), expires: row.expires.toISOString(),
+  ...row.holder, id: row.id, base_url: row.base_url, products: row.products ?? 'all', ...(row.run_key === null ? {} : { run_key: row.run_key }),
+  since: row.since.toISOString(), expires: row.expires.toISOString(),
 });
 
 export class PostgresRecord implements ChangeRecord {
@@ -124,6 +133,7 @@ export class PostgresRecord implements ChangeRecord {
   readonly leases: LeaseHome;
   readonly budget: SharedBudget;
   readonly snapshots: SnapshotRows;
+  readonly runKeys: RunKeys;
   private ready?: Promise<void>;
 
   /**
@@ -133,6 +143,7 @@ export class PostgresRecord implements ChangeRecord {
   constructor(private readonly pool: Pool, url: string, private readonly budgetPool: Pool = pool) {
     this.name = `the team record ${shownUrl(url)}`;
     this.snapshots = this.snapshotRows();
+    this.runKeys = this.runKeyRows();
     // A database that goes away between queries: the pool reports it here, a query then fails (exit 11).
     pool.on('error', () => undefined);
     if (budgetPool !== pool) budgetPool.on('error', () => undefined);
@@ -163,12 +174,14 @@ export class PostgresRecord implements ChangeRecord {
     // Self-conflicting: one run at a time looks for overlaps and inserts; readers (lock list) are not blocked.
     await client.query('LOCK TABLE members_leases IN SHARE ROW EXCLUSIVE MODE');
     await client.query('DELETE FROM members_leases WHERE expires <= now()');
-    const { rows } = await client.query<LeaseRow>('SELECT * FROM members_leases WHERE base_url = $1 AND (products IS NULL OR $2::text[] IS NULL OR products && $2::text[]) ORDER BY since LIMIT 1',
-      [lease.base_url, lease.products === 'all' ? null : lease.products]);
+    // A lease on a run key meets only the leases on that key (audit/leases.ts overlaps); one on products, only those on products.
+    const { rows } = await client.query<LeaseRow>(`SELECT * FROM members_leases WHERE base_url = $1 AND run_key IS NOT DISTINCT FROM $3::text
+      AND ($3::text IS NOT NULL OR products IS NULL OR $2::text[] IS NULL OR products && $2::text[]) ORDER BY since LIMIT 1`,
+    [lease.base_url, lease.products === 'all' ? null : lease.products, lease.run_key ?? null]);
     if (rows[0]) return { held: leaseOf(rows[0]) };
-    const { id, base_url: _base, products, since: _since, expires: _expires, ...holder } = lease;
-    const inserted = await client.query<LeaseRow>(`INSERT INTO members_leases (id, base_url, products, holder, since, expires)
-      VALUES ($1, $2, $3, $4, now(), now() + $5 * interval '1 millisecond') RETURNING *`, [id, lease.base_url, products === 'all' ? null : products, holder, ttlMs]);
+    const { id, base_url: _base, products, run_key: runKey, since: _since, expires: _expires, ...holder } = lease;
+    const inserted = await client.query<LeaseRow>(`INSERT INTO members_leases (id, base_url, products, run_key, holder, since, expires)
+      VALUES ($1, $2, $3, $4, $5, now(), now() + $6 * interval '1 millisecond') RETURNING *`, [id, lease.base_url, products === 'all' ? null : products, runKey ?? null, holder, ttlMs]);
     return { taken: leaseOf(inserted.rows[0] as LeaseRow) };
   }
 
@@ -222,6 +235,16 @@ export class PostgresRecord implements ChangeRecord {
         snapshots: (await this.query<{ snapshot: CountSnapshot }>('SELECT snapshot FROM members_product_counts ORDER BY seq')).rows.map((row) => row.snapshot),
         skipped: 0,
       }),
+    };
+  }
+
+  /** One row per key, changed by one statement each: a run added twice is kept once. */
+  private runKeyRows(): RunKeys {
+    return {
+      runs: async (key) => (await this.query<{ runs: string[] }>('SELECT runs FROM members_run_keys WHERE key = $1', [key])).rows[0]?.runs ?? [],
+      add: async (key, runId) => void await this.query(`INSERT INTO members_run_keys AS k (key, runs) VALUES ($1, ARRAY[$2::text])
+        ON CONFLICT (key) DO UPDATE SET runs = array_append(k.runs, $2::text), updated = now() WHERE NOT ($2::text = ANY (k.runs))`, [key, runId]),
+      forget: async (key) => void await this.query('DELETE FROM members_run_keys WHERE key = $1', [key]),
     };
   }
 

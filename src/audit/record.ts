@@ -1,6 +1,6 @@
 /**
  * The change record behind one interface (issue 36), with two homes: the
- * local files of the config directory (audit.jsonl, audit-intents/, leases/:
+ * local files of the config directory (audit.jsonl, audit-intents/, leases/, each-runs/:
  * a person alone, the embedded default) and a team's PostgreSQL
  * (audit/postgres-record.ts), chosen per profile by `members record use` or
  * for one run by MEMBERS_RECORD_URL. Commands reach it through the session;
@@ -14,6 +14,7 @@ import type { LeaseHome } from './leases.js';
 import { LocalLeases } from './local-leases.js';
 import type { SharedBudget } from '../api/transport/shared-budget.js';
 import { LocalRateBudget } from './rate-budget.js';
+import { LocalRunKeys, type RunKeys } from './run-keys.js';
 
 export type RecordHome = 'local' | 'postgres';
 
@@ -63,6 +64,8 @@ export interface ChangeRecord {
   readonly budget: SharedBudget;
   /** The subscriber counts `products snapshot` keeps (issue 38); no personal data, so --forget leaves them. */
   readonly snapshots: SnapshotRows;
+  /** The runs of each command on each file so far (run-keys.ts): where any machine of the team continues a run cut short. */
+  readonly runKeys: RunKeys;
   status(): Promise<RecordStatus>;
   /** Adds finished records; one already there (same id) is left as it is (a push twice adds nothing). Resolves to how many were added. */
   append(records: readonly AuditRecord[]): Promise<number>;
@@ -80,12 +83,14 @@ export class LocalRecord implements ChangeRecord {
   readonly leases: LeaseHome;
   readonly budget: SharedBudget;
   readonly snapshots: SnapshotRows;
+  readonly runKeys: RunKeys;
 
   constructor(private readonly dir: string) {
     this.name = `the local record (${auditLogPath(dir)})`;
     this.leases = new LocalLeases(dir);
     this.budget = new LocalRateBudget(dir);
     this.snapshots = new LocalSnapshots(dir);
+    this.runKeys = new LocalRunKeys(dir);
   }
 
   async status(): Promise<RecordStatus> {

@@ -2,10 +2,11 @@
 import type { Session } from '../../session/session.js';
 import { parseInteger } from '../../lib/values.js';
 import { bulkSettings } from '../shared/bulk/flags.js';
+import { waitMs } from '../shared/lease.js';
 import { runEach, type Halt } from '../shared/each/run.js';
 
 export async function each(session: Session, file: string, args: string[], flags: {
-  dryRun?: boolean; first?: string; maxRows?: string; concurrency?: string; onlyFailed?: boolean; halt: Halt;
+  dryRun?: boolean; first?: string; maxRows?: string; concurrency?: string; onlyFailed?: boolean; halt: Halt; wait?: string;
 }): Promise<void> {
   const { concurrency } = bulkSettings({ concurrency: flags.concurrency });
   await runEach(session, {
@@ -17,5 +18,6 @@ export async function each(session: Session, file: string, args: string[], flags
     maxRows: flags.maxRows === undefined ? undefined : parseInteger(flags.maxRows, '--max-rows', { min: 1 }),
     onlyFailed: flags.onlyFailed === true,
     halt: flags.halt,
+    waitMs: waitMs(flags.wait),
   });
 }

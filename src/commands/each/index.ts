@@ -13,6 +13,7 @@ export const registerEach = registration('Everyday:', (program, runner) => {
     .option('--concurrency <n>', `rows in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`)
     .option('--only-failed', 'run only the rows whose result column says failed (the --out file of an earlier run)')
     .addOption(new Option('--halt <when>', 'what a failed row does to the rest: never (run them all), soon or now (start no new row)').choices(['now', 'soon', 'never']).default('never'))
+    .addOption(new Option('--wait <duration>', 'when another run of the same command on the same file is under way (any machine of a team record), wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'))
     // A row's own flags (--expire-in, --reason) are its command's, not each's: they pass through.
     .allowUnknownOption()
     .addHelpText('after', `
@@ -22,7 +23,9 @@ and nothing is sent (exit 2). One question for the run on
 a terminal (type the row count above 20 rows); --yes off one. Every change is
 recorded under the run's id: \`members undo RUN\` reverses the run. Running the
 same command on the same file again after a kill continues that run (same id,
-one undo for both) and leaves out the rows done.
+one undo for both) and leaves out the rows done — from any machine when the
+profile uses a team record. One run of a command on a file at a time: a second
+one at once exits 10 naming the first's holder (or waits, --wait).
 Each row's result is printed once it and the rows before it are done: csv,
 ndjson and a piped table a line per row, and --out results.csv grows row by row,
 so a kill leaves the rows done. Exit 7 when a row failed; --out results.csv then

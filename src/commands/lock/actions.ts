@@ -28,5 +28,5 @@ export async function breakLock(session: Session, id: string, flags: { reason: s
 /** A flat picture of the lease for its record. */
 function leaseSnapshot(lease: Lease) {
   const { id, base_url, user, host, pid, command, since, expires } = lease;
-  return { id, base_url, products: lease.products === 'all' ? 'all' : lease.products.join(','), user, host, pid, command, since, expires };
+  return { id, base_url, products: lease.products === 'all' ? 'all' : lease.products.join(','), ...(lease.run_key === undefined ? {} : { run_key: lease.run_key }), user, host, pid, command, since, expires };
 }

@@ -3,7 +3,9 @@
  * state (audit/leases.ts), on the platform in force and the products it may
  * change, in the change record in force (the team's when the profile uses
  * one: leases between machines); `--wait DURATION` says how long to wait for
- * an overlapping run. Exit 10 naming the holder otherwise, nothing sent.
+ * an overlapping run. Exit 10 naming the holder otherwise, nothing sent. A run
+ * of `members each` takes one on its key instead (one run of a command on a
+ * file at a time, whatever products its rows name).
  */
 import { hostname } from 'node:os';
 import { Option, type Command } from 'commander';
@@ -23,12 +25,17 @@ export function waitMs(wait: string | undefined): number {
   return parseDuration(wait, '--wait') * 1000;
 }
 
-export async function takeLease(session: Session, request: { products: readonly string[] | 'all'; command: string; waitMs: number }): Promise<HeldLease> {
+/** What a lease is asked for: the products a run may change, or the run of a command on a file (its key, each/resume.ts). */
+export type LeaseWanted = ({ products: readonly string[] | 'all' } | { runKey: string }) & { command: string; waitMs: number };
+
+export async function takeLease(session: Session, request: LeaseWanted): Promise<HeldLease> {
   const [record, settings, { holdLease }, { auditBaseUrl, osUser }, messages] = await Promise.all([
     session.changeRecord(), session.settings(), import('../../audit/leases.js'), import('../../audit/stamp.js'), session.messages(),
   ]);
   return holdLease(record.leases, {
-    scope: { base_url: auditBaseUrl(settings.baseUrl), products: request.products === 'all' ? 'all' : [...new Set(request.products)].sort() },
+    scope: 'runKey' in request
+      ? { base_url: auditBaseUrl(settings.baseUrl), products: [], run_key: request.runKey }
+      : { base_url: auditBaseUrl(settings.baseUrl), products: request.products === 'all' ? 'all' : [...new Set(request.products)].sort() },
     holder: { user: osUser(session.io.env), pid: session.io.pid ?? 0, command: request.command },
     waitMs: request.waitMs,
     isDead: (held) => held.host === hostname() && held.pid !== session.io.pid && session.io.isRunning?.(held.pid) === false,

@@ -88,6 +88,35 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
       expect(await changes.leases.list(Date.now())).toEqual([]);
     });
 
+    it('keeps the runs of a run key, oldest first and each once, until the key is forgotten', async () => {
+      expect(await changes.runKeys.runs('key-1')).toEqual([]);
+      await changes.runKeys.add('key-1', 'run-1');
+      await changes.runKeys.add('key-1', 'run-2');
+      await changes.runKeys.add('key-1', 'run-1');
+      await changes.runKeys.add('key-2', 'run-3');
+      expect(await changes.runKeys.runs('key-1')).toEqual(['run-1', 'run-2']);
+      await changes.runKeys.forget('key-1');
+      await changes.runKeys.forget('key-never');
+      expect(await changes.runKeys.runs('key-1')).toEqual([]);
+      expect(await changes.runKeys.runs('key-2')).toEqual(['run-3']);
+      await changes.runKeys.add('key-1', 'run-4');
+      expect(await changes.runKeys.runs('key-1')).toEqual(['run-4']);
+    });
+
+    it('gives a lease on a run key to one run of it, names its holder to the other (exit 10); leases on products and other keys pass', async () => {
+      const first = await holdLease(changes.leases, { scope: { base_url: BASE, products: [], run_key: 'k1' }, holder: { ...holder, command: 'each scores add' }, waitMs: 0 });
+      expect(first.lease.run_key).toBe('k1');
+      const refused = holdLease(changes.leases, { scope: { base_url: BASE, products: [], run_key: 'k1' }, holder: { ...holder, user: 'bia' }, waitMs: 0 });
+      await expect(refused).rejects.toMatchObject({ exitCode: ExitCode.leaseHeld });
+      await expect(refused).rejects.toThrow(/the run of the same command on the same file on https:\/\/members\.example\.com \(key k1\).*ana on .* \(members each scores add, pid 4242\)/);
+      const everything = await holdLease(changes.leases, { scope: { base_url: BASE, products: 'all' }, holder, waitMs: 0 });
+      const otherKey = await holdLease(changes.leases, { scope: { base_url: BASE, products: [], run_key: 'k2' }, holder, waitMs: 0 });
+      const elsewhere = await holdLease(changes.leases, { scope: { base_url: 'https://other.example', products: [], run_key: 'k1' }, holder, waitMs: 0 });
+      expect((await changes.leases.list(Date.now())).find((lease) => lease.id === first.lease.id)).toMatchObject({ run_key: 'k1', products: [] });
+      await Promise.all([first.release(), everything.release(), otherKey.release(), elsewhere.release()]);
+      expect(await changes.leases.list(Date.now())).toEqual([]);
+    });
+
     it('lets a waiting run take the lease once the holder releases it', async () => {
       const first = await holdLease(changes.leases, { scope: { base_url: BASE, products: 'all' }, holder, waitMs: 0 });
       let told: Lease | undefined;
@@ -540,6 +569,15 @@ describe('scopes and URLs', () => {
     expect(overlaps({ base_url: BASE, products: 'all' }, { base_url: BASE, products: ['b'] })).toBe(true);
     expect(overlaps({ base_url: BASE, products: ['b'] }, { base_url: BASE, products: 'all' })).toBe(true);
     expect(overlaps({ base_url: BASE, products: 'all' }, { base_url: 'https://x.example', products: 'all' })).toBe(false);
+  });
+
+  it('overlap on a run key only with a lease on the same key of the same platform, never with products', () => {
+    const run = { base_url: BASE, products: [], run_key: 'k1' };
+    expect(overlaps(run, { ...run })).toBe(true);
+    expect(overlaps(run, { ...run, run_key: 'k2' })).toBe(false);
+    expect(overlaps(run, { ...run, base_url: 'https://x.example' })).toBe(false);
+    expect(overlaps(run, { base_url: BASE, products: 'all' })).toBe(false);
+    expect(overlaps({ base_url: BASE, products: 'all' }, run)).toBe(false);
   });
 
   it('takes postgres://USER@HOST:PORT/DB, and never shows a password', () => {

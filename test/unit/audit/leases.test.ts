@@ -157,6 +157,7 @@ describe('what a person is told of a lease', () => {
     expect(scopeText({ base_url: BASE, products: ['p1'] })).toBe(`product p1 of ${BASE}`);
     expect(scopeText({ base_url: BASE, products: ['p1', 'p2'] })).toBe(`products p1, p2 of ${BASE}`);
     expect(scopeText({ base_url: BASE, products: 'all' })).toBe(`every product of ${BASE}`);
+    expect(scopeText({ base_url: BASE, products: [], run_key: 'abc' })).toBe(`the run of the same command on the same file on ${BASE} (key abc)`);
   });
 
   it('names the holder, its machine, command and process, and the lease\'s times', () => {

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { doneRows, earlierRuns, forgetRuns, rememberRuns, resumeRun, runKey } from '../../../src/commands/shared/each/resume.js';
+import { doneRows, inputKey, resumeRun, runKey } from '../../../src/commands/shared/each/resume.js';
+import { LocalRunKeys } from '../../../src/audit/run-keys.js';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { intentPath, writeIntent } from '../../../src/audit/intents.js';
 import { auditIntentsDir } from '../../../src/config/paths.js';
@@ -13,21 +14,32 @@ const record = (fields: Partial<AuditRecord>): AuditRecord => ({
 });
 
 describe('resuming a run of each', () => {
-  it('knows a run by the profile, the server, the command line and the bytes of the file', () => {
-    const key = runKey(['default', 'http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\na@x.co\n'));
-    expect(runKey(['default', 'http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\na@x.co\n'))).toBe(key);
-    expect(runKey(['default', 'http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\nb@x.co\n'))).not.toBe(key);
-    expect(runKey(['default', 'http://h', 'magic-link {E-mail}'], Buffer.from('E-mail\na@x.co\n'))).not.toBe(key);
+  it('knows a run by the server, the command line and the bytes of the file', () => {
+    const key = runKey(['http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\na@x.co\n'));
+    expect(runKey(['http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\na@x.co\n'))).toBe(key);
+    expect(runKey(['http://h', 'magic-link', '{E-mail}'], Buffer.from('E-mail\nb@x.co\n'))).not.toBe(key);
+    expect(runKey(['http://h', 'magic-link {E-mail}'], Buffer.from('E-mail\na@x.co\n'))).not.toBe(key);
+    expect(runKey(['http://other', 'magic-link', '{E-mail}'], Buffer.from('E-mail\na@x.co\n'))).not.toBe(key);
   });
 
-  it('remembers the runs of a key until told the file is done', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'each-'));
-    expect(earlierRuns(dir, 'k')).toEqual([]);
-    rememberRuns(dir, 'k', ['r1']);
-    rememberRuns(dir, 'k', ['r1', 'r2']);
-    expect(earlierRuns(dir, 'k')).toEqual(['r1', 'r2']);
-    forgetRuns(dir, 'k');
-    expect(earlierRuns(dir, 'k')).toEqual([]);
+  it('makes the key of a file from its bytes, read whole however they come in chunks', async () => {
+    const chunks = (...parts: string[]) => () => (async function* () {
+      for (const part of parts) yield Buffer.from(part);
+    })();
+    const key = runKey(['http://h', 'magic-link'], Buffer.from('E-mail\na@x.co\n'));
+    expect(await inputKey(['http://h', 'magic-link'], chunks('E-mail\n', 'a@x.co\n'))).toBe(key);
+    expect(await inputKey(['http://h', 'magic-link'], chunks('E-mail\na@x.co\n'))).toBe(key);
+  });
+
+  it('remembers the runs of a key until told the file is done', async () => {
+    const keys = new LocalRunKeys(mkdtempSync(join(tmpdir(), 'each-')));
+    expect(await keys.runs('k')).toEqual([]);
+    await keys.add('k', 'r1');
+    await keys.add('k', 'r2');
+    await keys.add('k', 'r2');
+    expect(await keys.runs('k')).toEqual(['r1', 'r2']);
+    await keys.forget('k');
+    expect(await keys.runs('k')).toEqual([]);
   });
 
   it('finds the lines those runs did, or have in flight; not those not applied, unknown, or of other runs', async () => {
@@ -71,27 +83,31 @@ describe('resuming a run of each: the edges', () => {
     expect(runKey(['a'], bytes)).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('keeps the runs of a key in each-runs/KEY.json, readable by its user only, and forgets a key it never had without a fuss', () => {
+  it('keeps the runs of a key in each-runs/KEY.json, readable by its user only, and forgets a key it never had without a fuss', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'each-'));
-    rememberRuns(dir, 'k1', ['r1']);
+    const keys = new LocalRunKeys(dir);
+    await keys.add('k1', 'r1');
     const file = join(dir, 'each-runs', 'k1.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ runs: ['r1'] });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'each-runs')).mode & 0o777).toBe(0o700);
-    expect(() => forgetRuns(dir, 'never')).not.toThrow();
-    forgetRuns(dir, 'k1');
+    await expect(keys.forget('never')).resolves.toBeUndefined();
+    await keys.forget('k1');
     expect(existsSync(file)).toBe(false);
   });
 
-  it('takes from a hand-edited file only the run ids that are text', () => {
+  it('takes from a hand-edited file only the run ids that are text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    const keys = new LocalRunKeys(dir);
     mkdirSync(join(dir, 'each-runs'));
     writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: ['r1', 7, null, 'r2'] }));
-    expect(earlierRuns(dir, 'k')).toEqual(['r1', 'r2']);
+    expect(await keys.runs('k')).toEqual(['r1', 'r2']);
+    await keys.add('k', 'r3');
+    expect(await keys.runs('k')).toEqual(['r1', 'r2', 'r3']);
     writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: 'r1' }));
-    expect(earlierRuns(dir, 'k')).toEqual([]);
+    expect(await keys.runs('k')).toEqual([]);
     writeFileSync(join(dir, 'each-runs', 'k.json'), '{"runs": ["r1"');
-    expect(earlierRuns(dir, 'k')).toEqual([]);
+    expect(await keys.runs('k')).toEqual([]);
   });
 
   it('leaves out records of the runs that name no line, the run\'s own, and a change in flight on a line already done', async () => {
@@ -120,19 +136,22 @@ describe('resumeRun: the run a re-run continues', () => {
   const input = (text: string) => () => (async function* () {
     yield Buffer.from(text);
   })();
-  const parts = ['default', 'http://h', 'students grant --file'];
+  const parts = ['http://h', 'students grant --file'];
+  const remember = async (dir: string, key: string, runs: string[]) => {
+    for (const run of runs) await new LocalRunKeys(dir).add(key, run);
+  };
 
   it('continues the key\'s last run when it never recorded its end, counting only its rows done, not those in flight', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'each-'));
     const key = runKey(parts, Buffer.from('student,product_id\na@x.co,1\n'));
-    rememberRuns(dir, key, ['old', 'killed']);
+    await remember(dir, key, ['old', 'killed']);
     appendAudit(dir, [
       record({ run_id: 'old', line: 2 }),
       record({ id: 'old', action: 'bulk', result: 'interrupted' }),
       record({ run_id: 'killed', line: 3, result: 'granted' }),
     ]);
     writeIntent(dir, { record: record({ id: 'flight-4', run_id: 'killed', line: 4 }), pid: 1, host: 'h', log_offset: 0 });
-    const resumed = await resumeRun(new LocalRecord(dir), dir, parts, input('student,product_id\na@x.co,1\n'));
+    const resumed = await resumeRun(new LocalRecord(dir), dir, await inputKey(parts, input('student,product_id\na@x.co,1\n')));
     expect(resumed).toMatchObject({ key, runs: ['old', 'killed'], continued: 'killed' });
     expect([...resumed.before.entries()]).toEqual([[3, { runId: 'killed', result: 'granted' }]]);
     expect([...resumed.rows.keys()]).toEqual([2, 3, 4]);
@@ -141,12 +160,12 @@ describe('resumeRun: the run a re-run continues', () => {
   it('continues nothing when the last run recorded its end, when the key has no runs, or the bytes differ', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'each-'));
     const key = runKey(parts, Buffer.from('x\n'));
-    rememberRuns(dir, key, ['killed', 'ended']);
+    await remember(dir, key, ['killed', 'ended']);
     appendAudit(dir, [record({ run_id: 'ended', line: 2 }), record({ id: 'ended', action: 'bulk', result: 'interrupted' })]);
-    const ended = await resumeRun(new LocalRecord(dir), dir, parts, input('x\n'));
+    const ended = await resumeRun(new LocalRecord(dir), dir, await inputKey(parts, input('x\n')));
     expect(ended.continued).toBeUndefined();
     expect(ended.before.size).toBe(0);
-    const other = await resumeRun(new LocalRecord(dir), dir, parts, input('y\n'));
+    const other = await resumeRun(new LocalRecord(dir), dir, await inputKey(parts, input('y\n')));
     expect(other).toMatchObject({ runs: [], continued: undefined });
   });
 });

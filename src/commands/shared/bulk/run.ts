@@ -52,7 +52,7 @@ import { refuseOutputOverInput } from '../input-output.js';
 import type { HeldLease } from '../../../audit/leases.js';
 import { takeLease } from '../lease.js';
 import { auditBaseUrl } from '../../../audit/stamp.js';
-import { forgetRuns, rememberRuns, resumeRun, type DoneRow } from '../each/resume.js';
+import { inputKey, resumeRun, type DoneRow } from '../each/resume.js';
 
 export type { BulkSummary } from '../../../domain/bulk/engine.js';
 
@@ -231,18 +231,17 @@ export async function runBulk<Plan>(
  * (done, failed rows, Ctrl-C) is not continued: the re-run is a new run.
  */
 async function resumeBulk(session: Session, command: string, options: BulkOptions, input: CsvInput): Promise<BulkResume> {
-  const settings = await session.settings();
-  const dir = await session.configDir();
+  const [settings, record] = await Promise.all([session.settings(), session.changeRecord()]);
   const flags = [options.renew && '--renew', options.includeStatusChanges && '--include-status-changes', options.skipInvalid && '--skip-invalid', options.reason !== undefined && `--reason=${options.reason}`];
-  const parts = [settings.profile, auditBaseUrl(settings.baseUrl), bulkCommand(command), ...flags.filter((flag) => typeof flag === 'string')];
-  const resumed = await resumeRun(await session.changeRecord(), dir, parts, input);
+  const key = await inputKey([auditBaseUrl(settings.baseUrl), bulkCommand(command), ...flags.filter((flag) => typeof flag === 'string')], input);
+  const resumed = await resumeRun(record, await session.configDir(), key);
   return {
     runId: resumed.continued,
     before: resumed.before,
-    begun: (runId) => {
-      if (runId !== resumed.continued) rememberRuns(dir, resumed.key, [...resumed.runs, runId]);
+    begun: async (runId) => {
+      if (runId !== resumed.continued) await record.runKeys.add(key, runId);
     },
-    ended: () => forgetRuns(dir, resumed.key),
+    ended: () => record.runKeys.forget(key),
   };
 }
 
@@ -252,10 +251,10 @@ export interface BulkResume {
   runId?: string;
   /** The rows it applied, by line. */
   before: ReadonlyMap<number, DoneRow>;
-  /** The run's id is known, before its first change. */
-  begun(runId: string): void;
+  /** The run's id is known, before its first change: kept under the key in the record's home. */
+  begun(runId: string): Promise<void>;
   /** The run recorded its end: the next run of the file is a new one. */
-  ended(): void;
+  ended(): Promise<void>;
 }
 
 /** The run's counts with the rows an earlier attempt applied counted as it applied them, not as skipped now. */
@@ -353,7 +352,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   // Every applied row is recorded, intent first, under the run's id; a dry run records nothing.
   const { resumed } = options;
   const journal = options.dryRun || !context ? undefined : await openRun(session, { command: bulkCommand(op.command), reason: options.reason, source }, { runId: resumed?.runId });
-  if (journal && run.todo.length > 0) resumed?.begun(journal.runId);
+  if (journal && run.todo.length > 0) await resumed?.begun(journal.runId);
   const execution = execute(op, run, context && { ...context, journal }, {
     concurrency: options.concurrency, dryRun: options.dryRun, reason: options.reason, onRow: () => progress.tick(),
   });
@@ -410,7 +409,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   await hooks.onFinish?.(report);
   const counts = resumed ? withEarlier(summary.counts, report.outcomes, resumed.before) : summary.counts;
   const runId = await journal?.finish({ counts, interrupted: summary.interrupted, earlier: resumed?.before.size });
-  resumed?.ended();
+  await resumed?.ended();
   session.runSummary = { ...runSummaryFacts(report.outcomes, summary.counts, runId), ...(resumed ? { run_counts: counts } : {}) };
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 

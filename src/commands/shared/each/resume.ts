@@ -1,21 +1,22 @@
 /**
- * Exactly once across a kill and a re-run: a run of `members each` is known
- * by what it runs — the profile, the server, the command line and the file's
- * bytes. Its run id is kept under that key (`each-runs/KEY.json` in the
- * config directory) until every row of the file is done; a run of the same
- * command on the same file continues that run (its id, so `members undo RUN`
- * reverses both attempts) and leaves out the rows the record shows done
- * by it, and those whose change is still in flight. The record read is the
- * session's (the local files or the team's PostgreSQL). A change whose
- * outcome cannot be checked on the server (a magic link sent as the run was
- * killed) is run again: a second link is harmless, a missing one is not,
- * and the first was printed nowhere. The record
- * itself (audit/journal.ts, each row's change with its run id and line) is
- * the truth; this file only names the runs to look in.
+ * Exactly once across a kill and a re-run, from any machine of the team: a
+ * run of `members each` (or a bulk form) is known by what it runs — the
+ * platform (its base URL, not the profile's name, which differs between
+ * machines), the command line and the file's bytes (not its name or path).
+ * Its run id is kept under that key (audit/run-keys.ts: the record's home —
+ * the config directory's `each-runs/`, or the team's PostgreSQL) until every
+ * row of the file is done; a run of the same command on the same file
+ * continues that run (its id, so `members undo RUN` reverses both attempts)
+ * and leaves out the rows the record shows done by it, and those whose change
+ * is still in flight. While it runs it holds a lease on the key (runKeyLease):
+ * a second run of it at the same time waits, or exits 10 with nothing sent. A
+ * change whose outcome cannot be checked on the server (a magic link sent as
+ * the run was killed) is run again: a second link is harmless, a missing one
+ * is not, and the first was printed nowhere. The record itself
+ * (audit/journal.ts, each row's change with its run id and line) is the
+ * truth; the key only names the runs to look in.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { listIntents, type Intent } from '../../../audit/intents.js';
 import type { ChangeRecord } from '../../../audit/record.js';
 import type { CsvInput } from '../../../domain/bulk/csv.js';
@@ -27,35 +28,11 @@ export interface DoneRow {
   result: string;
 }
 
+/** The key of `parts` (the platform's base URL, then the command line's words) run on `bytes`: 32 hex digits. */
 export function runKey(parts: readonly string[], bytes: Buffer): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\0');
   return hash.update(bytes).digest('hex').slice(0, 32);
-}
-
-const path = (dir: string, key: string) => join(dir, 'each-runs', `${key}.json`);
-
-/** The runs of this key so far, oldest first. */
-export function earlierRuns(dir: string, key: string): string[] {
-  try {
-    const runs = (JSON.parse(readFileSync(path(dir, key), 'utf8')) as { runs?: unknown }).runs;
-    return Array.isArray(runs) ? runs.filter((run): run is string => typeof run === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Written before the run's first change: a kill from then on is resumed by the next run. */
-export function rememberRuns(dir: string, key: string, runs: readonly string[]): void {
-  const file = path(dir, key);
-  mkdirSync(join(dir, 'each-runs'), { recursive: true, mode: 0o700 });
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ runs })}\n`, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
-}
-
-/** Every row of the file is done: the next run of it runs it again. */
-export function forgetRuns(dir: string, key: string): void {
-  rmSync(path(dir, key), { force: true });
 }
 
 /** What the record says of the runs of a key: the lines they did, and which of the runs ended (wrote their own record). */
@@ -102,10 +79,14 @@ export interface Resumed extends EarlierWork {
   before: Map<number, DoneRow>;
 }
 
-/** Looks up what the earlier runs of the same command on the same input did (`parts`: what names the command). */
-export async function resumeRun(record: ChangeRecord, dir: string, parts: readonly string[], input: CsvInput): Promise<Resumed> {
-  const key = runKey(parts, await bytesOf(input));
-  const runs = earlierRuns(dir, key);
+/** The key of a command (`parts`: the platform's base URL, then the words that name the command) run on `input`. */
+export async function inputKey(parts: readonly string[], input: CsvInput): Promise<string> {
+  return runKey(parts, await bytesOf(input));
+}
+
+/** Looks up what the earlier runs of `key` did, in `record` (its intents in `dir` for the local home). */
+export async function resumeRun(record: ChangeRecord, dir: string, key: string): Promise<Resumed> {
+  const runs = await record.runKeys.runs(key);
   const work = await doneRows(record, dir, runs);
   const last = runs.at(-1);
   const continued = last !== undefined && !work.ended.has(last) ? last : undefined;

@@ -42,7 +42,8 @@ import { runRow } from './rows.js';
 import { checkNames } from './names.js';
 import type { NameRequest } from '../../../domain/names.js';
 import { knownFields, type RowKind } from './policy.js';
-import { forgetRuns, rememberRuns, resumeRun, type DoneRow } from './resume.js';
+import { inputKey, resumeRun, type DoneRow } from './resume.js';
+import { takeLease } from '../lease.js';
 import { DRY_RUN_VIEW, eachView } from './view.js';
 
 export const HALT = ['now', 'soon', 'never'] as const;
@@ -61,6 +62,8 @@ export interface EachOptions {
   /** Only the rows whose `result` is `failed` (a results file fed back). */
   onlyFailed: boolean;
   halt: Halt;
+  /** How long to wait for another run of the same command on the same file to end (`--wait`); 0 or none: exit 10 at once. */
+  waitMs?: number;
 }
 
 /** A data row of the input: its line and its cells by header as written. */
@@ -104,10 +107,9 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     throw new UsageError(`${plural(invalid.length, 'invalid row')} in ${source}; nothing was sent. Fix ${invalid.length === 1 ? 'it' : 'them'} and run again`);
   }
   const kind: RowKind = checked.some((row) => row.kind === 'changes') ? 'changes' : 'reads';
-  // Results as rows finish (a dry run's commands are all known at once): a kill leaves the rows done printed.
-  const output = await session.output({}, { growing: !options.dryRun });
 
   if (options.dryRun) {
+    const output = await session.output({}, { growing: false });
     await output.list(checked.map((row) => ({ line: row.line, command: `members ${quoted(row.argv ?? [])}` })), DRY_RUN_VIEW);
     await output.close();
     messages.notice(`${plural(checked.length, 'row')} of ${source}: \`${template.text}\` checked (dry run: nothing was sent)`);
@@ -117,10 +119,28 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   // The client first: a profile without a token fails here, once, not on every row.
   await session.api();
   const settings = await session.settings();
-  const dir = await session.configDir();
+  const command = `each ${checked[0]?.path ?? ''}`.trim();
+  const key = await inputKey([auditBaseUrl(settings.baseUrl), ...args], input);
+  // One run of the command on the file at a time, on every machine of the team: before its runs are read.
+  const lease = kind === 'changes' ? await takeLease(session, { runKey: key, command, waitMs: options.waitMs ?? 0 }) : undefined;
+  try {
+    await runRows(session, { options, source, template, checked, kind, key, command, messages });
+  } finally {
+    await lease?.release().catch(() => undefined);
+  }
+}
+
+/** The run itself, under its lease: what earlier runs did, the question, the rows, the summary and how the run ends. */
+async function runRows(session: Session, run: {
+  options: EachOptions; source: string; template: Template; checked: CheckedRow[]; kind: RowKind; key: string; command: string; messages: Messages;
+}): Promise<void> {
+  const { options, source, template, checked, kind, key, command, messages } = run;
+  // Results as rows finish: a kill leaves the rows done printed.
+  const output = await session.output({}, { growing: true });
+  const record = await session.changeRecord();
   // The key's last run goes on under its id until it records its end (every row done): one job, one run to undo.
-  const earlier = await resumeRun(await session.changeRecord(), dir, [settings.profile, auditBaseUrl(settings.baseUrl), ...args], input);
-  const { key, runs, continued, rows: done } = earlier;
+  const earlier = await resumeRun(record, await session.configDir(), key);
+  const { runs, continued, rows: done } = earlier;
   const doneBefore = earlier.before.size;
   const pending = checked.filter((row) => !done.has(row.line));
   const todo = options.first === undefined ? pending : pending.slice(0, options.first);
@@ -136,8 +156,9 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
     messages.notice(`${plural(checked.length - pending.length, 'row')} done by an earlier run of the same command on the same file (${by}): left out`);
   }
 
-  const journal = kind === 'changes' ? await openRun(session, { command: `each ${checked[0]?.path ?? ''}`.trim(), source }, { runId: continued }) : undefined;
-  if (journal && todo.length > 0 && continued === undefined) rememberRuns(dir, key, [...runs, journal.runId]);
+  const journal = kind === 'changes' ? await openRun(session, { command, source }, { runId: continued }) : undefined;
+  // Before the run's first change: a kill from then on is continued by the next run of it, on any machine of the record.
+  if (journal && todo.length > 0 && continued === undefined) await record.runKeys.add(key, journal.runId);
   const started = monotonicMs();
   const running = await startRows(session, { checked, todo, done, journal, options, messages });
   const undelivered = await printResults(session, output, running, (fields) => eachView(template.columns, fields));
@@ -168,7 +189,7 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   ].filter(Boolean);
   const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
   messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
-  if (finished) forgetRuns(dir, key);
+  if (finished) await record.runKeys.forget(key);
 
   if (undelivered !== undefined) throw undelivered;
   if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);
