@@ -18,6 +18,7 @@ const SLOW = [
   'test/e2e/sync.test.ts', // whole sync runs and kills mid-apply, in both flavours
   'test/e2e/each.test.ts', // runs over files and a kill mid-run, in both flavours
   'test/e2e/each-resume.test.ts', // a PostgreSQL cluster, a kill mid-run and a re-run
+  'test/e2e/each-team.test.ts', // a PostgreSQL cluster, two machines, a kill and runs held mid-run
   'test/e2e/extend.test.ts', // every holder of a product, in both flavours
   'test/e2e/transfer.test.ts', // runs of several changes, in both flavours
   'test/e2e/undo-runs.test.ts', // runs of many changes undone, in both flavours
