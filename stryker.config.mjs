@@ -73,6 +73,8 @@ export default {
     'src/audit/group-commit.ts',
     'src/audit/leases.ts',
     'src/audit/local-leases.ts',
+    // Where each key's runs live: the config directory's each-runs/, or the team's table.
+    'src/audit/run-keys.ts',
     'src/audit/rate-budget.ts',
     'src/api/transport/shared-budget.ts',
     'src/api/transport/pacer.ts',

@@ -82,7 +82,8 @@ Network:
   9    sync: a product would lose more holders than --max-revoke (or the default cap:
        10 % of its holders, at most 50) allows; nothing was changed
   10   another run holds a lease on the same platform and products (a sync, a bulk file,
-       extend, transfer): nothing was sent; the message names the holder. Run again later,
+       extend, transfer), or runs the same command on the same file (each): nothing was
+       sent; the message names the holder. Run again later,
        wait with --wait DURATION, or end a dead run's lease: members lock break ID --reason TEXT
   11   the change record cannot be written (a team's PostgreSQL down or refusing): no change
        is sent unless it is recorded; a run stops cleanly with its summary. Reads still work.
