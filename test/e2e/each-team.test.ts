@@ -5,19 +5,21 @@
  * `each … scores add` killed on machine A is continued by the same command on
  * machine B — the same run, every score added once, one undo for all — and
  * two runs of one file at once, on one machine or two, are one run: the
- * second exits 10 naming the first, nothing sent.
+ * second exits 10 naming the first, nothing sent. Each test has a sandbox
+ * and a database of its own.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
 import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, writeCsv, type BulkSandbox } from './bulk-helpers.js';
-import { hasPostgres, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { hasPostgres } from '../helpers/postgres.js';
+import { usePostgresPerTest } from '../helpers/test-postgres.js';
 import type { AuditRecord } from '../../src/audit/log.js';
 import { ExitCode } from '../../src/lib/errors.js';
 
 const PUT_SCORES = 'PUT /api/v1/students/{id}/scores';
-const bulk = useBulkSandbox(['--students', '40', '--seed', '373', '--latency', '20ms']);
+const bulk = useBulkSandbox(['--students', '40', '--seed', '373', '--latency', '20ms'], { each: true });
 
 const scoreOf = async (id: string) => (await sandboxGet<{ data: { score: number } }>(bulk.sandbox, `/api/v1/students/${id}/scores`)).body.data.score;
 const scores = (ids: string[]) => Promise.all(ids.map(scoreOf));
@@ -64,11 +66,7 @@ describe('two runs of each on one file at once, on one machine (the local record
 });
 
 describe.runIf(hasPostgres())('each on a team record, from two machines', () => {
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await startPostgres();
-  });
-  afterAll(async () => pg?.stop());
+  const pg = usePostgresPerTest();
 
   const records = async (): Promise<AuditRecord[]> => (await pg.sql('SELECT record FROM members_changes ORDER BY seq')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditRecord);
   /** A machine of the team: its own config directory, its own name for the platform's profile. */
