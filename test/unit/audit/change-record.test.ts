@@ -214,6 +214,34 @@ contract('PostgreSQL', async () => {
 }, () => withPostgres);
 afterAll(async () => server?.stop());
 
+describe.runIf(withPostgres)('the team record: a database of schema 3 (before run keys)', () => {
+  let pg: Postgres;
+  beforeAll(async () => {
+    pg = await testPostgres();
+  });
+  afterAll(async () => pg?.stop());
+
+  it('is migrated to keep run keys, and its leases on products, taken by the older binary, still hold', async () => {
+    await pg.sql(`${MIGRATIONS.slice(0, 3).join(';\n')};
+      CREATE TABLE members_schema (version integer NOT NULL); INSERT INTO members_schema VALUES (3);
+      INSERT INTO members_leases (id, base_url, products, holder, since, expires)
+      VALUES ('lcafe0001', '${BASE}', ARRAY['p1'], '{"user":"ana","host":"desk-1","pid":7,"command":"sync"}', now(), now() + interval '1 hour');`);
+    const team = await openPostgresRecord(pg.url);
+    try {
+      expect((await team.status()).schema).toBe(MIGRATIONS.length);
+      expect(await team.leases.list(Date.now())).toEqual([expect.objectContaining({ id: 'lcafe0001', products: ['p1'], command: 'sync' })]);
+      expect((await team.leases.list(Date.now()))[0]).not.toHaveProperty('run_key');
+      await expect(holdLease(team.leases, { scope: { base_url: BASE, products: ['p1'] }, holder, waitMs: 0 })).rejects.toThrow(LeaseHeldError);
+      const run = await holdLease(team.leases, { scope: { base_url: BASE, products: [], run_key: 'k1' }, holder, waitMs: 0 });
+      await team.runKeys.add('k1', 'r1');
+      expect(await team.runKeys.runs('k1')).toEqual(['r1']);
+      await run.release();
+    } finally {
+      await team.close();
+    }
+  });
+});
+
 describe.runIf(withPostgres)('the team record: its schema', () => {
   let pg: Postgres;
   beforeAll(async () => {
