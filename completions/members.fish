@@ -540,7 +540,7 @@ complete -c members -n '__members_at \'each\'' -l max-rows -x -d 'refuse a file 
 complete -c members -n '__members_at \'each\'' -l concurrency -x -d 'rows in flight at once, 1–32 (default 4)'
 complete -c members -n '__members_at \'each\'' -l only-failed -d 'run only the rows whose result column says failed (the --out file of an earlier run)'
 complete -c members -n '__members_at \'each\'' -l halt -x -a 'now soon never' -d 'what a failed row does to the rest: never (run them all), soon or now (start no new row)'
-complete -c members -n '__members_at \'each\'' -l wait -x -d 'when another run of the same command on the same file is under way (any machine of a team record), wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'
+complete -c members -n '__members_at \'each\'' -l wait -x -d 'when another run of the same command on the same file is under way (any machine of a team record), wait up to this long (90s, 15m, 2h) for it to end, then do what it left, before giving up with exit 10 (default 0: at once)'
 complete -c members -n '__members_at \'each\'' -s h -l help -d 'show help for a command'
 complete -c members -n '__members_arg \'each\' 0' -r -F
 complete -c members -n '__members_arg \'record\' 0' -a use -d 'Store where the profile in force keeps its change record: postgres://USER@HOST:PORT/DB (password to the OS keychain, else the config file) or local'

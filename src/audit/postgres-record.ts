@@ -19,7 +19,7 @@ import type { Lease, LeaseHome, Taking } from './leases.js';
 import type { SharedBudget } from '../api/transport/shared-budget.js';
 import type { ChangeRecord, IntentRows, RecordStatus } from './record.js';
 import type { CountSnapshot, SnapshotRows } from './count-snapshots.js';
-import type { RunKeys } from './run-keys.js';
+import { FINISHED_KEPT_MS, type KeyRuns, type RunKeys } from './run-keys.js';
 import { GroupCommit } from './group-commit.js';
 
 /** The schema, one step per number: a database at version N has run 1..N. Append only: a released step is never edited. */
@@ -70,6 +70,7 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE members_run_keys (
      key text PRIMARY KEY,
      runs text[] NOT NULL,
+     finished text,
      updated timestamptz NOT NULL DEFAULT now()
    );
    ALTER TABLE members_leases ADD COLUMN run_key text;`,
@@ -241,10 +242,17 @@ export class PostgresRecord implements ChangeRecord {
   /** One row per key, changed by one statement each: a run added twice is kept once. */
   private runKeyRows(): RunKeys {
     return {
-      runs: async (key) => (await this.query<{ runs: string[] }>('SELECT runs FROM members_run_keys WHERE key = $1', [key])).rows[0]?.runs ?? [],
+      read: async (key) => {
+        const row = (await this.query<{ runs: string[]; finished: string | null }>('SELECT runs, finished FROM members_run_keys WHERE key = $1', [key])).rows[0];
+        const runs: KeyRuns = { runs: row?.runs ?? [] };
+        return row?.finished ? { ...runs, finished: row.finished } : runs;
+      },
       add: async (key, runId) => void await this.query(`INSERT INTO members_run_keys AS k (key, runs) VALUES ($1, ARRAY[$2::text])
         ON CONFLICT (key) DO UPDATE SET runs = array_append(k.runs, $2::text), updated = now() WHERE NOT ($2::text = ANY (k.runs))`, [key, runId]),
-      forget: async (key) => void await this.query('DELETE FROM members_run_keys WHERE key = $1', [key]),
+      // Keys whose file was done more than a week ago go in the same statement: none is waited for that long.
+      finish: async (key, runId) => void await this.query(`WITH swept AS (DELETE FROM members_run_keys WHERE runs = '{}' AND key <> $1 AND updated < now() - $3 * interval '1 millisecond')
+        INSERT INTO members_run_keys AS k (key, runs, finished) VALUES ($1, '{}', $2)
+        ON CONFLICT (key) DO UPDATE SET runs = '{}', finished = $2, updated = now()`, [key, runId, FINISHED_KEPT_MS]),
     };
   }
 

@@ -6,23 +6,46 @@
  * team is continued from another: the local home keeps `each-runs/KEY.json`
  * in the config directory, the team's PostgreSQL a table
  * (postgres-record.ts, members_run_keys). The record itself is the truth of
- * what the runs did; this only names the runs to look in.
+ * what the runs did; this only names the runs to look in. A key whose file
+ * was done keeps the run that did it (`finished`): a run of it that waited
+ * for that one learns that there is nothing left to do, where it would
+ * otherwise start the file over.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** What a key holds: its runs since its file was last done, and the run that last did it. */
+export interface KeyRuns {
+  /** Oldest first; none for a key never seen, or whose file was done since. */
+  runs: string[];
+  finished?: string;
+}
 
 /** The runs of each key; every method of a team record throws RecordUnavailableError (exit 11) when it cannot be reached. */
 export interface RunKeys {
-  /** The runs of `key` so far, oldest first; none for a key never seen (or forgotten). */
-  runs(key: string): Promise<string[]>;
+  read(key: string): Promise<KeyRuns>;
   /** Adds `runId` as the key's latest run (once: a run added twice is kept once). */
   add(key: string, runId: string): Promise<void>;
-  /** Every row of the file is done: the next run of it is a new one. */
-  forget(key: string): Promise<void>;
+  /** Run `runId` did every row of the file: the next run of it is a new one. */
+  finish(key: string, runId: string): Promise<void>;
 }
 
 export function runKeysDir(configDir: string): string {
   return join(configDir, 'each-runs');
+}
+
+/** How long a key whose file was done is kept (its `finished`): a week, longer than any run waits for another. */
+export const FINISHED_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+/** A file torn or edited by hand gives the run ids it holds as text, or none. */
+function readKey(file: string): KeyRuns {
+  try {
+    const { runs, finished } = JSON.parse(readFileSync(file, 'utf8')) as { runs?: unknown; finished?: unknown };
+    const kept = Array.isArray(runs) ? runs.filter((run): run is string => typeof run === 'string') : [];
+    return typeof finished === 'string' ? { runs: kept, finished } : { runs: kept };
+  } catch {
+    return { runs: [] };
+  }
 }
 
 /** The local home: one small file per key, replaced whole (a rename), readable by its user only. */
@@ -33,31 +56,38 @@ export class LocalRunKeys implements RunKeys {
     this.dir = runKeysDir(configDir);
   }
 
-  async runs(key: string): Promise<string[]> {
-    return this.read(key);
+  async read(key: string): Promise<KeyRuns> {
+    return readKey(this.path(key));
   }
 
   async add(key: string, runId: string): Promise<void> {
-    const runs = this.read(key);
-    if (runs.includes(runId)) return;
+    const now = await this.read(key);
+    if (!now.runs.includes(runId)) this.write(key, { ...now, runs: [...now.runs, runId] });
+  }
+
+  async finish(key: string, runId: string): Promise<void> {
+    this.write(key, { runs: [], finished: runId });
+    this.sweep(Date.now());
+  }
+
+  /** Keys whose file was done more than FINISHED_KEPT_MS ago go: none is waited for that long. */
+  private sweep(now: number): void {
+    for (const name of readdirSync(this.dir)) {
+      if (!name.endsWith('.json')) continue;
+      const key = name.slice(0, -'.json'.length);
+      try {
+        if (now - statSync(this.path(key)).mtimeMs > FINISHED_KEPT_MS && readKey(this.path(key)).runs.length === 0) rmSync(this.path(key), { force: true });
+      } catch {
+        // Gone meanwhile (another run swept it): nothing to do.
+      }
+    }
+  }
+
+  private write(key: string, runs: KeyRuns): void {
     const file = this.path(key);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.tmp`, `${JSON.stringify({ runs: [...runs, runId] })}\n`, { mode: 0o600 });
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(runs)}\n`, { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
-  }
-
-  async forget(key: string): Promise<void> {
-    rmSync(this.path(key), { force: true });
-  }
-
-  /** A file torn or edited by hand gives the run ids it holds as text, or none. */
-  private read(key: string): string[] {
-    try {
-      const runs = (JSON.parse(readFileSync(this.path(key), 'utf8')) as { runs?: unknown }).runs;
-      return Array.isArray(runs) ? runs.filter((run): run is string => typeof run === 'string') : [];
-    } catch {
-      return [];
-    }
   }
 
   private path(key: string): string {

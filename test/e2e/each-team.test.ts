@@ -12,7 +12,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, sandboxGet, tempDir } from './harness.js';
-import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, writeCsv, type BulkSandbox } from './bulk-helpers.js';
+import { holdNext, resetCounts, settled, spawnMembers, stats, useBulkSandbox, waitFor, writeCsv, type BulkSandbox } from './bulk-helpers.js';
 import { hasPostgres } from '../helpers/postgres.js';
 import { usePostgresPerTest } from '../helpers/test-postgres.js';
 import type { AuditRecord } from '../../src/audit/log.js';
@@ -107,8 +107,8 @@ describe.runIf(hasPostgres())('each on a team record, from two machines', () => 
     const runId = runIds[0] as string;
     expect(rerun.stderr).toContain(`run ${runId}, continued now`);
     expect((await records()).filter((record) => record.action === 'bulk').map((record) => [record.id, record.counts])).toEqual([[runId, { done: 12, skipped: 0, failed: 0 }]]);
-    // Every row done: the key is forgotten, on the team's record.
-    expect((await pg.sql('SELECT count(*) FROM members_run_keys')).trim()).toBe('0');
+    // Every row done: the key keeps no run to continue, only the run that did the file.
+    expect(await pg.sql('SELECT runs, finished FROM members_run_keys')).toBe(`{}|${runId}\n`);
     expect((await pg.sql('SELECT count(*) FROM members_leases')).trim()).toBe('0');
 
     await resetCounts(bulk.sandbox);
@@ -120,5 +120,31 @@ describe.runIf(hasPostgres())('each on a team record, from two machines', () => 
 
   it('two runs of one file at once from two machines: the second exits 10 naming the first, nothing sent', async () => {
     await twoAtOnce({ a: machine('desk'), b: machine('cron') }, 12, 'team-twice.csv');
+  }, 90_000);
+
+  it('a run that waits (--wait) for another run of the file which does every row has nothing left to do: nothing sent, exit 0', async () => {
+    const { ids, file } = pointsFile(bulk, 0, 'team-wait.csv');
+    const before = await scores(ids);
+    const [a, b] = [machine('desk'), machine('cron')];
+    expect((await run(['record', 'status'], { env: a })).code).toBe(0);
+    await settled(bulk.sandbox);
+    await resetCounts(bulk.sandbox);
+    const hold = await holdNext(bulk.sandbox, { method: 'PUT', route: '/api/v1/students/{id}/scores' });
+    const first = spawnMembers(scoresAdd(file), a);
+    await hold.held();
+    const second = spawnMembers([...scoresAdd(file).slice(0, 2), '--wait', '60s', ...scoresAdd(file).slice(2)], b);
+    await waitFor(async () => second.output().stderr.includes('Waiting up to 60 s for the lease of'));
+    await hold.release();
+    expect((await first.exited).code, first.output().stderr).toBe(0);
+    expect((await second.exited).code, second.output().stderr).toBe(0);
+    const runId = (await pg.sql("SELECT finished FROM members_run_keys")).trim();
+    expect(second.output().stderr).toContain(`run ${runId} of the same command on the same file did every row while this one waited for it: nothing left to do, nothing was sent`);
+    expect(await scores(ids)).toEqual(before.map((score, index) => score + index + 1));
+    expect((await stats(bulk.sandbox))[PUT_SCORES]).toBe(12);
+
+    // Run again once that is over, the same command on the same file is a new run over every row (the points again).
+    const again = await run(scoresAdd(file), { env: b });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await scores(ids)).toEqual(before.map((score, index) => score + 2 * (index + 1)));
   }, 90_000);
 });

@@ -13,7 +13,7 @@ export const registerEach = registration('Everyday:', (program, runner) => {
     .option('--concurrency <n>', `rows in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`)
     .option('--only-failed', 'run only the rows whose result column says failed (the --out file of an earlier run)')
     .addOption(new Option('--halt <when>', 'what a failed row does to the rest: never (run them all), soon or now (start no new row)').choices(['now', 'soon', 'never']).default('never'))
-    .addOption(new Option('--wait <duration>', 'when another run of the same command on the same file is under way (any machine of a team record), wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)'))
+    .addOption(new Option('--wait <duration>', 'when another run of the same command on the same file is under way (any machine of a team record), wait up to this long (90s, 15m, 2h) for it to end, then do what it left, before giving up with exit 10 (default 0: at once)'))
     // A row's own flags (--expire-in, --reason) are its command's, not each's: they pass through.
     .allowUnknownOption()
     .addHelpText('after', `

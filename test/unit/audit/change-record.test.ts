@@ -88,19 +88,20 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
       expect(await changes.leases.list(Date.now())).toEqual([]);
     });
 
-    it('keeps the runs of a run key, oldest first and each once, until the key is forgotten', async () => {
-      expect(await changes.runKeys.runs('key-1')).toEqual([]);
+    it('keeps the runs of a run key, oldest first and each once, until its file is done, then the run that did it', async () => {
+      expect(await changes.runKeys.read('key-1')).toEqual({ runs: [] });
       await changes.runKeys.add('key-1', 'run-1');
       await changes.runKeys.add('key-1', 'run-2');
       await changes.runKeys.add('key-1', 'run-1');
       await changes.runKeys.add('key-2', 'run-3');
-      expect(await changes.runKeys.runs('key-1')).toEqual(['run-1', 'run-2']);
-      await changes.runKeys.forget('key-1');
-      await changes.runKeys.forget('key-never');
-      expect(await changes.runKeys.runs('key-1')).toEqual([]);
-      expect(await changes.runKeys.runs('key-2')).toEqual(['run-3']);
+      expect(await changes.runKeys.read('key-1')).toEqual({ runs: ['run-1', 'run-2'] });
+      await changes.runKeys.finish('key-1', 'run-2');
+      await changes.runKeys.finish('key-never', 'run-9');
+      expect(await changes.runKeys.read('key-1')).toEqual({ runs: [], finished: 'run-2' });
+      expect(await changes.runKeys.read('key-never')).toEqual({ runs: [], finished: 'run-9' });
+      expect(await changes.runKeys.read('key-2')).toEqual({ runs: ['run-3'] });
       await changes.runKeys.add('key-1', 'run-4');
-      expect(await changes.runKeys.runs('key-1')).toEqual(['run-4']);
+      expect(await changes.runKeys.read('key-1')).toEqual({ runs: ['run-4'], finished: 'run-2' });
     });
 
     it('gives a lease on a run key to one run of it, names its holder to the other (exit 10); leases on products and other keys pass', async () => {
@@ -221,7 +222,7 @@ describe.runIf(withPostgres)('the team record: a database of schema 3 (before ru
   });
   afterAll(async () => pg?.stop());
 
-  it('is migrated to keep run keys, and its leases on products, taken by the older binary, still hold', async () => {
+  it('is migrated to keep run keys (swept a week after their file is done), and its leases on products, taken by the older binary, still hold', async () => {
     await pg.sql(`${MIGRATIONS.slice(0, 3).join(';\n')};
       CREATE TABLE members_schema (version integer NOT NULL); INSERT INTO members_schema VALUES (3);
       INSERT INTO members_leases (id, base_url, products, holder, since, expires)
@@ -234,7 +235,12 @@ describe.runIf(withPostgres)('the team record: a database of schema 3 (before ru
       await expect(holdLease(team.leases, { scope: { base_url: BASE, products: ['p1'] }, holder, waitMs: 0 })).rejects.toThrow(LeaseHeldError);
       const run = await holdLease(team.leases, { scope: { base_url: BASE, products: [], run_key: 'k1' }, holder, waitMs: 0 });
       await team.runKeys.add('k1', 'r1');
-      expect(await team.runKeys.runs('k1')).toEqual(['r1']);
+      expect(await team.runKeys.read('k1')).toEqual({ runs: ['r1'] });
+      // A file done sweeps the keys done more than a week ago; a run cut short then is kept.
+      await pg.sql(`INSERT INTO members_run_keys (key, runs, finished, updated)
+        VALUES ('old-done', '{}', 'r0', now() - interval '8 days'), ('old-killed', '{r5}', NULL, now() - interval '8 days'), ('lately-done', '{}', 'r6', now() - interval '6 days')`);
+      await team.runKeys.finish('k1', 'r1');
+      expect(await pg.sql('SELECT key FROM members_run_keys ORDER BY key')).toBe('k1\nlately-done\nold-killed\n');
       await run.release();
     } finally {
       await team.close();

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doneRows, inputKey, resumeRun, runKey } from '../../../src/commands/shared/each/resume.js';
-import { LocalRunKeys } from '../../../src/audit/run-keys.js';
+import { FINISHED_KEPT_MS, LocalRunKeys } from '../../../src/audit/run-keys.js';
 import { appendAudit, type AuditRecord } from '../../../src/audit/log.js';
 import { intentPath, writeIntent } from '../../../src/audit/intents.js';
 import { auditIntentsDir } from '../../../src/config/paths.js';
@@ -31,15 +31,17 @@ describe('resuming a run of each', () => {
     expect(await inputKey(['http://h', 'magic-link'], chunks('E-mail\na@x.co\n'))).toBe(key);
   });
 
-  it('remembers the runs of a key until told the file is done', async () => {
+  it('remembers the runs of a key until told the file is done, then the run that did it', async () => {
     const keys = new LocalRunKeys(mkdtempSync(join(tmpdir(), 'each-')));
-    expect(await keys.runs('k')).toEqual([]);
+    expect(await keys.read('k')).toEqual({ runs: [] });
     await keys.add('k', 'r1');
     await keys.add('k', 'r2');
     await keys.add('k', 'r2');
-    expect(await keys.runs('k')).toEqual(['r1', 'r2']);
-    await keys.forget('k');
-    expect(await keys.runs('k')).toEqual([]);
+    expect(await keys.read('k')).toEqual({ runs: ['r1', 'r2'] });
+    await keys.finish('k', 'r2');
+    expect(await keys.read('k')).toEqual({ runs: [], finished: 'r2' });
+    await keys.add('k', 'r3');
+    expect(await keys.read('k')).toEqual({ runs: ['r3'], finished: 'r2' });
   });
 
   it('finds the lines those runs did, or have in flight; not those not applied, unknown, or of other runs', async () => {
@@ -83,7 +85,7 @@ describe('resuming a run of each: the edges', () => {
     expect(runKey(['a'], bytes)).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('keeps the runs of a key in each-runs/KEY.json, readable by its user only, and forgets a key it never had without a fuss', async () => {
+  it('keeps the runs of a key in each-runs/KEY.json, readable by its user only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'each-'));
     const keys = new LocalRunKeys(dir);
     await keys.add('k1', 'r1');
@@ -91,9 +93,22 @@ describe('resuming a run of each: the edges', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ runs: ['r1'] });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'each-runs')).mode & 0o777).toBe(0o700);
-    await expect(keys.forget('never')).resolves.toBeUndefined();
-    await keys.forget('k1');
-    expect(existsSync(file)).toBe(false);
+    await keys.finish('k1', 'r1');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ runs: [], finished: 'r1' });
+  });
+
+  it('sweeps, when a file is done, the keys done more than a week ago; not those under way, nor other files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'each-'));
+    const keys = new LocalRunKeys(dir);
+    const old = new Date(Date.now() - FINISHED_KEPT_MS - 60_000);
+    await keys.finish('done-long-ago', 'r1');
+    await keys.add('killed-long-ago', 'r2');
+    await keys.finish('done-lately', 'r3');
+    for (const key of ['done-long-ago', 'killed-long-ago']) utimesSync(join(dir, 'each-runs', `${key}.json`), old, old);
+    writeFileSync(join(dir, 'each-runs', 'notes.txt'), 'mine');
+    utimesSync(join(dir, 'each-runs', 'notes.txt'), old, old);
+    await keys.finish('now', 'r4');
+    expect(readdirSync(join(dir, 'each-runs')).sort()).toEqual(['done-lately.json', 'killed-long-ago.json', 'notes.txt', 'now.json']);
   });
 
   it('takes from a hand-edited file only the run ids that are text', async () => {
@@ -101,13 +116,13 @@ describe('resuming a run of each: the edges', () => {
     const keys = new LocalRunKeys(dir);
     mkdirSync(join(dir, 'each-runs'));
     writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: ['r1', 7, null, 'r2'] }));
-    expect(await keys.runs('k')).toEqual(['r1', 'r2']);
+    expect(await keys.read('k')).toEqual({ runs: ['r1', 'r2'] });
     await keys.add('k', 'r3');
-    expect(await keys.runs('k')).toEqual(['r1', 'r2', 'r3']);
-    writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: 'r1' }));
-    expect(await keys.runs('k')).toEqual([]);
+    expect(await keys.read('k')).toEqual({ runs: ['r1', 'r2', 'r3'] });
+    writeFileSync(join(dir, 'each-runs', 'k.json'), JSON.stringify({ runs: 'r1', finished: 7 }));
+    expect(await keys.read('k')).toEqual({ runs: [] });
     writeFileSync(join(dir, 'each-runs', 'k.json'), '{"runs": ["r1"');
-    expect(await keys.runs('k')).toEqual([]);
+    expect(await keys.read('k')).toEqual({ runs: [] });
   });
 
   it('leaves out records of the runs that name no line, the run\'s own, and a change in flight on a line already done', async () => {

@@ -241,7 +241,7 @@ async function resumeBulk(session: Session, command: string, options: BulkOption
     begun: async (runId) => {
       if (runId !== resumed.continued) await record.runKeys.add(key, runId);
     },
-    ended: () => record.runKeys.forget(key),
+    ended: (runId) => record.runKeys.finish(key, runId),
   };
 }
 
@@ -253,8 +253,8 @@ export interface BulkResume {
   before: ReadonlyMap<number, DoneRow>;
   /** The run's id is known, before its first change: kept under the key in the record's home. */
   begun(runId: string): Promise<void>;
-  /** The run recorded its end: the next run of the file is a new one. */
-  ended(): Promise<void>;
+  /** The run recorded its end (its id): the next run of the file is a new one. */
+  ended(runId: string): Promise<void>;
 }
 
 /** The run's counts with the rows an earlier attempt applied counted as it applied them, not as skipped now. */
@@ -409,7 +409,7 @@ export async function applyRun<Plan>(session: Session, options: ApplyRunOptions<
   await hooks.onFinish?.(report);
   const counts = resumed ? withEarlier(summary.counts, report.outcomes, resumed.before) : summary.counts;
   const runId = await journal?.finish({ counts, interrupted: summary.interrupted, earlier: resumed?.before.size });
-  await resumed?.ended();
+  if (journal) await resumed?.ended(runId ?? journal.runId);
   session.runSummary = { ...runSummaryFacts(report.outcomes, summary.counts, runId), ...(resumed ? { run_counts: counts } : {}) };
   if (runId !== undefined) await hooks.onRecorded?.(runId);
 

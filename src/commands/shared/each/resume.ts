@@ -73,6 +73,8 @@ export interface Resumed extends EarlierWork {
   key: string;
   /** The key's runs so far, oldest first. */
   runs: string[];
+  /** The run that last did every row of the file. */
+  finished?: string;
   /** The key's last run when it never recorded its end (killed): this run goes on under its id. */
   continued?: string;
   /** The rows `continued` did (their change recorded, not in flight): counted in the run's own record. */
@@ -86,12 +88,12 @@ export async function inputKey(parts: readonly string[], input: CsvInput): Promi
 
 /** Looks up what the earlier runs of `key` did, in `record` (its intents in `dir` for the local home). */
 export async function resumeRun(record: ChangeRecord, dir: string, key: string): Promise<Resumed> {
-  const runs = await record.runKeys.runs(key);
+  const { runs, finished } = await record.runKeys.read(key);
   const work = await doneRows(record, dir, runs);
   const last = runs.at(-1);
   const continued = last !== undefined && !work.ended.has(last) ? last : undefined;
   const before = new Map([...work.rows].filter(([, row]) => row.runId === continued && row.result !== 'in flight'));
-  return { ...work, key, runs, continued, before };
+  return { ...work, key, runs, finished, continued, before };
 }
 
 async function bytesOf(input: CsvInput): Promise<Buffer> {

@@ -35,6 +35,7 @@ import type { JsonRecord, View } from '../../../output/view.js';
 import type { Output } from '../../../output/index.js';
 import type { Messages } from '../../../output/messages.js';
 import type { Session } from '../../../session/session.js';
+import type { ChangeRecord } from '../../../audit/record.js';
 import { FIRST_FAILURES, TYPE_TO_CONFIRM_ABOVE } from '../bulk/run.js';
 import { refuseOutputOverInput } from '../input-output.js';
 import { compileTemplate, type Template } from './template.js';
@@ -121,10 +122,13 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
   const settings = await session.settings();
   const command = `each ${checked[0]?.path ?? ''}`.trim();
   const key = await inputKey([auditBaseUrl(settings.baseUrl), ...args], input);
+  const record = await session.changeRecord();
+  // Who last did the file, before any wait: a run of it that did every row meanwhile leaves this one nothing to do.
+  const seen = kind === 'changes' ? (await record.runKeys.read(key)).finished : undefined;
   // One run of the command on the file at a time, on every machine of the team: before its runs are read.
   const lease = kind === 'changes' ? await takeLease(session, { runKey: key, command, waitMs: options.waitMs ?? 0 }) : undefined;
   try {
-    await runRows(session, { options, source, template, checked, kind, key, command, messages });
+    await runRows(session, { options, source, template, checked, kind, key, command, messages, record, seen });
   } finally {
     await lease?.release().catch(() => undefined);
   }
@@ -133,13 +137,19 @@ export async function runEach(session: Session, options: EachOptions): Promise<v
 /** The run itself, under its lease: what earlier runs did, the question, the rows, the summary and how the run ends. */
 async function runRows(session: Session, run: {
   options: EachOptions; source: string; template: Template; checked: CheckedRow[]; kind: RowKind; key: string; command: string; messages: Messages;
+  record: ChangeRecord;
+  /** The run that had last done the file when this one started. */
+  seen?: string;
 }): Promise<void> {
-  const { options, source, template, checked, kind, key, command, messages } = run;
-  // Results as rows finish: a kill leaves the rows done printed.
-  const output = await session.output({}, { growing: true });
-  const record = await session.changeRecord();
+  const { options, source, template, checked, kind, key, command, messages, record } = run;
   // The key's last run goes on under its id until it records its end (every row done): one job, one run to undo.
   const earlier = await resumeRun(record, await session.configDir(), key);
+  if (kind === 'changes' && earlier.finished !== undefined && earlier.finished !== run.seen) {
+    messages.notice(`run ${earlier.finished} of the same command on the same file did every row while this one waited for it: nothing left to do, nothing was sent (run it again to run every row again)`);
+    return;
+  }
+  // Results as rows finish: a kill leaves the rows done printed.
+  const output = await session.output({}, { growing: true });
   const { runs, continued, rows: done } = earlier;
   const doneBefore = earlier.before.size;
   const pending = checked.filter((row) => !done.has(row.line));
@@ -189,7 +199,7 @@ async function runRows(session: Session, run: {
   ].filter(Boolean);
   const rowsSaid = results.length === checked.length ? plural(checked.length, 'row') : `${results.length} of ${plural(checked.length, 'row')}`;
   messages.notice(`${rowsSaid}: ${counts.done} done, ${counts.skipped} skipped, ${counts.failed} failed in ${seconds}s${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
-  if (finished) await record.runKeys.forget(key);
+  if (finished && journal) await record.runKeys.finish(key, runId ?? journal.runId);
 
   if (undelivered !== undefined) throw undelivered;
   if (interrupted) throw new InterruptedError(`interrupted after ${results.length} of ${plural(checked.length, 'row')}; run the same command again for the rest (the rows done are left out)`);
