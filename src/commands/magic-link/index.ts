@@ -1,4 +1,5 @@
 import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { FILE_WAIT_OPTION } from '../shared/lease.js';
 
 export const registerMagicLink = registration('Everyday:', (program, runner) => {
   printsRecords(program.command('magic-link'), 'MagicLink')
@@ -6,6 +7,7 @@ export const registerMagicLink = registration('Everyday:', (program, runner) => 
     .argument('[student]', STUDENT_ARGUMENT)
     .option('--expire-in <duration>', 'life of the link: seconds, or a number with s, m, h or d', '1h')
     .option('--file <file>', 'a link for every row of a CSV file or xlsx workbook (- for stdin), the student found by its header (E-mail, CPF, student…); the results are the rows plus url and expire_in, as members each writes them')
+    .addOption(FILE_WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'url=$(members magic-link maria@example.com)',

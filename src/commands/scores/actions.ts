@@ -6,6 +6,7 @@ import { getScores } from '../../api/endpoints/students.js';
 import { changeScore } from '../../domain/scores.js';
 import { SCORE_VIEW } from '../shared/views/scores.js';
 import { reasonFlag } from '../shared/command-kit.js';
+import { fileWaitMs } from '../shared/lease.js';
 import type { Session } from '../../session/session.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseInteger } from '../../lib/values.js';
@@ -24,16 +25,19 @@ export async function getScore(session: Session, input: string): Promise<void> {
 interface ScoreFlags {
   reason?: string;
   file?: string;
+  wait?: string;
 }
 
 export async function setScore(session: Session, input: string | undefined, rawScore: string | undefined, opts: ScoreFlags): Promise<void> {
-  if (opts.file !== undefined) return scoresFromFile(session, 'set', { input, value: rawScore, ...opts, file: opts.file });
+  const wait = fileWaitMs(opts.wait, opts.file);
+  if (opts.file !== undefined) return scoresFromFile(session, 'set', { input, value: rawScore, reason: opts.reason, file: opts.file, waitMs: wait });
   const [student, score] = oneStudent('set', input, rawScore, 'SCORE');
   await recordScore(session, { input: student, command: 'scores set', reason: opts.reason, next: () => score, told: (label) => `✓ Set the score of ${label} to ${score}` });
 }
 
 export async function addScore(session: Session, input: string | undefined, rawPoints: string | undefined, opts: ScoreFlags): Promise<void> {
-  if (opts.file !== undefined) return scoresFromFile(session, 'add', { input, value: rawPoints, ...opts, file: opts.file });
+  const wait = fileWaitMs(opts.wait, opts.file);
+  if (opts.file !== undefined) return scoresFromFile(session, 'add', { input, value: rawPoints, reason: opts.reason, file: opts.file, waitMs: wait });
   const [student, points] = oneStudent('add', input, rawPoints, 'POINTS');
   await recordScore(session, {
     input: student, command: 'scores add', reason: opts.reason, next: (before) => before + points, floor: true,
@@ -76,10 +80,10 @@ async function recordScore(session: Session, change: {
 }
 
 /** `scores set|add --file F`: a members each run of the single command, its columns found by their headers. */
-async function scoresFromFile(session: Session, verb: 'set' | 'add', opts: { input?: string; value?: string; file: string; reason?: string }): Promise<void> {
+async function scoresFromFile(session: Session, verb: 'set' | 'add', opts: { input?: string; value?: string; file: string; reason?: string; waitMs: number }): Promise<void> {
   if (opts.input !== undefined || opts.value !== undefined) throw new UsageError(`give either STUDENT ${verb === 'set' ? 'SCORE' : 'POINTS'} or --file FILE, not both`);
   const { runShorthand, STUDENT_COLUMN, SCORE_COLUMN, POINTS_COLUMN } = await import('../shared/each/shorthand.js');
   await runShorthand(session, {
-    file: opts.file, command: ['scores', verb], columns: [STUDENT_COLUMN, verb === 'set' ? SCORE_COLUMN : POINTS_COLUMN], flags: reasonFlag(opts.reason),
+    file: opts.file, command: ['scores', verb], columns: [STUDENT_COLUMN, verb === 'set' ? SCORE_COLUMN : POINTS_COLUMN], flags: reasonFlag(opts.reason), waitMs: opts.waitMs,
   });
 }

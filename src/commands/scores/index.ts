@@ -1,4 +1,5 @@
 import { REASON_OPTION, STUDENT_ARGUMENT, examples, printsRecords, lazyAction, registration } from '../shared/command-kit.js';
+import { FILE_WAIT_OPTION } from '../shared/lease.js';
 
 export const registerScores = registration('Everyday:', (program, runner) => {
   const scores = program.command('scores').description("Read and set a student's community score")
@@ -22,6 +23,7 @@ export const registerScores = registration('Everyday:', (program, runner) => {
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[score]', 'the new score, an integer')
     .option('--file <file>', 'set the score of every row of a CSV file or xlsx workbook (- for stdin): a student column (E-mail, CPF, student…) and a score column (score, Pontos…); one run, undone as one')
+    .addOption(FILE_WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'members scores set maria@example.com 120',
@@ -35,6 +37,7 @@ export const registerScores = registration('Everyday:', (program, runner) => {
     .argument('[student]', STUDENT_ARGUMENT)
     .argument('[points]', 'the points to add, an integer (negative allowed: -- -5)')
     .option('--file <file>', 'add the points of every row of a CSV file or xlsx workbook (- for stdin): a student column and a points column (points, Pontos, score…); one run, undone as one, each row once across a kill and a re-run')
+    .addOption(FILE_WAIT_OPTION())
     .option(...REASON_OPTION)
     .addHelpText('after', examples(
       'members scores add maria@example.com 15 --reason "contest winner"',

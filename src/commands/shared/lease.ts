@@ -11,9 +11,19 @@ import { hostname } from 'node:os';
 import { Option, type Command } from 'commander';
 import type { HeldLease } from '../../audit/leases.js';
 import { parseDuration } from '../../lib/values.js';
+import { UsageError } from '../../lib/errors.js';
 import type { Session } from '../../session/session.js';
 
 export const WAIT_OPTION = () => new Option('--wait <duration>', 'when another run holds a lease on the same products, wait for it this long (90s, 15m, 2h) before giving up with exit 10 (default 0: at once)');
+
+/** `--wait` of the file forms of magic-link and scores (one run of the command on the file at a time, as `members each`). */
+export const FILE_WAIT_OPTION = () => new Option('--wait <duration>', 'with --file: when another run of the same command on the same file is under way, wait up to this long (90s, 15m, 2h) for it to end, then do what it left, before giving up with exit 10 (default 0: at once)');
+
+/** `--wait` given to a single change (no --file): it takes no lease, so nothing is waited for. */
+export function fileWaitMs(wait: string | undefined, file: string | undefined): number {
+  if (wait !== undefined && file === undefined) throw new UsageError('--wait goes with --file: a single change waits for no other run');
+  return waitMs(wait);
+}
 
 export function addWaitOption<T extends Command>(command: T): T {
   return command.addOption(WAIT_OPTION()) as T;

@@ -7,7 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mockCli } from '../../helpers/mock-cli.js';
+import { BASE, mockCli } from '../../helpers/mock-cli.js';
+import { holdLease } from '../../../src/audit/leases.js';
+import { LocalLeases } from '../../../src/audit/local-leases.js';
+import { runKey } from '../../../src/commands/shared/each/resume.js';
 
 const t = mockCli();
 
@@ -54,5 +57,29 @@ describe('the file forms of members each', () => {
     const named = await t.cli(['scores', 'add', '--file', file, '--yes'], {});
     expect(named.code).toBe(2);
     expect(named.stderr).toContain(`error: ${file} has no points column: its header is "E-mail", "Nome"; name one of them points, pontos, score, pontuacao…`);
+  });
+
+  it('scores add --file while another run of it holds its lease: exit 10 naming the holder, nothing sent; --wait goes with --file only', async () => {
+    const file = join(t.configDir, 'bonus.csv');
+    const content = 'ID,Pontos\ns1,5\n';
+    writeFileSync(file, content);
+    const held = await holdLease(new LocalLeases(t.configDir), {
+      scope: { base_url: BASE, products: [], run_key: runKey([BASE, 'scores', 'add', '{ID}', '{Pontos}'], Buffer.from(content)) },
+      holder: { user: 'bia', host: 'desk-2', pid: 4242, command: 'each scores add' }, waitMs: 0,
+    });
+    try {
+      const refused = await t.cli(['scores', 'add', '--file', file, '--yes', '--wait', '0'], {});
+      expect(refused.code, refused.stderr).toBe(10);
+      expect(refused.stderr).toContain('another run holds the lease on the run of the same command on the same file on https://members.example.com');
+      expect(refused.stderr).toContain('bia on desk-2 (members each scores add, pid 4242)');
+      expect(refused.stderr).toContain('nothing was sent');
+    } finally {
+      await held.release();
+    }
+    const single = await t.cli(['scores', 'add', 's1', '5', '--wait', '1m', '--yes'], {});
+    expect(single.code).toBe(2);
+    expect(single.stderr).toContain('error: --wait goes with --file: a single change waits for no other run');
+    const link = await t.cli(['magic-link', 'ana@x.co', '--wait', '1m'], {});
+    expect(link.code).toBe(2);
   });
 });

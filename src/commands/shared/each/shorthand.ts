@@ -44,6 +44,8 @@ export interface ShorthandRun {
   columns: readonly ShorthandColumn[];
   /** Flags after them, as typed (taken literally). */
   flags: readonly string[];
+  /** `--wait`: how long to wait for another run of the same command on the same file. */
+  waitMs?: number;
 }
 
 export function runShorthand(session: Session, run: ShorthandRun): Promise<void> {
@@ -51,6 +53,6 @@ export function runShorthand(session: Session, run: ShorthandRun): Promise<void>
   return runEach(session, {
     file: run.file,
     args: (headers) => [...run.command, ...run.columns.map((column) => `{${findColumn(headers, column, source)}}`), ...run.flags.map(literal)],
-    concurrency: DEFAULT_CONCURRENCY, dryRun: false, onlyFailed: false, halt: 'never',
+    concurrency: DEFAULT_CONCURRENCY, dryRun: false, onlyFailed: false, halt: 'never', waitMs: run.waitMs,
   });
 }
