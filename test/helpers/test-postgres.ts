@@ -12,19 +12,21 @@ export function testPostgres(): Promise<Postgres> {
 }
 
 /**
- * An empty database for each test of the block that calls this, in a
- * cluster of the block's own (a cluster takes seconds to start, a database
- * a moment), so that no test reads another's records. The object returned
+ * An empty database for each test of the block that calls this, in the
+ * run's cluster or one of the block's own (a cluster takes seconds to start,
+ * a database a moment), so that no test reads another's records. The object returned
  * acts on the running test's database (kill() and start(): the cluster).
  */
 export function usePostgresPerTest(): Postgres {
   let cluster: Cluster | undefined;
+  let owned: Cluster | undefined;
   let current: Postgres | undefined;
+  // The run's cluster when it has one (the mutation run's globalSetup): a database is made there in a moment.
   beforeAll(async () => {
-    cluster = await startCluster();
+    cluster = inject('postgres') ?? (owned = await startCluster());
   });
   afterAll(async () => {
-    if (cluster) await stopCluster(cluster);
+    if (owned) await stopCluster(owned);
   });
   beforeEach(async () => {
     current = await postgresIn(cluster as Cluster);

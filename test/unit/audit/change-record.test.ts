@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalRecord, type ChangeRecord, type IntentRows } from '../../../src/audit/record.js';
 import { holdLease, overlaps, type Lease } from '../../../src/audit/leases.js';
 import { openPostgresRecord, MIGRATIONS, checkRecordUrl, shownUrl, type PostgresRecord } from '../../../src/audit/postgres-record.js';
@@ -19,7 +19,7 @@ import type { AuditContext } from '../../../src/audit/stamp.js';
 import { countSnapshotsPath, type CountSnapshot } from '../../../src/audit/count-snapshots.js';
 import { ExitCode, LeaseHeldError } from '../../../src/lib/errors.js';
 import { hasPostgres, type Postgres } from '../../helpers/postgres.js';
-import { testPostgres } from '../../helpers/test-postgres.js';
+import { testPostgres, usePostgresPerTest } from '../../helpers/test-postgres.js';
 
 const BASE = 'https://members.example.com';
 
@@ -34,14 +34,18 @@ const counts = (productId: string, takenAt: string, extra: Partial<CountSnapshot
   profile: 'default', base_url: BASE, date: takenAt.slice(0, 10), taken_at: takenAt, product_id: productId, title: `Product ${productId}`, active: 10, inactive: 2, ...extra,
 });
 
-/** The contract every home keeps; `open` gives a fresh, empty record. */
-function contract(name: string, open: () => Promise<ChangeRecord>, available: () => boolean) {
+/**
+ * The contract every home keeps. `opener`, called in the block, registers what it needs and gives a function that
+ * opens a fresh, empty record: each test has one of its own, so that none reads another's records.
+ */
+function contract(name: string, opener: () => () => Promise<ChangeRecord>, available: () => boolean) {
   describe.runIf(available())(`the change record: ${name}`, () => {
+    const open = opener();
     let changes: ChangeRecord;
-    beforeAll(async () => {
+    beforeEach(async () => {
       changes = await open();
     });
-    afterAll(async () => changes?.close());
+    afterEach(async () => changes?.close());
 
     it('keeps appended records in order, and a record appended twice once (a push twice adds nothing)', async () => {
       expect(await changes.append([record('a1'), record('a2', { student_id: 's2' })])).toBe(2);
@@ -160,9 +164,15 @@ function contract(name: string, open: () => Promise<ChangeRecord>, available: ()
 
 const leaseFields = (): Lease => ({ id: '', base_url: BASE, products: ['p1'], ...holder, host: 'desk-1', since: '', expires: '' });
 
-let local: string | undefined;
-contract('local files', async () => new LocalRecord((local = await mkdtemp(join(tmpdir(), 'members-record-')))), () => true);
-afterAll(async () => local && rm(local, { recursive: true, force: true }));
+contract('local files', () => {
+  const dirs: string[] = [];
+  afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'members-record-'));
+    dirs.push(dir);
+    return new LocalRecord(dir);
+  };
+}, () => true);
 
 describe('the local record\'s product counts', () => {
   it('reads the product-counts.jsonl of earlier versions (no base URL) and skips a line cut by a crash', async () => {
@@ -208,19 +218,13 @@ describe('the local record\'s product counts', () => {
 });
 
 const withPostgres = hasPostgres();
-let server: Postgres | undefined;
-contract('PostgreSQL', async () => {
-  server = await testPostgres();
-  return openPostgresRecord(server.url);
+contract('PostgreSQL', () => {
+  const pg = usePostgresPerTest();
+  return () => openPostgresRecord(pg.url);
 }, () => withPostgres);
-afterAll(async () => server?.stop());
 
 describe.runIf(withPostgres)('the team record: a database of schema 3 (before run keys)', () => {
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await testPostgres();
-  });
-  afterAll(async () => pg?.stop());
+  const pg = usePostgresPerTest();
 
   it('is migrated to keep run keys (swept a week after their file is done), and its leases on products, taken by the older binary, still hold', async () => {
     await pg.sql(`${MIGRATIONS.slice(0, 3).join(';\n')};
@@ -249,11 +253,7 @@ describe.runIf(withPostgres)('the team record: a database of schema 3 (before ru
 });
 
 describe.runIf(withPostgres)('the team record: its schema', () => {
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await testPostgres();
-  });
-  afterAll(async () => pg?.stop());
+  const pg = usePostgresPerTest();
 
   it('creates its tables once, from two runs at once, at the version of this binary', async () => {
     const [a, b] = await Promise.all([openPostgresRecord(pg.url), openPostgresRecord(pg.url)]);
@@ -306,6 +306,8 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
       configDir: async () => tmpdir(),
       changeRecord: async () => changes,
     };
+    // Its tables made first: another session is to lock one.
+    await changes.status();
     const { default: pgModule } = await import('pg');
     const other = new pgModule.Client({ connectionString: pg.url });
     await other.connect();
@@ -331,6 +333,10 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
   }, 10_000);
 
   it('refuses a schema newer than the binary (exit 2) and says what to do', async () => {
+    // The tables made first, whichever test of the block runs first.
+    const first = await openPostgresRecord(pg.url);
+    await first.status();
+    await first.close();
     await pg.sql(`UPDATE members_schema SET version = ${MIGRATIONS.length + 1}`);
     const changes = await openPostgresRecord(pg.url);
     await expect(changes.records()).rejects.toMatchObject({ exitCode: ExitCode.usage, message: expect.stringMatching(/newer than this members knows.*Upgrade members/) });
@@ -366,7 +372,9 @@ describe.runIf(withPostgres)('the team record: its schema', () => {
   });
 });
 
-describe.runIf(withPostgres)('the team record: its rows', () => {
+// One database for the block, its cases in the written order (shuffled or not): dropping a database after the
+// password role's case waits without end here, so these cases read what the ones before them wrote.
+describe.runIf(withPostgres)('the team record: its rows', { shuffle: false }, () => {
   let pg: Postgres;
   let team: PostgresRecord;
   beforeAll(async () => {
@@ -450,7 +458,8 @@ describe.runIf(withPostgres)('the team record: its rows', () => {
     expect(await team.intents.recorded('t1')).toBe(false);
     await team.append([record('t0', { time: '2026-11-28T09:00:00.000Z' }), record('t1', { time: '2026-11-28T11:00:00.000Z' }), record('t2', { time: '2026-11-28T10:00:00.000Z' })]);
     expect(await team.intents.recorded('t1')).toBe(true);
-    expect((await team.intents.since('2026-11-28T10:00:00.000Z')).map((kept) => kept.id)).toEqual(['t1', 't2']);
+    // Other tests of the block append records of today, later than these: only this test's count.
+    expect((await team.intents.since('2026-11-28T10:00:00.000Z')).map((kept) => kept.id).filter((id) => /^t\d$/.test(id))).toEqual(['t1', 't2']);
   });
 
   it('appends a long history in order, however many statements it takes, and a second push of it adds nothing', async () => {
@@ -503,18 +512,16 @@ describe.runIf(withPostgres)('the team record: its rows', () => {
 });
 
 describe.runIf(withPostgres)('the team record: forgetting a student', () => {
-  let pg: Postgres;
+  const pg = usePostgresPerTest();
   let team: PostgresRecord;
   let dir: string;
-  beforeAll(async () => {
-    pg = await testPostgres();
+  beforeEach(async () => {
     team = await openPostgresRecord(pg.url);
     dir = await mkdtemp(join(tmpdir(), 'members-forget-team-'));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await team?.close();
-    await pg?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   });
 
   const context: AuditContext = {
@@ -567,11 +574,7 @@ describe.runIf(withPostgres)('the team record: forgetting a student', () => {
 });
 
 describe.runIf(withPostgres)('the team record: migrating', () => {
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await testPostgres();
-  });
-  afterAll(async () => pg?.stop());
+  const pg = usePostgresPerTest();
 
   it('brings a database at an older version up to this binary\'s, once', async () => {
     await pg.sql('CREATE TABLE members_schema (version integer NOT NULL); INSERT INTO members_schema VALUES (0)');
