@@ -102,15 +102,33 @@ function parsed(line: string): Message | undefined {
   return message;
 }
 
+/** What a value must be: an object (any JSON inside), a boolean, an object of objects, or an object whose named keys, if there, are as named (others free). */
+type Shape = 'object' | 'boolean' | 'objects' | { readonly [key: string]: Shape };
+
+/** What the SDK's ClientCapabilitiesSchema requires inside the capabilities it knows: it refuses an initialize whose capabilities do not fit. */
+const CAPABILITIES: Shape = {
+  experimental: 'objects',
+  extensions: 'objects',
+  sampling: { context: 'object', tools: 'object' },
+  elicitation: { form: { applyDefaults: 'boolean' }, url: 'object' },
+  roots: { listChanged: 'boolean' },
+  tasks: { list: 'object', cancel: 'object', requests: { sampling: { createMessage: 'object' }, elicitation: { create: 'object' } } },
+};
+
+function fits(value: unknown, shape: Shape): boolean {
+  if (shape === 'boolean') return typeof value === 'boolean';
+  if (!isRecord(value)) return false;
+  if (shape === 'objects') return Object.values(value).every(isRecord);
+  return shape === 'object' || Object.entries(shape).every(([key, inner]) => !Object.hasOwn(value, key) || fits(value[key], inner));
+}
+
 /** An initialize whose answer the front knows: a revision of the initialize era, and nothing the SDK might refuse. */
 function initializeVersion(params: unknown): string | undefined {
   if (!isRecord(params) || !onlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'])) return undefined;
   const { protocolVersion, capabilities, clientInfo } = params;
   // The revisions of the initialize era the SDK answers as asked (the modern era's are not in the list: server/discover).
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion as string)) return undefined;
-  if (!isRecord(capabilities) || !Object.values(capabilities).every(isRecord)) return undefined;
-  const roots = capabilities.roots as Record<string, unknown> | undefined;
-  if (roots?.listChanged !== undefined && typeof roots.listChanged !== 'boolean') return undefined;
+  if (!isRecord(capabilities) || !Object.values(capabilities).every(isRecord) || !fits(capabilities, CAPABILITIES)) return undefined;
   if (!isRecord(clientInfo) || !onlyKeys(clientInfo, ['name', 'version', 'title', 'description', 'websiteUrl'])) return undefined;
   if (!Object.values(clientInfo).every((value) => typeof value === 'string') || clientInfo.name === undefined || clientInfo.version === undefined) return undefined;
   return protocolVersion as string;

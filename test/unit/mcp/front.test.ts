@@ -23,6 +23,12 @@ const initialize = (id: unknown, protocolVersion = '2025-06-18', extra: Record<s
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const request = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const lines = (...messages: unknown[]) => messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+/** Capabilities whose initialize the SDK refuses (its ClientCapabilitiesSchema checks inside the capabilities it knows). */
+const REFUSED_CAPABILITIES = [
+  { experimental: { feature: 1 } }, { extensions: { 'io.example/x': 'on' } }, { sampling: { context: 5 } }, { sampling: { tools: [] } },
+  { elicitation: { form: 5 } }, { elicitation: { form: { applyDefaults: 'yes' } } }, { elicitation: { url: true } }, { roots: null },
+  { tasks: { list: 5 } }, { tasks: { cancel: [] } }, { tasks: { requests: { sampling: 1 } } }, { tasks: { requests: { elicitation: { create: 'x' } } } },
+];
 
 /** The SDK's server, as `members mcp` makes it, answering `messages` in order: each answer as its stdio transport writes it. */
 async function sdkAnswers(messages: unknown[], allowWrites = false): Promise<string[]> {
@@ -104,6 +110,27 @@ describe('the front\'s answers are the SDK\'s', () => {
     expect(written).toEqual(await sdkAnswers(messages));
   });
 
+  it('capabilities the SDK checks inside, each as it takes them: answered as the SDK answers them', async () => {
+    const capabilities = {
+      experimental: { feature: { on: 1 } }, extensions: { 'io.example/x': {} }, sampling: { context: {}, tools: {}, other: 5 }, roots: {},
+      elicitation: { form: { applyDefaults: true, more: [1] }, url: {}, other: 'x' }, custom: { x: [] },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} }, tools: 1 }, other: 1 },
+    };
+    for (const caps of [capabilities, { elicitation: { form: {} } }, { tasks: { requests: {} } }]) {
+      const messages = [{ ...initialize(1), params: { ...initialize(1).params, capabilities: caps } }, request(2, 'tools/list')];
+      const { written, handedOff } = front(lines(...messages));
+      await handedOff;
+      expect({ caps, written }).toEqual({ caps, written: await sdkAnswers(messages) });
+    }
+  });
+
+  it('capabilities the SDK refuses (which the front leaves to it): refused by the SDK indeed', async () => {
+    for (const capabilities of REFUSED_CAPABILITIES) {
+      const [answer] = await sdkAnswers([{ ...initialize(1), params: { ...initialize(1).params, capabilities } }]);
+      expect({ capabilities, answer }).toEqual({ capabilities, answer: expect.stringContaining('"error":') });
+    }
+  });
+
   it('a line cut across chunks, a character cut across bytes: read whole', async () => {
     const stdin = new PassThrough();
     const written: string[] = [];
@@ -153,6 +180,8 @@ describe('what goes to the SDK', () => {
     ['a batch', [[initialize(1)]]],
     ['tools/list before initialize', [request(1, 'tools/list')]],
     ['ping before initialize', [request(1, 'ping')]],
+    // The SDK checks inside the capabilities it knows too (its ClientCapabilitiesSchema), and refuses these.
+    ...REFUSED_CAPABILITIES.map((capabilities): [string, unknown[]] => [`capabilities ${JSON.stringify(capabilities)}`, [{ ...initialize(1), params: { ...initialize(1).params, capabilities } }]]),
   ];
   for (const [what, messages] of cases) {
     it(`${what}: nothing answered, every line replayed`, async () => {
