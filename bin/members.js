@@ -74,7 +74,7 @@ if (argv[0] === 'mcp' && !require('node:tty').isatty(0)) {
   const front = require('../dist/mcp-front.cjs');
   const options = front.frontOptions(argv);
   if (options !== undefined) {
-    front.answerHandshake(process.stdin, (text) => process.stdout.write(text), options, (handshake) => runProgram((io) => front.handedOver(io, handshake, process.stdin)));
+    front.answerHandshake(process.stdin, front.writerTo(process.stdout), options, (handshake) => runProgram((io) => front.handedOver(io, handshake, process.stdin)));
     return;
   }
 }

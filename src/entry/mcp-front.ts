@@ -19,7 +19,7 @@
  * paginated list) goes to the SDK.
  */
 import type { Socket } from 'node:net';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { ANSWERED_CAPABILITIES, INSTRUCTIONS, SERVER_NAME } from '../commands/mcp/handshake.js';
 import { listingFor } from '../commands/mcp/listing.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../commands/mcp/protocol-versions.js';
@@ -207,6 +207,18 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
   };
   stdin.setEncoding('utf8');
   stdin.on('data', read).on('end', atEnd).on('error', atEnd);
+}
+
+/**
+ * The front's `write` on the process's stdout. A client that closed its end
+ * (EPIPE) is not an error, as for the program (process-io.ts): the answers
+ * are lost, and the program, once it takes over, stops when stdin ends.
+ */
+export function writerTo(stdout: Writable): (text: string) => void {
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
+  });
+  return (text) => void stdout.write(text);
 }
 
 /**

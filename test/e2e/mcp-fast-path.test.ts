@@ -88,6 +88,22 @@ describe('members mcp\'s first answers, before the program loads', () => {
     child.stdin.destroy();
   });
 
+  it('a client that closes its end of stdout before the answers: the server ends as the whole program does, without a crash', async () => {
+    const env = profile();
+    const exits = [];
+    for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
+      const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(env), stdio: 'pipe' });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdout.destroy();
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(HANDSHAKE);
+      exits.push({ args, code: await exited, stderr });
+    }
+    expect(exits).toEqual([{ args: ['mcp'], code: 0, stderr: '' }, { args: ['-p', 'default', 'mcp'], code: 0, stderr: '' }]);
+  });
+
   it('a command line it does not know, and a terminal, are the program\'s from the start', async () => {
     // --check lists the tools itself; a terminal is a person, who gets the profile's errors at once.
     const env = { MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9' };

@@ -10,7 +10,7 @@ import { mcpSettings, toolsFor } from '../../../src/commands/mcp/actions.js';
 import { listingFor } from '../../../src/commands/mcp/listing.js';
 import { createServer } from '../../../src/commands/mcp/server.js';
 import { LISTING } from '../../../src/commands/mcp/tools/listing.js';
-import { answerHandshake, frontOptions, handedOver, type Handshake } from '../../../src/entry/mcp-front.js';
+import { answerHandshake, frontOptions, handedOver, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
 import type { Io } from '../../../src/lib/io.js';
 import type { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -241,6 +241,18 @@ describe('what goes to the SDK', () => {
     await handedOff;
     expect(['data', 'end', 'error'].map((event) => stdin.listenerCount(event))).toEqual([0, 0, 0]);
     expect(stdin.isPaused()).toBe(true);
+  });
+});
+
+describe('the front\'s answers on stdout', () => {
+  it('writes them, and takes a client that closed its end (EPIPE, EIO) as the program does; any other error is one', () => {
+    const stdout = new PassThrough();
+    writerTo(stdout)('{"result":{}}\n');
+    expect(String(stdout.read())).toBe('{"result":{}}\n');
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    expect(() => stdout.emit('error', failure('EPIPE'))).not.toThrow();
+    expect(() => stdout.emit('error', failure('EIO'))).not.toThrow();
+    expect(() => stdout.emit('error', failure('ENOSPC'))).toThrow('ENOSPC');
   });
 });
 
