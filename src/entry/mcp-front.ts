@@ -238,6 +238,9 @@ export function handedOver<T extends Io>(io: T, handshake: Handshake, stdin: Rea
         replayed.write(handshake.replay);
         (stdin as Partial<Pick<Socket, 'ref'>>).ref?.();
         stdin.pipe(replayed);
+        // The SDK pauses what it reads when it closes (a signal, the client still connected): stdin stops too, as
+        // unwrapped, or it would hold the process open until the client closes it.
+        replayed.once('pause', () => stdin.unpipe(replayed));
       }
     }
     return replayed;

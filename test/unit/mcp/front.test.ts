@@ -278,6 +278,15 @@ describe('the program\'s Io after the hand-over', () => {
     expect(io.stdin).toBe(io.stdin);
   });
 
+  it('stops reading stdin when the program stops reading its own (the SDK closes on a signal, the client still connected)', () => {
+    const stdin = new PassThrough();
+    const io = handedOver(fakeIo().io, handshake(''), stdin);
+    io.stdin.on('data', () => undefined);
+    expect(stdin.readableFlowing).toBe(true);
+    io.stdin.pause();
+    expect(stdin.readableFlowing).toBe(false);
+  });
+
   it('reads the replay alone when stdin ended before', async () => {
     const stdin = new PassThrough();
     stdin.end();
