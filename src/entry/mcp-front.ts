@@ -20,7 +20,7 @@
  */
 import type { Socket } from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { ANSWERED_CAPABILITIES, INSTRUCTIONS, SERVER_NAME } from '../commands/mcp/handshake.js';
+import { ANSWERED_CAPABILITIES, INSTRUCTIONS, SERVER_NAME, stoppedBy } from '../commands/mcp/handshake.js';
 import { listingFor } from '../commands/mcp/listing.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../commands/mcp/protocol-versions.js';
 import { LISTING } from '../commands/mcp/tools/listing.js';
@@ -220,6 +220,9 @@ export function writerTo(stdout: Writable): (text: string) => void {
   });
   return (text) => void stdout.write(text);
 }
+
+/** What the run prints when a signal ends it while the front waits for the client, as the program's error (exit 130). */
+export const stopped = (signal: string) => `error: ${stoppedBy(signal)}\n`;
 
 /**
  * The process's Io for the program that takes over: its stdin reads the

@@ -103,6 +103,21 @@ describe('members mcp\'s first answers, before the program loads', () => {
     server.child.stdin.destroy();
   });
 
+  it('SIGTERM, Ctrl-C or SIGHUP while the first answers wait for the client: exit 130 and the error, as the whole program', async () => {
+    const env = profile();
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
+        const server = served(args, env);
+        server.child.stdin.write(INITIALIZE);
+        await server.answered(1);
+        server.child.kill(signal);
+        expect({ sent: signal, args, ...await server.exited, stderr: server.stderr() })
+          .toEqual({ sent: signal, args, code: 130, signal: null, stderr: `error: ${signal}: the assistant's server stopped\n` });
+        server.child.stdin.destroy();
+      }
+    }
+  });
+
   it('SIGTERM or Ctrl-C once the program took over, the client still connected: exit 130, as the whole program', async () => {
     const env = profile();
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -10,7 +10,7 @@ import { mcpSettings, toolsFor } from '../../../src/commands/mcp/actions.js';
 import { listingFor } from '../../../src/commands/mcp/listing.js';
 import { createServer } from '../../../src/commands/mcp/server.js';
 import { LISTING } from '../../../src/commands/mcp/tools/listing.js';
-import { answerHandshake, frontOptions, handedOver, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
+import { answerHandshake, frontOptions, handedOver, stopped, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
 import type { Io } from '../../../src/lib/io.js';
 import type { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -253,6 +253,10 @@ describe('the front\'s answers on stdout', () => {
     expect(() => stdout.emit('error', failure('EPIPE'))).not.toThrow();
     expect(() => stdout.emit('error', failure('EIO'))).not.toThrow();
     expect(() => stdout.emit('error', failure('ENOSPC'))).toThrow('ENOSPC');
+  });
+
+  it('says on stderr, as the program\'s error, the signal that stopped it while it waited for the client', () => {
+    expect(stopped('SIGINT')).toBe('error: SIGINT: the assistant\'s server stopped\n');
   });
 });
 
