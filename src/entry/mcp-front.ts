@@ -33,16 +33,18 @@ export interface FrontOptions {
 
 /** What the front read and said, for the program that takes over. */
 export interface Handshake {
-  /** What the program's SDK reads first: the messages that set its state, then the ones the front did not answer. */
+  /** What the program's SDK reads first: the messages that set its state (initialize under an id of the front's), then the ones the front did not answer. */
   replay: string;
   /** stdin ended (or failed) before the hand-over: the replay is all there is. */
   ended: boolean;
-  /** The front's answers to requests of the replay, by their id as JSON: the SDK answers them again, and those answers are dropped. */
+  /** The SDK's answers to requests of the replay the front answered, by their id as JSON: they are dropped. */
   answers: Map<string, string>;
 }
 
 const FLAGS = new Set(['--allow-writes', '--show-personal-data']);
 const WITH_VALUE = new Set(['--max-rows', '--profile', '-p']);
+/** The id under which the SDK reads the client's initialize again; no client of members uses it. */
+export const REPLAYED_ID = 'members-mcp-front:initialize';
 /** A line longer than this without its end goes to the SDK, which has its own limit. */
 const LONGEST_LINE = 1 << 20;
 
@@ -169,10 +171,11 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
     if (method === 'initialize' && id !== undefined && !initialized) {
       const version = initializeVersion(params);
       if (version === undefined) return false;
-      const answer = response(id, initializeResult(version));
-      write(answer);
-      answers.set(JSON.stringify(id), answer);
-      replay += line;
+      write(response(id, initializeResult(version)));
+      // The SDK reads it again under an id of the front's: its answer, dropped, is never taken for the answer to a
+      // later request of the client's with the same id (legal once answered), which the SDK may give first.
+      replay += `${JSON.stringify({ ...message, id: REPLAYED_ID })}\n`;
+      answers.set(JSON.stringify(REPLAYED_ID), response(REPLAYED_ID, initializeResult(version)));
       initialized = true;
       return true;
     }

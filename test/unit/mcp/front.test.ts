@@ -8,9 +8,9 @@ import { InMemoryTransport, SUPPORTED_PROTOCOL_VERSIONS, type McpServer } from '
 import { describe, expect, it } from 'vitest';
 import { mcpSettings, toolsFor } from '../../../src/commands/mcp/actions.js';
 import { listingFor } from '../../../src/commands/mcp/listing.js';
-import { createServer } from '../../../src/commands/mcp/server.js';
+import { createServer, serve } from '../../../src/commands/mcp/server.js';
 import { LISTING } from '../../../src/commands/mcp/tools/listing.js';
-import { answerHandshake, frontOptions, handedOver, stopped, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
+import { REPLAYED_ID, answerHandshake, frontOptions, handedOver, stopped, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
 import type { Io } from '../../../src/lib/io.js';
 import type { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -94,9 +94,10 @@ describe('the front\'s answers are the SDK\'s', () => {
       const handshake = await handedOff;
       // The hand-over comes right after tools/list: the ping after it is the SDK's to answer.
       expect(written).toEqual((await sdkAnswers(messages)).slice(0, 3));
-      expect(handshake.replay).toBe(lines(initialize(1, version), INITIALIZED, request(3, 'ping', {})));
+      // The SDK reads initialize again under the front's own id, whose answer is dropped.
+      expect(handshake.replay).toBe(lines(initialize(REPLAYED_ID, version), INITIALIZED, request(3, 'ping', {})));
       expect(handshake.ended).toBe(false);
-      expect([...handshake.answers]).toEqual([['1', written[0]]]);
+      expect([...handshake.answers]).toEqual([[JSON.stringify(REPLAYED_ID), (await sdkAnswers([initialize(REPLAYED_ID, version)]))[0]]]);
     });
   }
 
@@ -144,7 +145,7 @@ describe('the front\'s answers are the SDK\'s', () => {
     stdin.write(list.slice(10));
     const handshake = await handedOff;
     expect(written).toHaveLength(2);
-    expect(handshake.replay).toBe(init.toString('utf8'));
+    expect(handshake.replay).toBe(init.toString('utf8').replace('"id":1', `"id":"${REPLAYED_ID}"`));
   });
 
   it('tools/list with --allow-writes, and string ids', async () => {
@@ -203,21 +204,21 @@ describe('what goes to the SDK', () => {
       const { written, handedOff } = front(lines(initialize(1), INITIALIZED) + rest);
       const handshake = await handedOff;
       expect({ next, written: written.length }).toEqual({ next, written: 1 });
-      expect(handshake.replay).toBe(lines(initialize(1), INITIALIZED) + rest);
+      expect(handshake.replay).toBe(lines(initialize(REPLAYED_ID), INITIALIZED) + rest);
     }
   });
 
   it('stdin that fails: what was read, marked ended', async () => {
     const { stdin, handedOff } = front(lines(initialize(1)));
     stdin.destroy(new Error('gone'));
-    expect(await handedOff).toMatchObject({ replay: lines(initialize(1)), ended: true });
+    expect(await handedOff).toMatchObject({ replay: lines(initialize(REPLAYED_ID)), ended: true });
   });
 
   it('stdin that ends: what was read, marked ended', async () => {
     const { written, handedOff } = front(lines(initialize(1)), undefined, true);
     const handshake = await handedOff;
     expect(written).toHaveLength(1);
-    expect(handshake).toMatchObject({ replay: lines(initialize(1)), ended: true });
+    expect(handshake).toMatchObject({ replay: lines(initialize(REPLAYED_ID)), ended: true });
     expect((await front('', undefined, true).handedOff)).toEqual({ replay: '', ended: true, answers: new Map() });
   });
 
@@ -232,7 +233,7 @@ describe('what goes to the SDK', () => {
     const exact = lines(initialize(1)).slice(0, -1).padEnd(1 << 20, ' ');
     const { stdin, written, handedOff } = front(exact);
     stdin.write(`\n${lines(request(2, 'tools/list'))}`);
-    expect((await handedOff).replay).toBe(`${exact}\n`);
+    expect((await handedOff).replay).toBe(lines(initialize(REPLAYED_ID)));
     expect(written).toHaveLength(2);
   });
 
@@ -241,6 +242,27 @@ describe('what goes to the SDK', () => {
     await handedOff;
     expect(['data', 'end', 'error'].map((event) => stdin.listenerCount(event))).toEqual([0, 0, 0]);
     expect(stdin.isPaused()).toBe(true);
+  });
+});
+
+describe('the front and the SDK together', () => {
+  it('a client that reuses initialize\'s id for a request the SDK refuses at once gets that refusal, and initialize\'s answer once', async () => {
+    // Legal: initialize was answered. The SDK refuses an unknown method before it answers the replayed initialize.
+    const { written, handedOff } = front(lines(initialize(1), INITIALIZED, request(1, 'prompts/list')));
+    const handshake = await handedOff;
+    const fake = fakeIo();
+    let stdout = '';
+    const firstAnswer = new Promise<void>((resolve) => {
+      const io = handedOver({ ...fake.io, stdout: { write: (chunk) => ((stdout += String(chunk)), resolve(), true) } }, handshake, new PassThrough());
+      const settings = mcpSettings({ maxRows: '50', allowWrites: false });
+      const { mcp } = createServer(session, settings, { listing: listingFor(LISTING, false), load: () => toolsFor(settings) });
+      void serve(mcp, io);
+    });
+    await firstAnswer;
+    // The SDK answers the replayed initialize a few promise turns later, within this turn of the event loop.
+    await new Promise(setImmediate);
+    expect(written).toEqual(await sdkAnswers([initialize(1)]));
+    expect({ stdout, stderr: fake.stderr() }).toEqual({ stdout: '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}\n', stderr: '' });
   });
 });
 
