@@ -12,8 +12,8 @@
  * (test/unit/mcp/front.test.ts), and hands over to the program at the first
  * message it does not answer, right after tools/list, or when stdin ends.
  * The program's SDK then reads the messages that set its state (initialize,
- * notifications/initialized) again, followed by the rest, and its answer to
- * initialize is dropped: it holds the client's capabilities and name exactly
+ * under an id of the front's, and notifications/initialized) again, followed
+ * by the rest, and its answer to initialize is dropped: it holds the client's capabilities and name exactly
  * as if it had answered them itself. Anything the front is not sure the SDK
  * would answer the same (a newer protocol revision, `_meta`, icons, a
  * paginated list) goes to the SDK.
@@ -43,7 +43,7 @@ export interface Handshake {
 
 const FLAGS = new Set(['--allow-writes', '--show-personal-data']);
 const WITH_VALUE = new Set(['--max-rows', '--profile', '-p']);
-/** The id under which the SDK reads the client's initialize again; no client of members uses it. */
+/** The id under which the SDK reads the client's initialize again: one of the front's, which no client would choose. */
 export const REPLAYED_ID = 'members-mcp-front:initialize';
 /** A line longer than this without its end goes to the SDK, which has its own limit. */
 const LONGEST_LINE = 1 << 20;
