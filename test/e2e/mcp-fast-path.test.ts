@@ -103,35 +103,29 @@ describe('members mcp\'s first answers, before the program loads', () => {
     server.child.stdin.destroy();
   });
 
-  it('SIGTERM, Ctrl-C or SIGHUP while the first answers wait for the client: exit 130 and the error, as the whole program', async () => {
+  /** Sends `signal` to `members mcp` (both ways of starting it) once `count` answers to `input` came, the client still connected. */
+  async function expectStoppedBy(signals: readonly NodeJS.Signals[], input: string, count: number) {
     const env = profile();
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    for (const signal of signals) {
       for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
         const server = served(args, env);
-        server.child.stdin.write(INITIALIZE);
-        await server.answered(1);
+        server.child.stdin.write(input);
+        await server.answered(count);
         server.child.kill(signal);
         expect({ sent: signal, args, ...await server.exited, stderr: server.stderr() })
           .toEqual({ sent: signal, args, code: 130, signal: null, stderr: `error: ${signal}: the assistant's server stopped\n` });
         server.child.stdin.destroy();
       }
     }
+  }
+
+  it('SIGTERM, Ctrl-C or SIGHUP while the first answers wait for the client: exit 130 and the error, as the whole program', async () => {
+    await expectStoppedBy(['SIGTERM', 'SIGINT', 'SIGHUP'], INITIALIZE, 1);
   });
 
   it('SIGTERM or Ctrl-C once the program took over, the client still connected: exit 130, as the whole program', async () => {
-    const env = profile();
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
-        const server = served(args, env);
-        // The SDK's own answer to prompts/list (it has none) says the program serves.
-        server.child.stdin.write(HANDSHAKE + line({ id: 3, method: 'prompts/list' }));
-        await server.answered(4);
-        server.child.kill(signal);
-        expect({ sent: signal, args, ...await server.exited, stderr: server.stderr() })
-          .toEqual({ sent: signal, args, code: 130, signal: null, stderr: `error: ${signal}: the assistant's server stopped\n` });
-        server.child.stdin.destroy();
-      }
-    }
+    // The SDK's own answer to prompts/list (it has none) says the program serves.
+    await expectStoppedBy(['SIGTERM', 'SIGINT'], HANDSHAKE + line({ id: 3, method: 'prompts/list' }), 4);
   });
 
   it('a client that closes its end of stdout before the answers: the server ends as the whole program does, without a crash', async () => {
