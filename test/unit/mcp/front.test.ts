@@ -252,15 +252,16 @@ describe('the front and the SDK together', () => {
     const handshake = await handedOff;
     const fake = fakeIo();
     let stdout = '';
-    const firstAnswer = new Promise<void>((resolve) => {
-      const io = handedOver({ ...fake.io, stdout: { write: (chunk) => ((stdout += String(chunk)), resolve(), true) } }, handshake, new PassThrough());
-      const settings = mcpSettings({ maxRows: '50', allowWrites: false });
-      const { mcp } = createServer(session, settings, { listing: listingFor(LISTING, false), load: () => toolsFor(settings) });
-      void serve(mcp, io);
-    });
+    let answered = () => undefined as void;
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+    const io = handedOver({ ...fake.io, stdout: { write: (chunk) => ((stdout += String(chunk)), answered(), true) } }, handshake, new PassThrough());
+    const settings = mcpSettings({ maxRows: '50', allowWrites: false });
+    const { mcp } = createServer(session, settings, { listing: listingFor(LISTING, false), load: () => toolsFor(settings) });
+    const served = await serve(mcp, io);
     await firstAnswer;
     // The SDK answers the replayed initialize a few promise turns later, within this turn of the event loop.
     await new Promise(setImmediate);
+    await served.close();
     expect(written).toEqual(await sdkAnswers([initialize(1)]));
     expect({ stdout, stderr: fake.stderr() }).toEqual({ stdout: '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}\n', stderr: '' });
   });
