@@ -247,7 +247,7 @@ describe('what goes to the SDK', () => {
 
 describe('the front and the SDK together', () => {
   it('a client that reuses initialize\'s id for a request the SDK refuses at once gets that refusal, and initialize\'s answer once', async () => {
-    // Legal: initialize was answered. The SDK refuses an unknown method before it answers the replayed initialize.
+    // JSON-RPC allows it once initialize is answered (MCP does not, but the SDK answers it). The SDK refuses an unknown method before it answers the replayed initialize.
     const { written, handedOff } = front(lines(initialize(1), INITIALIZED, request(1, 'prompts/list')));
     const handshake = await handedOff;
     const fake = fakeIo();
