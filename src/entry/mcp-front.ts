@@ -172,8 +172,8 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
       const version = initializeVersion(params);
       if (version === undefined) return false;
       write(response(id, initializeResult(version)));
-      // The SDK reads it again under an id of the front's: its answer, dropped, is never taken for the answer to a
-      // later request of the client's with the same id (JSON-RPC allows it once answered; MCP forbids it, the SDK answers it), which the SDK may give first.
+      // The SDK reads it again under an id of the front's: its answer, dropped, is never taken for the answer to a later
+      // request with the same id (JSON-RPC allows it once answered; MCP does not, but the SDK answers it), given first.
       replay += `${JSON.stringify({ ...message, id: REPLAYED_ID })}\n`;
       answers.set(JSON.stringify(REPLAYED_ID), response(REPLAYED_ID, initializeResult(version)));
       initialized = true;
