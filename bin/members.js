@@ -74,7 +74,17 @@ if (argv[0] === 'mcp' && !require('node:tty').isatty(0)) {
   const front = require('../dist/mcp-front.cjs');
   const options = front.frontOptions(argv);
   if (options !== undefined) {
-    front.answerHandshake(process.stdin, (text) => process.stdout.write(text), options, (handshake) => runProgram((io) => front.handedOver(io, handshake, process.stdin)));
+    // A signal while the front waits for the client (Ctrl-C too) ends the server as the program would: its error, exit 130.
+    const stop = (signal) => {
+      process.stderr.write(front.stopped(signal));
+      process.exit(130);
+    };
+    const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const signal of STOPPING) process.on(signal, stop);
+    front.answerHandshake(process.stdin, front.writerTo(process.stdout), options, (handshake) => {
+      for (const signal of STOPPING) process.off(signal, stop);
+      runProgram((io) => front.handedOver(io, handshake, process.stdin));
+    });
     return;
   }
 }

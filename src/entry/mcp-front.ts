@@ -12,15 +12,15 @@
  * (test/unit/mcp/front.test.ts), and hands over to the program at the first
  * message it does not answer, right after tools/list, or when stdin ends.
  * The program's SDK then reads the messages that set its state (initialize,
- * notifications/initialized) again, followed by the rest, and its answer to
- * initialize is dropped: it holds the client's capabilities and name exactly
+ * under an id of the front's, and notifications/initialized) again, followed
+ * by the rest, and its answer to initialize is dropped: it holds the client's capabilities and name exactly
  * as if it had answered them itself. Anything the front is not sure the SDK
  * would answer the same (a newer protocol revision, `_meta`, icons, a
  * paginated list) goes to the SDK.
  */
 import type { Socket } from 'node:net';
-import { PassThrough, type Readable } from 'node:stream';
-import { ANSWERED_CAPABILITIES, INSTRUCTIONS, SERVER_NAME } from '../commands/mcp/handshake.js';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { ANSWERED_CAPABILITIES, INSTRUCTIONS, SERVER_NAME, stoppedBy } from '../commands/mcp/handshake.js';
 import { listingFor } from '../commands/mcp/listing.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../commands/mcp/protocol-versions.js';
 import { LISTING } from '../commands/mcp/tools/listing.js';
@@ -33,16 +33,18 @@ export interface FrontOptions {
 
 /** What the front read and said, for the program that takes over. */
 export interface Handshake {
-  /** What the program's SDK reads first: the messages that set its state, then the ones the front did not answer. */
+  /** What the program's SDK reads first: the messages that set its state (initialize under an id of the front's), then the ones the front did not answer. */
   replay: string;
   /** stdin ended (or failed) before the hand-over: the replay is all there is. */
   ended: boolean;
-  /** The front's answers to requests of the replay, by their id as JSON: the SDK answers them again, and those answers are dropped. */
+  /** The SDK's answers to requests of the replay the front answered, by their id as JSON: they are dropped. */
   answers: Map<string, string>;
 }
 
 const FLAGS = new Set(['--allow-writes', '--show-personal-data']);
 const WITH_VALUE = new Set(['--max-rows', '--profile', '-p']);
+/** The id under which the SDK reads the client's initialize again: one of the front's, which no client would choose. */
+export const REPLAYED_ID = 'members-mcp-front:initialize';
 /** A line longer than this without its end goes to the SDK, which has its own limit. */
 const LONGEST_LINE = 1 << 20;
 
@@ -102,15 +104,33 @@ function parsed(line: string): Message | undefined {
   return message;
 }
 
+/** What a value must be: an object (any JSON inside), a boolean, an object of objects, or an object whose named keys, if there, are as named (others free). */
+type Shape = 'object' | 'boolean' | 'objects' | { readonly [key: string]: Shape };
+
+/** What the SDK's ClientCapabilitiesSchema requires inside the capabilities it knows: it refuses an initialize whose capabilities do not fit. */
+const CAPABILITIES: Shape = {
+  experimental: 'objects',
+  extensions: 'objects',
+  sampling: { context: 'object', tools: 'object' },
+  elicitation: { form: { applyDefaults: 'boolean' }, url: 'object' },
+  roots: { listChanged: 'boolean' },
+  tasks: { list: 'object', cancel: 'object', requests: { sampling: { createMessage: 'object' }, elicitation: { create: 'object' } } },
+};
+
+function fits(value: unknown, shape: Shape): boolean {
+  if (shape === 'boolean') return typeof value === 'boolean';
+  if (!isRecord(value)) return false;
+  if (shape === 'objects') return Object.values(value).every(isRecord);
+  return shape === 'object' || Object.entries(shape).every(([key, inner]) => !Object.hasOwn(value, key) || fits(value[key], inner));
+}
+
 /** An initialize whose answer the front knows: a revision of the initialize era, and nothing the SDK might refuse. */
 function initializeVersion(params: unknown): string | undefined {
   if (!isRecord(params) || !onlyKeys(params, ['protocolVersion', 'capabilities', 'clientInfo'])) return undefined;
   const { protocolVersion, capabilities, clientInfo } = params;
   // The revisions of the initialize era the SDK answers as asked (the modern era's are not in the list: server/discover).
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion as string)) return undefined;
-  if (!isRecord(capabilities) || !Object.values(capabilities).every(isRecord)) return undefined;
-  const roots = capabilities.roots as Record<string, unknown> | undefined;
-  if (roots?.listChanged !== undefined && typeof roots.listChanged !== 'boolean') return undefined;
+  if (!isRecord(capabilities) || !Object.values(capabilities).every(isRecord) || !fits(capabilities, CAPABILITIES)) return undefined;
   if (!isRecord(clientInfo) || !onlyKeys(clientInfo, ['name', 'version', 'title', 'description', 'websiteUrl'])) return undefined;
   if (!Object.values(clientInfo).every((value) => typeof value === 'string') || clientInfo.name === undefined || clientInfo.version === undefined) return undefined;
   return protocolVersion as string;
@@ -151,10 +171,11 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
     if (method === 'initialize' && id !== undefined && !initialized) {
       const version = initializeVersion(params);
       if (version === undefined) return false;
-      const answer = response(id, initializeResult(version));
-      write(answer);
-      answers.set(JSON.stringify(id), answer);
-      replay += line;
+      write(response(id, initializeResult(version)));
+      // The SDK reads it again under an id of the front's: its answer, dropped, is never taken for the answer to a later
+      // request with the same id (JSON-RPC allows it once answered; MCP does not, but the SDK answers it), given first.
+      replay += `${JSON.stringify({ ...message, id: REPLAYED_ID })}\n`;
+      answers.set(JSON.stringify(REPLAYED_ID), response(REPLAYED_ID, initializeResult(version)));
       initialized = true;
       return true;
     }
@@ -192,6 +213,21 @@ export function answerHandshake(stdin: Readable, write: (text: string) => void, 
 }
 
 /**
+ * The front's `write` on the process's stdout. A client that closed its end
+ * (EPIPE) is not an error, as for the program (process-io.ts): the answers
+ * are lost, and the program, once it takes over, stops when stdin ends.
+ */
+export function writerTo(stdout: Writable): (text: string) => void {
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
+  });
+  return (text) => void stdout.write(text);
+}
+
+/** What the run prints when a signal ends it while the front waits for the client, as the program's error (exit 130). */
+export const stopped = (signal: string) => `error: ${stoppedBy(signal)}\n`;
+
+/**
  * The process's Io for the program that takes over: its stdin reads the
  * replay, then the rest of `stdin` (from the program's first read: one that
  * fails before, on a bad profile, leaves stdin alone and exits); its stdout
@@ -208,6 +244,9 @@ export function handedOver<T extends Io>(io: T, handshake: Handshake, stdin: Rea
         replayed.write(handshake.replay);
         (stdin as Partial<Pick<Socket, 'ref'>>).ref?.();
         stdin.pipe(replayed);
+        // The SDK pauses what it reads when it closes (a signal, the client still connected): stdin stops too, as
+        // unwrapped, or it would hold the process open until the client closes it.
+        replayed.once('pause', () => stdin.unpipe(replayed));
       }
     }
     return replayed;

@@ -57,6 +57,27 @@ describe('members mcp\'s first answers, before the program loads', () => {
   const profile = () => ({ MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9', MEMBERS_TOKEN: 'secret' });
   const sorted = (text: string) => text.split('\n').sort();
 
+  /** `members ARGS` started as a client starts it, stdin left open: its answers as they come, its stderr, its exit. */
+  function served(args: string[], env: Record<string, string>) {
+    const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(env), stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const answers: string[] = [];
+    const waiting: Array<{ count: number; resolve: () => void }> = [];
+    createInterface({ input: child.stdout }).on('line', (text) => {
+      answers.push(text);
+      for (const wait of waiting.filter(({ count }) => count === answers.length)) wait.resolve();
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    child.stdin.on('error', () => undefined);
+    return {
+      child, answers, exited,
+      stderr: () => stderr,
+      /** Resolves once `count` answers came. */
+      answered: (count: number) => new Promise<void>((resolve) => (answers.length >= count ? resolve() : waiting.push({ count, resolve }))),
+    };
+  }
+
   it('are the whole program\'s answers, with and without --allow-writes, and the SDK answers what follows', async () => {
     // `members -p default mcp` runs the whole program, which answers everything with the SDK. (The client closes stdin
     // at once: the SDK then drops answers still in flight, so the last request is one it refuses at once.)
@@ -74,18 +95,53 @@ describe('members mcp\'s first answers, before the program loads', () => {
 
   it('a profile that cannot connect: the first answers, then its error and exit 3, with the client still connected', async () => {
     const env = { MEMBERS_CONFIG_DIR: tempDir('members-mcp-config-'), MEMBERS_BASE_URL: 'http://127.0.0.1:9' };
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: baseEnv(env), stdio: 'pipe' });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const answers: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (text) => answers.push(text));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin.on('error', () => undefined);
-    child.stdin.write(HANDSHAKE);
-    expect(await exited).toBe(3);
-    expect(answers.map((text) => Object.keys(JSON.parse(text).result))).toEqual([['protocolVersion', 'capabilities', 'serverInfo', 'instructions'], [], ['tools']]);
-    expect(stderr).toMatch(/^error: .*token/);
-    child.stdin.destroy();
+    const server = served(['mcp'], env);
+    server.child.stdin.write(HANDSHAKE);
+    expect((await server.exited).code).toBe(3);
+    expect(server.answers.map((text) => Object.keys(JSON.parse(text).result))).toEqual([['protocolVersion', 'capabilities', 'serverInfo', 'instructions'], [], ['tools']]);
+    expect(server.stderr()).toMatch(/^error: .*token/);
+    server.child.stdin.destroy();
+  });
+
+  /** Sends `signal` to `members mcp` (both ways of starting it) once `count` answers to `input` came, the client still connected. */
+  async function expectStoppedBy(signals: readonly NodeJS.Signals[], input: string, count: number) {
+    const env = profile();
+    for (const signal of signals) {
+      for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
+        const server = served(args, env);
+        server.child.stdin.write(input);
+        await server.answered(count);
+        server.child.kill(signal);
+        expect({ sent: signal, args, ...await server.exited, stderr: server.stderr() })
+          .toEqual({ sent: signal, args, code: 130, signal: null, stderr: `error: ${signal}: the assistant's server stopped\n` });
+        server.child.stdin.destroy();
+      }
+    }
+  }
+
+  it('SIGTERM, Ctrl-C or SIGHUP while the first answers wait for the client: exit 130 and the error, as the whole program', async () => {
+    await expectStoppedBy(['SIGTERM', 'SIGINT', 'SIGHUP'], INITIALIZE, 1);
+  });
+
+  it('SIGTERM or Ctrl-C once the program took over, the client still connected: exit 130, as the whole program', async () => {
+    // The SDK's own answer to prompts/list (it has none) says the program serves.
+    await expectStoppedBy(['SIGTERM', 'SIGINT'], HANDSHAKE + line({ id: 3, method: 'prompts/list' }), 4);
+  });
+
+  it('a client that closes its end of stdout before the answers: the server ends as the whole program does, without a crash', async () => {
+    const env = profile();
+    const exits = [];
+    for (const args of [['mcp'], ['-p', 'default', 'mcp']]) {
+      const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(env), stdio: 'pipe' });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdout.destroy();
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(HANDSHAKE);
+      exits.push({ args, code: await exited, stderr });
+    }
+    expect(exits).toEqual([{ args: ['mcp'], code: 0, stderr: '' }, { args: ['-p', 'default', 'mcp'], code: 0, stderr: '' }]);
   });
 
   it('a command line it does not know, and a terminal, are the program\'s from the start', async () => {

@@ -3,6 +3,7 @@ import { InterruptedError } from '../../lib/errors.js';
 import { parseInteger } from '../../lib/values.js';
 import type { Session } from '../../session/session.js';
 import { withOutput } from '../../session/run-kit.js';
+import { stoppedBy } from './handshake.js';
 import { changes, listingFor } from './listing.js';
 import type { McpSettings, Tool } from './tool.js';
 import { LISTING } from './tools/listing.js';
@@ -59,5 +60,5 @@ export async function mcp(session: Session, flags: McpFlags): Promise<void> {
   // A change in flight is answered and recorded before the server closes.
   await server.idle();
   await served.close();
-  if (ended !== undefined) throw new InterruptedError(`${ended}: the assistant's server stopped`);
+  if (ended !== undefined) throw new InterruptedError(stoppedBy(ended));
 }

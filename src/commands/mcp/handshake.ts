@@ -14,3 +14,6 @@ export const INSTRUCTIONS = 'Tools of `members`, the support desk\'s CLI for an 
 
 /** The capabilities the SDK answers for the server's (`{ tools: {} }`) once tools are registered: it adds that their list may change. */
 export const ANSWERED_CAPABILITIES = { tools: { listChanged: true } };
+
+/** Why the server ended on a signal (its error, exit 130), also while its first answers wait for the client. */
+export const stoppedBy = (signal: string) => `${signal}: the assistant's server stopped`;

@@ -8,9 +8,9 @@ import { InMemoryTransport, SUPPORTED_PROTOCOL_VERSIONS, type McpServer } from '
 import { describe, expect, it } from 'vitest';
 import { mcpSettings, toolsFor } from '../../../src/commands/mcp/actions.js';
 import { listingFor } from '../../../src/commands/mcp/listing.js';
-import { createServer } from '../../../src/commands/mcp/server.js';
+import { createServer, serve } from '../../../src/commands/mcp/server.js';
 import { LISTING } from '../../../src/commands/mcp/tools/listing.js';
-import { answerHandshake, frontOptions, handedOver, type Handshake } from '../../../src/entry/mcp-front.js';
+import { REPLAYED_ID, answerHandshake, frontOptions, handedOver, stopped, writerTo, type Handshake } from '../../../src/entry/mcp-front.js';
 import type { Io } from '../../../src/lib/io.js';
 import type { Session } from '../../../src/session/session.js';
 import { fakeIo } from '../../helpers/fake-io.js';
@@ -23,6 +23,12 @@ const initialize = (id: unknown, protocolVersion = '2025-06-18', extra: Record<s
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const request = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const lines = (...messages: unknown[]) => messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+/** Capabilities whose initialize the SDK refuses (its ClientCapabilitiesSchema checks inside the capabilities it knows). */
+const REFUSED_CAPABILITIES = [
+  { experimental: { feature: 1 } }, { extensions: { 'io.example/x': 'on' } }, { sampling: { context: 5 } }, { sampling: { tools: [] } },
+  { elicitation: { form: 5 } }, { elicitation: { form: { applyDefaults: 'yes' } } }, { elicitation: { url: true } }, { roots: null },
+  { tasks: { list: 5 } }, { tasks: { cancel: [] } }, { tasks: { requests: { sampling: 1 } } }, { tasks: { requests: { elicitation: { create: 'x' } } } },
+];
 
 /** The SDK's server, as `members mcp` makes it, answering `messages` in order: each answer as its stdio transport writes it. */
 async function sdkAnswers(messages: unknown[], allowWrites = false): Promise<string[]> {
@@ -88,9 +94,10 @@ describe('the front\'s answers are the SDK\'s', () => {
       const handshake = await handedOff;
       // The hand-over comes right after tools/list: the ping after it is the SDK's to answer.
       expect(written).toEqual((await sdkAnswers(messages)).slice(0, 3));
-      expect(handshake.replay).toBe(lines(initialize(1, version), INITIALIZED, request(3, 'ping', {})));
+      // The SDK reads initialize again under the front's own id, whose answer is dropped.
+      expect(handshake.replay).toBe(lines(initialize(REPLAYED_ID, version), INITIALIZED, request(3, 'ping', {})));
       expect(handshake.ended).toBe(false);
-      expect([...handshake.answers]).toEqual([['1', written[0]]]);
+      expect([...handshake.answers]).toEqual([[JSON.stringify(REPLAYED_ID), (await sdkAnswers([initialize(REPLAYED_ID, version)]))[0]]]);
     });
   }
 
@@ -102,6 +109,27 @@ describe('the front\'s answers are the SDK\'s', () => {
     const { written, handedOff } = front(lines(...messages));
     await handedOff;
     expect(written).toEqual(await sdkAnswers(messages));
+  });
+
+  it('capabilities the SDK checks inside, each as it takes them: answered as the SDK answers them', async () => {
+    const capabilities = {
+      experimental: { feature: { on: 1 } }, extensions: { 'io.example/x': {} }, sampling: { context: {}, tools: {}, other: 5 }, roots: {},
+      elicitation: { form: { applyDefaults: true, more: [1] }, url: {}, other: 'x' }, custom: { x: [] },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} }, tools: 1 }, other: 1 },
+    };
+    for (const caps of [capabilities, { elicitation: { form: {} } }, { tasks: { requests: {} } }]) {
+      const messages = [{ ...initialize(1), params: { ...initialize(1).params, capabilities: caps } }, request(2, 'tools/list')];
+      const { written, handedOff } = front(lines(...messages));
+      await handedOff;
+      expect({ caps, written }).toEqual({ caps, written: await sdkAnswers(messages) });
+    }
+  });
+
+  it('capabilities the SDK refuses (which the front leaves to it): refused by the SDK indeed', async () => {
+    for (const capabilities of REFUSED_CAPABILITIES) {
+      const [answer] = await sdkAnswers([{ ...initialize(1), params: { ...initialize(1).params, capabilities } }]);
+      expect({ capabilities, answer }).toEqual({ capabilities, answer: expect.stringContaining('"error":') });
+    }
   });
 
   it('a line cut across chunks, a character cut across bytes: read whole', async () => {
@@ -117,7 +145,7 @@ describe('the front\'s answers are the SDK\'s', () => {
     stdin.write(list.slice(10));
     const handshake = await handedOff;
     expect(written).toHaveLength(2);
-    expect(handshake.replay).toBe(init.toString('utf8'));
+    expect(handshake.replay).toBe(init.toString('utf8').replace('"id":1', `"id":"${REPLAYED_ID}"`));
   });
 
   it('tools/list with --allow-writes, and string ids', async () => {
@@ -153,6 +181,8 @@ describe('what goes to the SDK', () => {
     ['a batch', [[initialize(1)]]],
     ['tools/list before initialize', [request(1, 'tools/list')]],
     ['ping before initialize', [request(1, 'ping')]],
+    // The SDK checks inside the capabilities it knows too (its ClientCapabilitiesSchema), and refuses these.
+    ...REFUSED_CAPABILITIES.map((capabilities): [string, unknown[]] => [`capabilities ${JSON.stringify(capabilities)}`, [{ ...initialize(1), params: { ...initialize(1).params, capabilities } }]]),
   ];
   for (const [what, messages] of cases) {
     it(`${what}: nothing answered, every line replayed`, async () => {
@@ -174,21 +204,21 @@ describe('what goes to the SDK', () => {
       const { written, handedOff } = front(lines(initialize(1), INITIALIZED) + rest);
       const handshake = await handedOff;
       expect({ next, written: written.length }).toEqual({ next, written: 1 });
-      expect(handshake.replay).toBe(lines(initialize(1), INITIALIZED) + rest);
+      expect(handshake.replay).toBe(lines(initialize(REPLAYED_ID), INITIALIZED) + rest);
     }
   });
 
   it('stdin that fails: what was read, marked ended', async () => {
     const { stdin, handedOff } = front(lines(initialize(1)));
     stdin.destroy(new Error('gone'));
-    expect(await handedOff).toMatchObject({ replay: lines(initialize(1)), ended: true });
+    expect(await handedOff).toMatchObject({ replay: lines(initialize(REPLAYED_ID)), ended: true });
   });
 
   it('stdin that ends: what was read, marked ended', async () => {
     const { written, handedOff } = front(lines(initialize(1)), undefined, true);
     const handshake = await handedOff;
     expect(written).toHaveLength(1);
-    expect(handshake).toMatchObject({ replay: lines(initialize(1)), ended: true });
+    expect(handshake).toMatchObject({ replay: lines(initialize(REPLAYED_ID)), ended: true });
     expect((await front('', undefined, true).handedOff)).toEqual({ replay: '', ended: true, answers: new Map() });
   });
 
@@ -203,7 +233,7 @@ describe('what goes to the SDK', () => {
     const exact = lines(initialize(1)).slice(0, -1).padEnd(1 << 20, ' ');
     const { stdin, written, handedOff } = front(exact);
     stdin.write(`\n${lines(request(2, 'tools/list'))}`);
-    expect((await handedOff).replay).toBe(`${exact}\n`);
+    expect((await handedOff).replay).toBe(lines(initialize(REPLAYED_ID)));
     expect(written).toHaveLength(2);
   });
 
@@ -212,6 +242,44 @@ describe('what goes to the SDK', () => {
     await handedOff;
     expect(['data', 'end', 'error'].map((event) => stdin.listenerCount(event))).toEqual([0, 0, 0]);
     expect(stdin.isPaused()).toBe(true);
+  });
+});
+
+describe('the front and the SDK together', () => {
+  it('a client that reuses initialize\'s id for a request the SDK refuses at once gets that refusal, and initialize\'s answer once', async () => {
+    // JSON-RPC allows it once initialize is answered (MCP does not, but the SDK answers it). The SDK refuses an unknown method before it answers the replayed initialize.
+    const { written, handedOff } = front(lines(initialize(1), INITIALIZED, request(1, 'prompts/list')));
+    const handshake = await handedOff;
+    const fake = fakeIo();
+    let stdout = '';
+    let answered = () => undefined as void;
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+    const io = handedOver({ ...fake.io, stdout: { write: (chunk) => ((stdout += String(chunk)), answered(), true) } }, handshake, new PassThrough());
+    const settings = mcpSettings({ maxRows: '50', allowWrites: false });
+    const { mcp } = createServer(session, settings, { listing: listingFor(LISTING, false), load: () => toolsFor(settings) });
+    const served = await serve(mcp, io);
+    await firstAnswer;
+    // The SDK answers the replayed initialize a few promise turns later, within this turn of the event loop.
+    await new Promise(setImmediate);
+    await served.close();
+    expect(written).toEqual(await sdkAnswers([initialize(1)]));
+    expect({ stdout, stderr: fake.stderr() }).toEqual({ stdout: '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}\n', stderr: '' });
+  });
+});
+
+describe('the front\'s answers on stdout', () => {
+  it('writes them, and takes a client that closed its end (EPIPE, EIO) as the program does; any other error is one', () => {
+    const stdout = new PassThrough();
+    writerTo(stdout)('{"result":{}}\n');
+    expect(String(stdout.read())).toBe('{"result":{}}\n');
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    expect(() => stdout.emit('error', failure('EPIPE'))).not.toThrow();
+    expect(() => stdout.emit('error', failure('EIO'))).not.toThrow();
+    expect(() => stdout.emit('error', failure('ENOSPC'))).toThrow('ENOSPC');
+  });
+
+  it('says on stderr, as the program\'s error, the signal that stopped it while it waited for the client', () => {
+    expect(stopped('SIGINT')).toBe('error: SIGINT: the assistant\'s server stopped\n');
   });
 });
 
@@ -235,6 +303,15 @@ describe('the program\'s Io after the hand-over', () => {
     stdin.end('{"last":1}\n');
     expect(await all).toBe('{"replayed":1}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n{"last":1}\n');
     expect(io.stdin).toBe(io.stdin);
+  });
+
+  it('stops reading stdin when the program stops reading its own (the SDK closes on a signal, the client still connected)', () => {
+    const stdin = new PassThrough();
+    const io = handedOver(fakeIo().io, handshake(''), stdin);
+    io.stdin.on('data', () => undefined);
+    expect(stdin.readableFlowing).toBe(true);
+    io.stdin.pause();
+    expect(stdin.readableFlowing).toBe(false);
   });
 
   it('reads the replay alone when stdin ended before', async () => {
