@@ -5,8 +5,9 @@
  * 16 concurrent `auth login`s lose no profile; the file stays 0600.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, run, tempDir, type RunResult } from './harness.js';
 
@@ -169,11 +170,26 @@ describe('concurrent logins', () => {
  */
 describe('a config file the user may not read or write', () => {
   const asRoot = process.getuid?.() === 0;
+  /*
+   * nobody must reach the binary: a checkout under a directory only root may enter (`mktemp -d`, mode 0700)
+   * is out of its reach, so it runs a copy of the package's files in a directory anyone may read.
+   */
+  let bin = BIN;
+  beforeAll(() => {
+    if (!asRoot) return;
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const copy = tempDir('members-package-');
+    chmodSync(copy, 0o755);
+    for (const part of ['bin', 'dist', 'package.json', 'node_modules/@napi-rs']) {
+      if (existsSync(join(root, part))) cpSync(join(root, part), join(copy, part), { recursive: true });
+    }
+    bin = join(copy, 'bin', 'members.js');
+  });
 
   function runAsOther(dir: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
     if (!asRoot) return members(dir, args, env);
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
+      const child = spawn(process.execPath, [bin, ...args], {
         uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'],
         env: { PATH: process.env.PATH, HOME: root, LANG: 'C.UTF-8', MEMBERS_CONFIG_DIR: dir, ...env },
       });
