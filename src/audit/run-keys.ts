@@ -11,8 +11,9 @@
  * for that one learns that there is nothing left to do, where it would
  * otherwise start the file over.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from '../lib/atomic-file.js';
 
 /** What a key holds: its runs since its file was last done, and the run that last did it. */
 export interface KeyRuns {
@@ -62,11 +63,11 @@ export class LocalRunKeys implements RunKeys {
 
   async add(key: string, runId: string): Promise<void> {
     const now = await this.read(key);
-    if (!now.runs.includes(runId)) this.write(key, { ...now, runs: [...now.runs, runId] });
+    if (!now.runs.includes(runId)) await this.write(key, { ...now, runs: [...now.runs, runId] });
   }
 
   async finish(key: string, runId: string): Promise<void> {
-    this.write(key, { runs: [], finished: runId });
+    await this.write(key, { runs: [], finished: runId });
     this.sweep(Date.now());
   }
 
@@ -83,11 +84,9 @@ export class LocalRunKeys implements RunKeys {
     }
   }
 
-  private write(key: string, runs: KeyRuns): void {
-    const file = this.path(key);
+  private async write(key: string, runs: KeyRuns): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(runs)}\n`, { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
+    await writeFileAtomically(this.path(key), `${JSON.stringify(runs)}\n`);
   }
 
   private path(key: string): string {

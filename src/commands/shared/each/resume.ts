@@ -30,9 +30,13 @@ export interface DoneRow {
 
 /** The key of `parts` (the platform's base URL, then the command line's words) run on `bytes`: 32 hex digits. */
 export function runKey(parts: readonly string[], bytes: Buffer): string {
+  return keyHash(parts).update(bytes).digest('hex').slice(0, 32);
+}
+
+function keyHash(parts: readonly string[]) {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\0');
-  return hash.update(bytes).digest('hex').slice(0, 32);
+  return hash;
 }
 
 /** What the record says of the runs of a key: the lines they did, and which of the runs ended (wrote their own record). */
@@ -83,7 +87,10 @@ export interface Resumed extends EarlierWork {
 
 /** The key of a command (`parts`: the platform's base URL, then the words that name the command) run on `input`. */
 export async function inputKey(parts: readonly string[], input: CsvInput): Promise<string> {
-  return runKey(parts, await bytesOf(input));
+  // Hashed as it is read: a file of a million rows is never held whole.
+  const hash = keyHash(parts);
+  for await (const chunk of input()) hash.update(chunk);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** Looks up what the earlier runs of `key` did, in `record` (its intents in `dir` for the local home). */
@@ -96,8 +103,3 @@ export async function resumeRun(record: ChangeRecord, dir: string, key: string):
   return { ...work, key, runs, finished, continued, before };
 }
 
-async function bytesOf(input: CsvInput): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input()) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
